@@ -1,0 +1,132 @@
+"""Settings: a TOML file (`PAYGATE_CONFIG`, default `paygate.toml` when present) and environment overrides.
+
+A bad value raises `ConfigError` with one line that names the setting; the CLI prints that line and exits.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from urllib.parse import urlsplit
+
+DEFAULT_DATABASE_URL = "sqlite:///var/paygate.db"
+DEFAULT_NETWORKS_FILE = Path("var/networks.dev.toml")
+
+
+class ConfigError(Exception):
+    """A setting that stops start-up. `str()` is the one line shown to the operator."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str = DEFAULT_DATABASE_URL
+    http_addr: str = "127.0.0.1:8000"
+    grpc_addr: str = "127.0.0.1:50051"
+    checkout_url: str = ""
+    networks_file: Path | None = None
+    wallet_mnemonic: str = ""
+    max_body_bytes: int = 1 << 20
+    tx_fee_percent: Decimal = Decimal("1")
+    log_level: str = "INFO"
+    providers: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def checkout_base(self) -> str:
+        return (self.checkout_url or f"http://{self.http_addr}/checkout").rstrip("/")
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+
+_ENV = {
+    "PAYGATE_DATABASE_URL": "database_url",
+    "PAYGATE_HTTP_ADDR": "http_addr",
+    "PAYGATE_GRPC_ADDR": "grpc_addr",
+    "PAYGATE_CHECKOUT_URL": "checkout_url",
+    "PAYGATE_NETWORKS": "networks_file",
+    "PAYGATE_WALLET_MNEMONIC": "wallet_mnemonic",
+    "PAYGATE_LOG_LEVEL": "log_level",
+}
+
+
+def load_settings(env: Mapping[str, str] | None = None) -> Settings:
+    env = os.environ if env is None else env
+    raw: dict[str, object] = {}
+    config_path = env.get("PAYGATE_CONFIG")
+    if config_path:
+        raw.update(_read_toml(Path(config_path), required=True))
+    elif Path("paygate.toml").exists():
+        raw.update(_read_toml(Path("paygate.toml"), required=False))
+    for var, key in _ENV.items():
+        if env.get(var):
+            raw[key] = env[var]
+    return _validate(raw)
+
+
+def _read_toml(path: Path, *, required: bool) -> dict[str, object]:
+    try:
+        with path.open("rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        if required:
+            raise ConfigError(f"config file {path} (PAYGATE_CONFIG) does not exist") from None
+        return {}
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"config file {path} is not valid TOML: {e}") from None
+    known = set(Settings.__dataclass_fields__)
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ConfigError(f"config file {path}: unknown setting {unknown[0]!r}")
+    return data
+
+
+def _validate(raw: dict[str, object]) -> Settings:
+    s: dict[str, object] = {}
+    url = str(raw.get("database_url", DEFAULT_DATABASE_URL))
+    scheme = urlsplit(url).scheme.split("+")[0]
+    if scheme not in ("sqlite", "postgresql", "postgres"):
+        raise ConfigError(f"database_url {url!r}: use sqlite:///PATH or postgresql://USER@HOST/DB")
+    s["database_url"] = url
+    for key in ("http_addr", "grpc_addr"):
+        value = str(raw.get(key, Settings.__dataclass_fields__[key].default))
+        host, _, port = value.rpartition(":")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise ConfigError(f"{key} {value!r}: expected HOST:PORT, e.g. 127.0.0.1:8000")
+        s[key] = value
+    checkout = str(raw.get("checkout_url", ""))
+    if checkout and urlsplit(checkout).scheme not in ("http", "https"):
+        raise ConfigError(f"checkout_url {checkout!r}: expected an http(s) URL")
+    s["checkout_url"] = checkout
+    if raw.get("networks_file"):
+        path = Path(str(raw["networks_file"]))
+        if not path.exists():
+            raise ConfigError(f"networks_file {path} (PAYGATE_NETWORKS) does not exist")
+        s["networks_file"] = path
+    elif DEFAULT_NETWORKS_FILE.exists():
+        s["networks_file"] = DEFAULT_NETWORKS_FILE
+    mnemonic = str(raw.get("wallet_mnemonic", ""))
+    if mnemonic and Path(mnemonic).is_file():
+        mnemonic = Path(mnemonic).read_text().strip()
+    s["wallet_mnemonic"] = mnemonic
+    try:
+        s["max_body_bytes"] = int(str(raw.get("max_body_bytes", 1 << 20)))
+        fee = Decimal(str(raw.get("tx_fee_percent", "1")))
+    except (ValueError, InvalidOperation):
+        raise ConfigError("max_body_bytes and tx_fee_percent must be numbers") from None
+    if not Decimal(0) <= fee <= Decimal(100):
+        raise ConfigError(f"tx_fee_percent {fee}: expected 0 to 100")
+    s["tx_fee_percent"] = fee
+    level = str(raw.get("log_level", "INFO")).upper()
+    if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        raise ConfigError(f"log_level {level!r}: expected DEBUG, INFO, WARNING or ERROR")
+    s["log_level"] = level
+    providers = raw.get("providers", [])
+    if not isinstance(providers, list):
+        raise ConfigError("providers: expected a list of provider ids, e.g. [\"provider_a\"]")
+    s["providers"] = frozenset(str(p) for p in providers)
+    return Settings(**s)  # type: ignore[arg-type]

@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Column, Field, SQLModel
+
+from server.db.types import DecimalText, JSONType
+
+
+class Customer(SQLModel, table=True):
+    __tablename__ = "customers"
+    __table_args__ = (sa.Index("ix_customers_scope_created", "merchant_id", "livemode", "created"),)
+
+    id: str = Field(primary_key=True, max_length=40)
+    merchant_id: str = Field(foreign_key="merchants.id", max_length=40)
+    livemode: bool
+    name: str = Field(default="", max_length=255)
+    email: str = Field(default="", max_length=255, index=True)
+    phone: str = Field(default="", max_length=40)
+    uuid: str = Field(default="", max_length=255)
+    description: str = Field(default="", max_length=1000)
+    metadata_: dict[str, Any] = Field(default_factory=dict, sa_column=Column("metadata", JSONType, nullable=False))
+    addresses: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSONType, nullable=False))
+    currency: str = Field(default="", max_length=20)
+    total_payment: Decimal = Field(default=Decimal(0), sa_column=Column(DecimalText, nullable=False))
+    total_refund: Decimal = Field(default=Decimal(0), sa_column=Column(DecimalText, nullable=False))
+    provider_a_customer_id: str = Field(default="", max_length=100)
+    provider_b_customer_id: str = Field(default="", max_length=100)
+    created: int = Field(sa_type=sa.BigInteger)
+    updated: int = Field(sa_type=sa.BigInteger)
+    deleted_at: int | None = Field(default=None, sa_type=sa.BigInteger)
+
+
+class EphemeralToken(SQLModel, table=True):
+    """Only the token's digest is stored; the token itself is shown once."""
+
+    __tablename__ = "ephemeral_tokens"
+
+    token_hash: str = Field(primary_key=True, max_length=64)
+    merchant_id: str = Field(foreign_key="merchants.id", max_length=40)
+    livemode: bool
+    idp_key: str = Field(default="", max_length=10)
+    idp_subject: str = Field(default="", max_length=255)
+    provider: str = Field(default="", max_length=100)
+    order_id: str = Field(default="", max_length=255)
+    return_url: str = Field(default="", max_length=2000)
+    issued_by: str = Field(default="", max_length=255)
+    allow_create: bool = True
+    channel_metadata: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSONType, nullable=False))
+    created: int = Field(sa_type=sa.BigInteger)
+    expires_at: int = Field(sa_type=sa.BigInteger, index=True)
+
+
+class AuthToken(SQLModel, table=True):
+    """A customer's longer-lived login, issued on resolve with refresh_token."""
+
+    __tablename__ = "auth_tokens"
+
+    token_hash: str = Field(primary_key=True, max_length=64)
+    merchant_id: str = Field(foreign_key="merchants.id", max_length=40)
+    livemode: bool
+    customer_id: str = Field(foreign_key="customers.id", max_length=40)
+    created: int = Field(sa_type=sa.BigInteger)
+    expires_at: int = Field(sa_type=sa.BigInteger, index=True)
+
+
+class VerificationCode(SQLModel, table=True):
+    """A one-time login code sent to an email or phone; only its digest is stored."""
+
+    __tablename__ = "verification_codes"
+
+    id: str = Field(primary_key=True, max_length=40)
+    merchant_id: str = Field(foreign_key="merchants.id", max_length=40)
+    livemode: bool
+    channel: str = Field(max_length=10)  # "email" or "phone"
+    subject: str = Field(max_length=255, index=True)
+    code_hash: str = Field(max_length=64)
+    attempts: int = 0
+    consumed: bool = False
+    created: int = Field(sa_type=sa.BigInteger)
+    expires_at: int = Field(sa_type=sa.BigInteger, index=True)

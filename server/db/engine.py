@@ -1,0 +1,88 @@
+"""Engine, sessions and the unit of work.
+
+Transactions are short and hold no network I/O. On SQLite every transaction starts with BEGIN IMMEDIATE so that
+two writers queue on the busy timeout instead of failing when a read lock is upgraded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+
+def _split(url: str) -> tuple[str, str]:
+    scheme, _, rest = url.partition("://")
+    scheme = scheme.split("+")[0]
+    return ("postgresql" if scheme == "postgres" else scheme), rest
+
+
+def async_url(url: str) -> str:
+    scheme, rest = _split(url)
+    return f"sqlite+aiosqlite://{rest}" if scheme == "sqlite" else f"postgresql+psycopg://{rest}"
+
+
+def sync_url(url: str) -> str:
+    scheme, rest = _split(url)
+    return f"sqlite://{rest}" if scheme == "sqlite" else f"postgresql+psycopg://{rest}"
+
+
+def ensure_sqlite_dir(url: str) -> None:
+    scheme, rest = _split(url)
+    if scheme == "sqlite" and rest.startswith("/") and rest != "/:memory:":
+        Path(rest[1:]).parent.mkdir(parents=True, exist_ok=True)
+
+
+def configure_sqlite(engine: sa.Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # Let SQLAlchemy, not the driver, issue BEGIN (see do_begin below).
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA busy_timeout=10000")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: sa.Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+class Database:
+    """One per process. `transaction()` is the unit of work: it commits on success and rolls back otherwise."""
+
+    def __init__(self, url: str, *, pool_size: int = 10) -> None:
+        ensure_sqlite_dir(url)
+        self.url = url
+        self.dialect = _split(url)[0]
+        kwargs: dict[str, Any] = {}
+        if self.dialect == "postgresql":
+            kwargs.update(pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+        self.engine: AsyncEngine = create_async_engine(async_url(url), **kwargs)
+        if self.dialect == "sqlite":
+            configure_sqlite(self.engine.sync_engine)
+        self._sessions = async_sessionmaker(self.engine, class_=AsyncSession, expire_on_commit=False)
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.dialect == "postgresql"
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        async with self._sessions() as session, session.begin():
+            yield session
+
+    async def ping(self) -> None:
+        async with self.engine.connect() as conn:
+            await conn.execute(sa.text("SELECT 1"))
+
+    async def close(self) -> None:
+        await self.engine.dispose()

@@ -1,0 +1,23 @@
+"""Identifiers and secrets: the spec's prefix plus 24 random base62 characters."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import string
+
+_ALPHABET = string.digits + string.ascii_letters
+
+
+def random_base62(length: int = 24) -> str:
+    return "".join(secrets.choice(_ALPHABET) for _ in range(length))
+
+
+def new_id(prefix: str) -> str:
+    """`new_id("cus")` → `cus_` + 24 base62 characters (about 143 bits)."""
+    return f"{prefix}_{random_base62()}"
+
+
+def digest(secret: str) -> str:
+    """Lookup hash of a high-entropy secret (API keys, tokens). Such secrets need no slow hash."""
+    return hashlib.sha256(secret.encode()).hexdigest()

@@ -1,0 +1,1 @@
+"""Merchants and their API keys (test and live)."""

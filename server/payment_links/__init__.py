@@ -1,0 +1,1 @@
+"""Payment links: shareable checkout pages for a product's variants."""

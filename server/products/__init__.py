@@ -1,0 +1,1 @@
+"""Products with options, variants and selling plans."""
