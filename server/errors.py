@@ -25,6 +25,8 @@ class DomainError(Exception):
 
     code: grpc.StatusCode = grpc.StatusCode.INVALID_ARGUMENT
     reason: str = "parameter_invalid"
+    # The unit of work commits what the call wrote before refusing (e.g. a counted failed attempt).
+    keep_changes: bool = False
 
     def __init__(self, message: str, *, reason: str | None = None, field: str = "") -> None:
         super().__init__(message)

@@ -16,6 +16,8 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from server.errors import DomainError
+
 
 def _split(url: str) -> tuple[str, str]:
     scheme, _, rest = url.partition("://")
@@ -77,8 +79,17 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
-        async with self._sessions() as session, session.begin():
-            yield session
+        kept: DomainError | None = None
+        async with self._sessions() as session:
+            async with session.begin():
+                try:
+                    yield session
+                except DomainError as e:
+                    if not e.keep_changes:
+                        raise
+                    kept = e
+            if kept is not None:
+                raise kept
 
     async def ping(self) -> None:
         async with self.engine.connect() as conn:

@@ -1,0 +1,61 @@
+# paygate — the two commands a newcomer needs: `make run` and `make test`.
+# Everything installs from the package registries (PyPI, npm) into .venv/ and node_modules/.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+BUF := node_modules/.bin/buf
+export PAYGATE_TEST_PG ?= postgresql://postgres@127.0.0.1:5432/test
+
+.PHONY: run test setup gen check-gen lint fmt unit bench clean
+
+run: setup  ## migrate, seed a demo merchant, serve HTTP + gRPC + scheduler on SQLite
+	$(VENV)/bin/paygate migrate
+	$(VENV)/bin/paygate demo
+	$(VENV)/bin/paygate serve
+
+test: setup check-gen lint  ## the whole suite, HTTP tests against SQLite and PostgreSQL
+	$(PY) -m pytest
+
+setup: $(VENV)/.installed node_modules/.installed
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $@
+
+node_modules/.installed: package.json
+	npm install --no-audit --no-fund --loglevel=error
+	touch $@
+
+gen: setup  ## regenerate the Python stubs from proto/
+	PYTHON=$(PY) proto/generate.sh
+
+check-gen: setup  ## fail when the committed stubs differ from what the protos generate
+	@tmp=$$(mktemp -d) && PYTHON=$(PY) proto/generate.sh $$tmp && \
+	  for f in $$tmp/paygate/v1/*; do \
+	    cmp -s $$f proto/paygate/v1/$$(basename $$f) || { echo "stale stub: proto/paygate/v1/$$(basename $$f) (run make gen)"; rm -rf $$tmp; exit 1; }; \
+	  done; \
+	  for f in proto/paygate/v1/*_pb2*.py*; do \
+	    test -e $$tmp/paygate/v1/$$(basename $$f) || { echo "orphan stub: $$f (run make gen)"; rm -rf $$tmp; exit 1; }; \
+	  done; rm -rf $$tmp; echo "stubs up to date"
+
+lint: setup  ## buf lint + format, ruff, mypy
+	$(BUF) lint
+	$(BUF) format -d --exit-code
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+fmt: setup
+	$(BUF) format -w
+	$(VENV)/bin/ruff check --fix .
+
+unit: setup
+	$(PY) -m pytest tests/unit
+
+bench: setup  ## request rates and latencies of the facade, direct gRPC and a bare Starlette handler
+	$(PY) bench/facade.py
+
+clean:
+	rm -rf $(VENV) node_modules var .pytest_cache .mypy_cache .ruff_cache

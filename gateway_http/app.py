@@ -1,0 +1,207 @@
+"""The Starlette application: generated routes, the envelope, limits, health and the OpenAPI document."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import grpc
+import simplejson
+from google.protobuf.message import Message
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+import paygate.v1 as api
+from gateway_http import codec, envelope, openapi
+from gateway_http.routes import Binding, bindings, by_template
+from paygate.v1 import options_pb2
+
+log = logging.getLogger("paygate.http")
+RPC_TIMEOUT_SECONDS = 30.0
+_JSON_TYPES = ("application/json", "application/merge-patch+json")
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class Gateway:
+    """Holds the channel to the gRPC server and turns HTTP requests into calls on it."""
+
+    def __init__(self, grpc_target: str, max_body_bytes: int) -> None:
+        self.grpc_target = grpc_target
+        self.max_body_bytes = max_body_bytes
+        self.channel: grpc.aio.Channel | None = None
+        self._calls: dict[str, grpc.aio.UnaryUnaryMultiCallable] = {}
+
+    async def open(self) -> None:
+        self.channel = grpc.aio.insecure_channel(self.grpc_target, options=[("grpc.enable_retries", 1)])
+
+    async def close(self) -> None:
+        if self.channel is not None:
+            await self.channel.close()
+
+    def _call(self, b: Binding) -> grpc.aio.UnaryUnaryMultiCallable:
+        call = self._calls.get(b.rpc)
+        if call is None:
+            assert self.channel is not None
+            call = self.channel.unary_unary(b.rpc, request_serializer=b.request_class.SerializeToString,
+                                            response_deserializer=b.response_class.FromString)
+            self._calls[b.rpc] = call
+        return call
+
+    async def _read_json(self, request: Request) -> dict[str, Any]:
+        declared = request.headers.get("content-length")
+        if declared and declared.isdigit() and int(declared) > self.max_body_bytes:
+            raise _TooLarge
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > self.max_body_bytes:
+                raise _TooLarge
+            chunks.append(chunk)
+        raw = b"".join(chunks)
+        if not raw.strip():
+            return {}
+        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if ctype not in _JSON_TYPES:
+            raise codec.CodecError("Content-Type", "send application/json")
+        try:
+            body = simplejson.loads(raw, use_decimal=False)
+        except (ValueError, UnicodeDecodeError):
+            raise codec.CodecError("body", "not valid JSON") from None
+        if not isinstance(body, dict):
+            raise codec.CodecError("body", "must be a JSON object")
+        return body
+
+    def _message(self, b: Binding, request: Request, body: dict[str, Any]) -> Message:
+        message = b.request_class()
+        if b.body == "*":
+            codec.decode(body, message)
+            if "update_mask" in message.DESCRIPTOR.fields_by_name and "update_mask" not in body:
+                known = message.DESCRIPTOR.fields_by_name
+                message.update_mask.paths.extend(  # type: ignore[attr-defined]
+                    k for k, v in body.items() if v is not None and k in known and k != "id")
+        else:
+            if b.body:
+                codec.decode({b.body: body}, message)
+            codec.decode_query(request.query_params.multi_items(), message)
+        for name in b.path_params:
+            codec.decode({name: request.path_params[name.replace(".", "__")]}, message)
+        return message
+
+    async def handle(self, b: Binding, request: Request) -> Response:
+        rid = request.headers.get("x-request-id") or secrets.token_hex(8)
+        headers = {"X-Request-Id": rid}
+        started = time.perf_counter()
+        status = 200
+        try:
+            try:
+                body = await self._read_json(request) if b.verb != "GET" else {}
+                message = self._message(b, request, body)
+            except _TooLarge:
+                status = 413
+                return envelope.error(413, "request_too_large",
+                                      f"body: larger than {self.max_body_bytes} bytes", headers)
+            except codec.CodecError as e:
+                status = 415 if e.field == "Content-Type" else 400
+                return envelope.error(status, "unsupported_media_type" if status == 415 else "parameter_invalid",
+                                      str(e), headers)
+            metadata = [("x-request-id", rid)]
+            if auth := request.headers.get("authorization"):
+                metadata.append(("authorization", auth))
+            if b.verb == "POST" and (key := request.headers.get("idempotency-key")) is not None:
+                metadata.append(("idempotency-key", key))
+            call = self._call(b)(message, metadata=metadata, timeout=RPC_TIMEOUT_SECONDS)
+            try:
+                response = await call
+                initial = await call.initial_metadata()
+            except grpc.aio.AioRpcError as e:
+                status, reason, msg = envelope.from_rpc_error(e)
+                return envelope.error(status, reason, msg, headers)
+            if any(k == "idempotent-replayed" for k, _ in initial or ()):
+                headers["Idempotent-Replayed"] = "true"
+            data = codec.encode_field(response, b.response_body) if b.response_body else codec.encode(response)
+            payload = envelope.success(data, with_data=b.envelope != options_pb2.ENVELOPE_WITHOUT_DATA,
+                                       msg=b.success_message)
+            return envelope.json_response(payload, 200, headers)
+        except Exception:
+            status = 500
+            log.exception("facade failure", extra={"request_id": rid, "path": request.url.path})
+            return envelope.error(500, "server_error", f"internal error; quote request id {rid}", headers)
+        finally:
+            log.info("http", extra={"request_id": rid, "verb": request.method, "path": request.url.path,
+                                    "status": status, "ms": round((time.perf_counter() - started) * 1000, 2)})
+
+    async def health(self, request: Request) -> Response:
+        assert self.channel is not None
+        stub = health_pb2_grpc.HealthStub(self.channel)
+        try:
+            reply = await stub.Check(health_pb2.HealthCheckRequest(), timeout=3)
+            ok = reply.status == health_pb2.HealthCheckResponse.SERVING
+        except grpc.aio.AioRpcError:
+            ok = False
+        if not ok:
+            return envelope.error(503, "service_unavailable", "the database or the gRPC server is not answering")
+        return envelope.json_response(envelope.success({"status": "SERVING"}))
+
+
+def route_table(gateway: Gateway) -> list[Route]:
+    routes = []
+    for template, verbs in by_template(bindings(api.services())):
+        routes.append(Route(next(iter(verbs.values())).starlette_path, _endpoint(gateway, verbs),
+                            methods=list(verbs), name=template))
+    return routes
+
+
+def _endpoint(gateway: Gateway, verbs: dict[str, Binding]) -> Any:
+    async def endpoint(request: Request) -> Response:
+        verb = "GET" if request.method == "HEAD" else request.method
+        return await gateway.handle(verbs[verb], request)
+
+    return endpoint
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 404:
+        return envelope.error(404, "not_found", f"no route for {request.method} {request.url.path}")
+    if exc.status_code == 405:
+        return envelope.error(405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path}")
+    return envelope.error(exc.status_code, "parameter_invalid", str(exc.detail))
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    log.exception("unhandled error", exc_info=exc)
+    return envelope.error(500, "server_error", "internal error")
+
+
+def create_app(grpc_target: str, *, max_body_bytes: int = 1 << 20, title: str = "paygate") -> Starlette:
+    gateway = Gateway(grpc_target, max_body_bytes)
+    document = envelope.dumps(openapi.document(bindings(api.services()), title=title))
+
+    async def openapi_json(request: Request) -> Response:
+        return Response(document, media_type="application/json")
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await gateway.open()
+        try:
+            yield
+        finally:
+            await gateway.close()
+
+    routes = [Route("/healthz", gateway.health, methods=["GET"]),
+              Route("/openapi.json", openapi_json, methods=["GET"]), *route_table(gateway)]
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={HTTPException: _http_error, Exception: _server_error})
+    app.state.gateway = gateway
+    return app

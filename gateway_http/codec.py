@@ -1,0 +1,325 @@
+"""protobuf ↔ the spec's JSON, in one place.
+
+Out: snake_case names in field order; int64 as JSON numbers; enums as their `wire_value`; unset optional scalars
+and unset messages as `null`; empty repeated fields as `[]`; decimal strings marked `json_number` as exact JSON
+numbers (Decimal); Struct values with whole numbers as integers.
+
+In: JSON values checked against the field types, `null` meaning "not given", unknown fields ignored (clients of
+this API family send extras); a wrong type raises `CodecError` naming the field path (`variants[1].price`).
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Iterable
+from decimal import Decimal, InvalidOperation
+from functools import cache
+from typing import Any
+
+from google.protobuf import descriptor as d
+from google.protobuf import struct_pb2
+from google.protobuf.message import Message
+
+from paygate.v1 import options_pb2
+
+F = d.FieldDescriptor
+_INT32 = (F.TYPE_INT32, F.TYPE_SINT32, F.TYPE_SFIXED32)
+_UINT32 = (F.TYPE_UINT32, F.TYPE_FIXED32)
+_INT64 = (F.TYPE_INT64, F.TYPE_SINT64, F.TYPE_SFIXED64)
+_UINT64 = (F.TYPE_UINT64, F.TYPE_FIXED64)
+_RANGES = {**{t: (-(2**31), 2**31 - 1) for t in _INT32}, **{t: (0, 2**32 - 1) for t in _UINT32},
+           **{t: (-(2**63), 2**63 - 1) for t in _INT64}, **{t: (0, 2**64 - 1) for t in _UINT64}}
+_WRAPPERS = {"google.protobuf." + n for n in ("Int32Value", "Int64Value", "UInt32Value", "UInt64Value",
+                                               "StringValue", "BoolValue", "DoubleValue", "FloatValue")}
+
+
+class CodecError(Exception):
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+
+
+# ---------------------------------------------------------------- enums
+
+
+@cache
+def enum_wire(enum: d.EnumDescriptor) -> tuple[dict[int, str], dict[str, int]]:
+    out: dict[int, str] = {}
+    back: dict[str, int] = {}
+    prefix = _enum_prefix(enum)
+    for value in enum.values:
+        opts = value.GetOptions()
+        wire = opts.Extensions[options_pb2.wire_value] if opts.HasExtension(options_pb2.wire_value) else \
+            value.name.removeprefix(prefix).lower()
+        out[value.number] = wire
+        back.setdefault(wire, value.number)
+        back.setdefault(value.name, value.number)
+    return out, back
+
+
+def _enum_prefix(enum: d.EnumDescriptor) -> str:
+    name = enum.name
+    snake = "".join(f"_{c}" if c.isupper() and i else c for i, c in enumerate(name)).upper()
+    return snake + "_"
+
+
+# ---------------------------------------------------------------- encoding
+
+Encoder = Callable[[Any], Any]
+
+
+def _scalar_encoder(field: d.FieldDescriptor) -> Encoder:
+    if field.type == F.TYPE_ENUM:
+        wire = enum_wire(field.enum_type)[0]
+        return lambda v: wire.get(v, "")
+    if field.type == F.TYPE_STRING and field.GetOptions().Extensions[options_pb2.json_number]:
+        return lambda v: Decimal(v) if v else Decimal(0)
+    if field.type == F.TYPE_BYTES:
+        return lambda v: base64.b64encode(v).decode()
+    return lambda v: v
+
+
+def _message_encoder(message: d.Descriptor) -> Encoder:
+    if message.full_name == "google.protobuf.Struct":
+        return struct_to_python
+    if message.full_name == "google.protobuf.Value":
+        return lambda v: _tidy(_value(v))
+    if message.full_name in _WRAPPERS:
+        return lambda v: v.value
+    if message.full_name == "google.protobuf.FieldMask":
+        return lambda v: ",".join(v.paths)
+    return lambda v: encode(v)
+
+
+@cache
+def _plan(message: d.Descriptor) -> tuple[tuple[str, Callable[[Message], Any]], ...]:
+    steps: list[tuple[str, Callable[[Message], Any]]] = []
+    for field in message.fields:
+        steps.append((field.name, _field_getter(field)))
+    return tuple(steps)
+
+
+def _field_getter(field: d.FieldDescriptor) -> Callable[[Message], Any]:
+    name = field.name
+    if field.message_type is not None and field.message_type.GetOptions().map_entry:
+        value_field = field.message_type.fields_by_name["value"]
+        value_enc = _message_encoder(value_field.message_type) if value_field.message_type else \
+            _scalar_encoder(value_field)
+        return lambda m: {k: value_enc(v) for k, v in getattr(m, name).items()}
+    if field.is_repeated:
+        item = _message_encoder(field.message_type) if field.message_type else _scalar_encoder(field)
+        return lambda m: [item(v) for v in getattr(m, name)]
+    if field.message_type is not None:
+        enc = _message_encoder(field.message_type)
+        if field.message_type.full_name == "google.protobuf.Struct":
+            return lambda m: enc(getattr(m, name))  # free metadata: `{}` when unset
+        return lambda m: enc(getattr(m, name)) if m.HasField(name) else None
+    enc = _scalar_encoder(field)
+    if field.has_presence:
+        return lambda m: enc(getattr(m, name)) if m.HasField(name) else None
+    return lambda m: enc(getattr(m, name))
+
+
+def encode(message: Message) -> dict[str, Any]:
+    return {name: get(message) for name, get in _plan(message.DESCRIPTOR)}
+
+
+def encode_field(message: Message, field_name: str) -> Any:
+    """The value of one field, as a `response_body` selects it."""
+    field = message.DESCRIPTOR.fields_by_name[field_name]
+    return _field_getter(field)(message)
+
+
+def _value(v: struct_pb2.Value) -> Any:
+    kind = v.WhichOneof("kind")
+    if kind == "struct_value":
+        return {k: _value(v.struct_value.fields[k]) for k in sorted(v.struct_value.fields)}
+    if kind == "list_value":
+        return [_value(x) for x in v.list_value.values]
+    if kind == "null_value" or kind is None:
+        return None
+    return getattr(v, kind)
+
+
+def _tidy(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _tidy(x) for k, x in value.items()}
+    if isinstance(value, list):
+        return [_tidy(x) for x in value]
+    return value
+
+
+def struct_to_python(s: struct_pb2.Struct) -> dict[str, Any]:
+    # Sorted: a map's iteration order is not stable, and a replayed response must be byte-identical.
+    return {k: _tidy(_value(s.fields[k])) for k in sorted(s.fields)}
+
+
+# ---------------------------------------------------------------- decoding
+
+
+def decode(data: dict[str, Any], message: Message, path: str = "") -> Message:
+    """Fill `message` from a JSON object; returns it."""
+    fields = message.DESCRIPTOR.fields_by_name
+    for key, value in data.items():
+        field = fields.get(key)
+        if field is None or value is None:
+            continue
+        _set(message, field, value, f"{path}{key}")
+    return message
+
+
+def _set(message: Message, field: d.FieldDescriptor, value: Any, path: str) -> None:
+    if field.message_type is not None and field.message_type.GetOptions().map_entry:
+        if not isinstance(value, dict):
+            raise CodecError(path, "must be an object")
+        target = getattr(message, field.name)
+        value_field = field.message_type.fields_by_name["value"]
+        for k, v in value.items():
+            if value_field.message_type is not None:
+                _decode_message(v, target[k], f"{path}.{k}")
+            else:
+                target[k] = _scalar(value_field, v, f"{path}.{k}")
+        return
+    if field.is_repeated:
+        if not isinstance(value, list):
+            raise CodecError(path, "must be an array")
+        target = getattr(message, field.name)
+        for i, item in enumerate(value):
+            if item is None:
+                raise CodecError(f"{path}[{i}]", "must not be null")
+            if field.message_type is not None:
+                _decode_message(item, target.add(), f"{path}[{i}]")
+            else:
+                target.append(_scalar(field, item, f"{path}[{i}]"))
+        return
+    if field.message_type is not None:
+        target = getattr(message, field.name)
+        _decode_message(value, target, path)
+        target.SetInParent()  # `{}` still means "given"
+        return
+    setattr(message, field.name, _scalar(field, value, path))
+
+
+def _decode_message(value: Any, target: Message, path: str) -> None:
+    name = target.DESCRIPTOR.full_name
+    if name == "google.protobuf.Struct":
+        if not isinstance(value, dict):
+            raise CodecError(path, "must be an object")
+        target.update(value)  # type: ignore[attr-defined]
+    elif name == "google.protobuf.Value":
+        target.CopyFrom(_to_value(value))
+    elif name in _WRAPPERS:
+        _set(target, target.DESCRIPTOR.fields_by_name["value"], value, path)
+    elif name == "google.protobuf.FieldMask":
+        paths = value.split(",") if isinstance(value, str) else value
+        if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
+            raise CodecError(path, "must be a comma-separated string or an array of field names")
+        target.paths.extend(p.strip() for p in paths if p.strip())  # type: ignore[attr-defined]
+    else:
+        if not isinstance(value, dict):
+            raise CodecError(path, "must be an object")
+        decode(value, target, f"{path}.")
+
+
+def _to_value(value: Any) -> struct_pb2.Value:
+    holder = struct_pb2.Struct()
+    holder.update({"v": value})
+    return holder.fields["v"]
+
+
+def _scalar(field: d.FieldDescriptor, value: Any, path: str) -> Any:
+    t = field.type
+    if t == F.TYPE_STRING:
+        if not isinstance(value, str):
+            raise CodecError(path, "must be a string")
+        return value
+    if t == F.TYPE_BOOL:
+        if not isinstance(value, bool):
+            raise CodecError(path, "must be true or false")
+        return value
+    if t in _RANGES:
+        if isinstance(value, str) and value.lstrip("-").isdigit():
+            value = int(value)
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise CodecError(path, "must be an integer")
+        low, high = _RANGES[t]
+        if not low <= value <= high:
+            raise CodecError(path, f"must be from {low} to {high}")
+        return value
+    if t == F.TYPE_ENUM:
+        back = enum_wire(field.enum_type)[1]
+        if not isinstance(value, str) or value not in back:
+            allowed = ", ".join(w for n, w in sorted(enum_wire(field.enum_type)[0].items()) if w)
+            raise CodecError(path, f"must be one of {allowed}")
+        return back[value]
+    if t in (F.TYPE_DOUBLE, F.TYPE_FLOAT):
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise CodecError(path, "must be a number")
+        return float(value)
+    if t == F.TYPE_BYTES:
+        try:
+            return base64.b64decode(value, validate=True)
+        except (ValueError, TypeError):
+            raise CodecError(path, "must be base64") from None
+    raise CodecError(path, "unsupported field type")
+
+
+# ---------------------------------------------------------------- query strings
+
+
+def decode_query(items: Iterable[tuple[str, str]], message: Message) -> Message:
+    """Query parameters (all strings) into fields; `a.b=1` reaches nested fields, repeats fill lists."""
+    grouped: dict[str, list[str]] = {}
+    for key, value in items:
+        grouped.setdefault(key, []).append(value)
+    for key, values in grouped.items():
+        target = message
+        parts = key.split(".")
+        field = None
+        for i, part in enumerate(parts):
+            field = target.DESCRIPTOR.fields_by_name.get(part)
+            if field is None:
+                break
+            if i < len(parts) - 1:
+                if field.message_type is None or field.is_repeated:
+                    field = None
+                    break
+                target = getattr(target, part)
+        if field is None:
+            continue
+        if field.is_repeated:
+            items_ = [v for value in values for v in value.split(",") if v != ""]
+            _set(target, field, [_from_text(field, v, key) for v in items_], key)
+        elif field.message_type is not None:
+            _decode_message(_from_text(field, values[-1], key), getattr(target, field.name), key)
+        else:
+            setattr(target, field.name, _scalar(field, _from_text(field, values[-1], key), key))
+    return message
+
+
+def _from_text(field: d.FieldDescriptor, text: str, path: str) -> Any:
+    t = field.type
+    if t == F.TYPE_BOOL:
+        lowered = text.lower()
+        if lowered in ("true", "1"):
+            return True
+        if lowered in ("false", "0"):
+            return False
+        raise CodecError(path, "must be true or false")
+    if t in _RANGES:
+        try:
+            return int(text)
+        except ValueError:
+            raise CodecError(path, "must be an integer") from None
+    if t in (F.TYPE_DOUBLE, F.TYPE_FLOAT):
+        try:
+            return float(Decimal(text))
+        except InvalidOperation:
+            raise CodecError(path, "must be a number") from None
+    if field.message_type is not None and field.message_type.full_name in _WRAPPERS:
+        return _from_text(field.message_type.fields_by_name["value"], text, path)
+    return text

@@ -1,0 +1,25 @@
+"""The jobs of this build. Each is safe to run in several scheduler processes at once: a DELETE of lapsed rows
+claims nothing and does the same work whoever runs it."""
+
+from __future__ import annotations
+
+import logging
+
+from server import clock
+from server.customers.identity import purge_expired as purge_customer_tokens
+from server.idempotency.store import purge_expired as purge_idempotency_keys
+from server.runtime import Runtime
+
+log = logging.getLogger("paygate.scheduler")
+
+
+async def purge_lapsed(rt: Runtime) -> None:
+    keys = await purge_idempotency_keys(rt.db)
+    async with rt.db.transaction() as session:
+        tokens = await purge_customer_tokens(session, clock.now())
+    if keys or tokens:
+        log.info("purged lapsed rows", extra={"idempotency_keys": keys, "tokens": tokens})
+
+
+# (job, interval in seconds)
+JOBS = [(purge_lapsed, 600)]

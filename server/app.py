@@ -1,0 +1,80 @@
+"""Assembles the gRPC server: the pipeline, one servicer per resource, health checking and reflection."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1.health import aio as health_aio
+from grpc_reflection.v1alpha import reflection
+
+import paygate.v1 as api
+from server.assets.servicer import AssetServicer
+from server.customers.servicer import CustomerServicer
+from server.merchants.servicer import MerchantServicer
+from server.payment_links.servicer import PaymentLinkServicer
+from server.products.servicer import ProductServicer
+from server.rpc.methods import registry
+from server.rpc.pipeline import Pipeline
+from server.runtime import Runtime
+
+log = logging.getLogger("paygate.server")
+
+# Implemented resources. A service of the API that is not listed answers UNIMPLEMENTED (its generated base class).
+SERVICERS: dict[str, Callable[[Runtime], object]] = {
+    "paygate.v1.AssetService": AssetServicer,
+    "paygate.v1.CustomerService": CustomerServicer,
+    "paygate.v1.MerchantService": MerchantServicer,
+    "paygate.v1.PaymentLinkService": PaymentLinkServicer,
+    "paygate.v1.ProductService": ProductServicer,
+}
+HEALTH_INTERVAL_SECONDS = 5.0
+MAX_MESSAGE_BYTES = 4 << 20
+
+
+async def build(rt: Runtime, addr: str) -> tuple[grpc.aio.Server, int]:
+    """A started server and the port it listens on (`addr` may end in :0)."""
+    services = api.services()
+    server = grpc.aio.server(
+        interceptors=[Pipeline(registry(services), rt.auth, rt.db)],
+        options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES), ("grpc.so_reuseport", 0)],
+    )
+    for service in services:
+        module = api.grpc_module(service)
+        factory = SERVICERS.get(service.full_name)
+        servicer = factory(rt) if factory else getattr(module, f"{service.name}Servicer")()
+        getattr(module, f"add_{service.name}Servicer_to_server")(servicer, server)
+    health = health_aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health, server)
+    reflection.enable_server_reflection(
+        [s.full_name for s in services] + [health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+                                           reflection.SERVICE_NAME], server)
+    port = server.add_insecure_port(addr)
+    if port == 0:
+        raise OSError(f"cannot listen for gRPC on {addr}")
+    await server.start()
+    asyncio.get_running_loop().create_task(_watch_database(rt, health))
+    return server, port
+
+
+async def _watch_database(rt: Runtime, health: health_aio.HealthServicer) -> None:
+    """Health follows the database: SERVING while it answers, NOT_SERVING when it does not."""
+    serving: bool | None = None
+    while True:
+        try:
+            await asyncio.wait_for(rt.db.ping(), timeout=HEALTH_INTERVAL_SECONDS)
+            ok = True
+        except Exception as e:  # the database is down or unreachable
+            ok = False
+            if serving is not False:
+                log.warning("database unreachable", extra={"error": str(e)})
+        if ok is not serving:
+            status = health_pb2.HealthCheckResponse.SERVING if ok else health_pb2.HealthCheckResponse.NOT_SERVING
+            await health.set("", status)
+            for service in api.services():
+                await health.set(service.full_name, status)
+            serving = ok
+        await asyncio.sleep(HEALTH_INTERVAL_SECONDS)

@@ -1,0 +1,244 @@
+"""Ephemeral tokens, one-time codes, auth tokens, and resolving any of them into a customer identity.
+
+A resolution takes exactly one method: `ephemeral_token`, `auth_token`, or `email`/`phone` with
+`verification_code`. The spec sends them inside `request`, a JSON object string; the same fields directly in the
+body are accepted too (DESIGN.md §2).
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from paygate.v1 import customers_pb2
+from server import clock, structs, validate
+from server.customers import service as customers
+from server.customers.models import AuthToken, Customer, EphemeralToken, VerificationCode
+from server.errors import InvalidArgument, MissingParameter, NotFound, invalid
+from server.ids import digest, new_id, random_base62
+from server.rpc.context import Caller
+
+EPHEMERAL_DEFAULT_SECONDS = 900
+EPHEMERAL_MIN_SECONDS = 300
+AUTH_TOKEN_SECONDS = 30 * 24 * 3600
+MAX_CODE_ATTEMPTS = 5
+IDP_KEYS = {customers_pb2.IDP_KEY_EMAIL: "email", customers_pb2.IDP_KEY_PHONE: "phone",
+            customers_pb2.IDP_KEY_UUID: "uuid"}
+
+
+class TokenExpired(InvalidArgument):
+    reason = "token_expired"
+
+
+class VerificationFailed(InvalidArgument):
+    reason = "verification_code_invalid"
+    keep_changes = True  # a wrong code still counts as an attempt
+
+
+def _subject(idp_key: str, value: str) -> str:
+    if idp_key == "email":
+        return validate.email("idp_subject", value).lower()
+    if idp_key == "phone":
+        return validate.phone("idp_subject", value)
+    return validate.text("idp_subject", value.strip())
+
+
+async def create_ephemeral_token(session: AsyncSession, caller: Caller,
+                                 request: customers_pb2.CreateEphemeralTokenRequest) -> tuple[str, int]:
+    idp_key = IDP_KEYS.get(request.idp_key, "")
+    anonymous = not (idp_key and request.idp_subject and request.provider)
+    subject = "" if anonymous else _subject(idp_key, request.idp_subject)
+    allow_create = request.allow_create if request.HasField("allow_create") else True
+    lifetime = request.expires_in if request.HasField("expires_in") else EPHEMERAL_DEFAULT_SECONDS
+    if not EPHEMERAL_MIN_SECONDS <= lifetime <= EPHEMERAL_DEFAULT_SECONDS:
+        raise invalid("expires_in", f"must be from {EPHEMERAL_MIN_SECONDS} to {EPHEMERAL_DEFAULT_SECONDS} seconds")
+    if not anonymous and not allow_create and await customers.find_by_identity(session, caller, idp_key, subject) is None:
+        raise NotFound("customer", subject)
+    token = f"eph_{random_base62(32)}"
+    now = clock.now()
+    session.add(EphemeralToken(
+        token_hash=digest(token), merchant_id=caller.merchant_id, livemode=caller.livemode,
+        idp_key="" if anonymous else idp_key, idp_subject=subject,
+        provider=validate.text("provider", request.provider), order_id=validate.text("order_id", request.order_id),
+        return_url=validate.url("return_url", request.return_url), issued_by=validate.text("issued_by", request.issued_by),
+        allow_create=allow_create, channel_metadata=structs.metadata_of(request.channel_metadata, "channel_metadata"),
+        created=now, expires_at=now + lifetime,
+    ))
+    return token, now + lifetime
+
+
+_STRING_FIELDS = ("ephemeral_token", "auth_token", "email", "phone", "verification_code", "payment_link_id")
+_BOOL_FIELDS = ("allow_create", "refresh_token")
+
+
+def merged_request(request: customers_pb2.ResolveIdentityRequest) -> dict[str, Any]:
+    """The body's fields, completed by those inside the `request` JSON object string."""
+    fields: dict[str, Any] = {}
+    if request.request:
+        try:
+            inner = json.loads(request.request)
+        except ValueError:
+            raise invalid("request", "must be a JSON object string") from None
+        if not isinstance(inner, dict):
+            raise invalid("request", "must be a JSON object string")
+        for name, value in inner.items():
+            if value is None:
+                continue
+            if name in _STRING_FIELDS and not isinstance(value, str):
+                raise invalid(f"request.{name}", "must be a string")
+            if name in _BOOL_FIELDS and not isinstance(value, bool):
+                raise invalid(f"request.{name}", "must be a boolean")
+            fields[name] = value
+    for name in _STRING_FIELDS:
+        if getattr(request, name):
+            fields[name] = getattr(request, name)
+    if request.HasField("allow_create"):
+        fields["allow_create"] = request.allow_create
+    if request.refresh_token:
+        fields["refresh_token"] = True
+    return fields
+
+
+async def resolve(session: AsyncSession, caller: Caller,
+                  request: customers_pb2.ResolveIdentityRequest) -> customers_pb2.ResolveIdentityResponse:
+    fields = merged_request(request)
+    methods = [m for m in ("ephemeral_token", "auth_token") if fields.get(m)]
+    if fields.get("email") or fields.get("phone") or fields.get("verification_code"):
+        methods.append("verification_code")
+    if not methods:
+        raise MissingParameter("request", "request: give one of ephemeral_token, auth_token, "
+                                          "or email/phone with verification_code")
+    if len(methods) > 1:
+        raise invalid("request", f"give exactly one authentication method, not {' and '.join(methods)}")
+    if fields.get("payment_link_id"):
+        await _check_payment_link(session, caller, fields["payment_link_id"])
+    allow_create = bool(fields.get("allow_create", True))
+    out = customers_pb2.ResolveIdentityResponse()
+    customer: Customer | None
+    if methods[0] == "ephemeral_token":
+        customer = await _from_ephemeral_token(session, caller, fields["ephemeral_token"], allow_create, out)
+    elif methods[0] == "auth_token":
+        customer = await _from_auth_token(session, caller, fields["auth_token"])
+    else:
+        customer = await _from_code(session, caller, fields, allow_create)
+    if customer is not None:
+        _describe(customer, out)
+    if fields.get("refresh_token"):
+        if customer is None:
+            raise invalid("refresh_token", "an anonymous token has no customer to issue an auth token for")
+        out.auth_token = await issue_auth_token(session, caller, customer.id)
+    return out
+
+
+def _describe(customer: Customer, out: customers_pb2.ResolveIdentityResponse) -> None:
+    out.customer_id = customer.id
+    out.email, out.phone, out.uuid = customer.email, customer.phone, customer.uuid
+    out.provider_a_customer_id = customer.provider_a_customer_id
+    out.provider_b_customer_id = customer.provider_b_customer_id
+    out.is_saved_customer = bool(customer.provider_a_customer_id)
+    for address in customer.addresses:
+        out.addresses.add(**{k: str(v) for k, v in address.items()})
+
+
+async def _check_payment_link(session: AsyncSession, caller: Caller, link_id: str) -> None:
+    from server.payment_links.models import PaymentLink  # local: links depend on customers' module tree
+
+    link = await session.get(PaymentLink, link_id)
+    if link is None or link.merchant_id != caller.merchant_id or link.livemode != caller.livemode:
+        raise invalid("payment_link_id", "no such payment link")
+
+
+async def _customer_for(session: AsyncSession, caller: Caller, idp_key: str, subject: str,
+                        allow_create: bool) -> Customer:
+    customer = await customers.find_by_identity(session, caller, idp_key, subject)
+    if customer is None:
+        if not allow_create:
+            raise NotFound("customer", subject)
+        customer = await customers.create_for_identity(session, caller, idp_key, subject)
+    return customer
+
+
+async def _from_ephemeral_token(session: AsyncSession, caller: Caller, token: str, allow_create: bool,
+                                out: customers_pb2.ResolveIdentityResponse) -> Customer | None:
+    row = await session.get(EphemeralToken, digest(token))
+    if row is None or row.merchant_id != caller.merchant_id or row.livemode != caller.livemode:
+        raise invalid("ephemeral_token", "unknown token")
+    if row.expires_at <= clock.now():
+        raise TokenExpired("ephemeral_token: the token has expired; issue a new one", field="ephemeral_token")
+    out.issued_by, out.provider, out.order_id, out.return_url = row.issued_by, row.provider, row.order_id, row.return_url
+    if not row.idp_key:
+        return None
+    return await _customer_for(session, caller, row.idp_key, row.idp_subject, allow_create and row.allow_create)
+
+
+async def _from_auth_token(session: AsyncSession, caller: Caller, token: str) -> Customer:
+    row = await session.get(AuthToken, digest(token))
+    if row is None or row.merchant_id != caller.merchant_id or row.livemode != caller.livemode:
+        raise invalid("auth_token", "unknown token")
+    if row.expires_at <= clock.now():
+        raise TokenExpired("auth_token: the token has expired; sign in again", field="auth_token")
+    return await customers.get(session, caller, row.customer_id)
+
+
+async def _from_code(session: AsyncSession, caller: Caller, fields: dict[str, Any], allow_create: bool) -> Customer:
+    channel = "email" if fields.get("email") else "phone"
+    if not fields.get(channel):
+        raise MissingParameter("email", "email: or phone is required with verification_code")
+    if not fields.get("verification_code"):
+        raise MissingParameter("verification_code")
+    subject = validate.email("email", fields["email"]).lower() if channel == "email" else validate.phone(
+        "phone", fields["phone"])
+    rows = await session.exec(
+        select(VerificationCode).where(
+            VerificationCode.merchant_id == caller.merchant_id, VerificationCode.livemode == caller.livemode,
+            VerificationCode.channel == channel, VerificationCode.subject == subject,
+            col(VerificationCode.consumed).is_(False), VerificationCode.expires_at > clock.now(),
+        ).order_by(col(VerificationCode.created).desc()).limit(1)
+    )
+    code = rows.first()
+    if code is None or code.attempts >= MAX_CODE_ATTEMPTS:
+        raise VerificationFailed("verification_code: no valid code; request a new one", field="verification_code")
+    if not hmac.compare_digest(code.code_hash, digest(f"{code.id}:{fields['verification_code']}")):
+        code.attempts += 1
+        session.add(code)
+        raise VerificationFailed("verification_code: the code is wrong", field="verification_code")
+    code.consumed = True
+    session.add(code)
+    return await _customer_for(session, caller, channel, subject, allow_create)
+
+
+async def issue_verification_code(session: AsyncSession, caller: Caller, channel: str, subject: str,
+                                  lifetime: int = 600) -> str:
+    """A six-digit one-time code for `subject`; the caller delivers it (email or SMS)."""
+    code = f"{secrets.randbelow(10**6):06d}"
+    now = clock.now()
+    row_id = new_id("vc")
+    session.add(VerificationCode(id=row_id, merchant_id=caller.merchant_id, livemode=caller.livemode,
+                                 channel=channel, subject=subject, code_hash=digest(f"{row_id}:{code}"),
+                                 created=now, expires_at=now + lifetime))
+    return code
+
+
+async def issue_auth_token(session: AsyncSession, caller: Caller, customer_id: str) -> str:
+    token = f"cat_{random_base62(32)}"
+    now = clock.now()
+    session.add(AuthToken(token_hash=digest(token), merchant_id=caller.merchant_id, livemode=caller.livemode,
+                          customer_id=customer_id, created=now, expires_at=now + AUTH_TOKEN_SECONDS))
+    return token
+
+
+
+async def purge_expired(session: AsyncSession, now: int) -> int:
+    """Delete lapsed ephemeral tokens, auth tokens and one-time codes (a day after expiry, for support)."""
+    cutoff = now - 24 * 3600
+    removed = 0
+    for table in (EphemeralToken, AuthToken, VerificationCode):
+        result = await session.exec(sa.delete(table).where(table.expires_at < cutoff))  # type: ignore[call-overload]
+        removed += int(result.rowcount or 0)
+    return removed

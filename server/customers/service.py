@@ -1,0 +1,100 @@
+"""Customers: create, list, retrieve, update, delete. Every query is scoped to the caller's merchant and mode."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from paygate.v1 import customers_pb2
+from server import clock, structs, validate
+from server.customers.models import Customer
+from server.errors import NotFound
+from server.ids import new_id
+from server.paging import Page
+from server.rpc.context import Caller
+
+
+async def get(session: AsyncSession, caller: Caller, customer_id: str) -> Customer:
+    """The caller's live customer, or `customer_not_found` (also for another merchant's id)."""
+    row = await find(session, caller, customer_id)
+    if row is None:
+        raise NotFound("customer", customer_id)
+    return row
+
+
+async def find(session: AsyncSession, caller: Caller, customer_id: str) -> Customer | None:
+    row = await session.get(Customer, customer_id) if customer_id else None
+    if row is None or row.merchant_id != caller.merchant_id or row.livemode != caller.livemode or row.deleted_at:
+        return None
+    return row
+
+
+def _apply(row: Customer, request: customers_pb2.CreateCustomerRequest | customers_pb2.UpdateCustomerRequest) -> None:
+    if request.HasField("name"):
+        row.name = validate.text("name", request.name.strip())
+    if request.HasField("email"):
+        row.email = validate.email("email", request.email)
+    if request.HasField("description"):
+        row.description = validate.text("description", request.description, max_length=1000)
+    if request.HasField("phone"):
+        row.phone = validate.phone("phone", request.phone)
+    if request.HasField("uuid"):
+        row.uuid = validate.text("uuid", request.uuid.strip())
+    if request.HasField("metadata"):
+        row.metadata_ = structs.metadata_of(request.metadata)
+
+
+async def create(session: AsyncSession, caller: Caller, request: customers_pb2.CreateCustomerRequest) -> Customer:
+    now = clock.now()
+    row = Customer(id=new_id("cus"), merchant_id=caller.merchant_id, livemode=caller.livemode,
+                   created=now, updated=now)
+    _apply(row, request)
+    session.add(row)
+    return row
+
+
+async def update(session: AsyncSession, caller: Caller, request: customers_pb2.UpdateCustomerRequest) -> Customer:
+    row = await get(session, caller, request.id)
+    _apply(row, request)
+    row.updated = clock.now()
+    session.add(row)
+    return row
+
+
+async def delete(session: AsyncSession, caller: Caller, customer_id: str) -> None:
+    # Kept as a tombstone: payments that name the customer still resolve it.
+    row = await get(session, caller, customer_id)
+    row.deleted_at = row.updated = clock.now()
+    session.add(row)
+
+
+async def list_page(session: AsyncSession, caller: Caller, page: Page, email: str) -> tuple[list[Customer], int]:
+    where = [Customer.merchant_id == caller.merchant_id, Customer.livemode == caller.livemode,
+             col(Customer.deleted_at).is_(None)]
+    if email:
+        where.append(Customer.email == email.strip())
+    total = (await session.exec(select(sa.func.count()).select_from(Customer).where(*where))).one()
+    rows = await session.exec(
+        select(Customer).where(*where).order_by(col(Customer.created).desc(), col(Customer.id).desc())
+        .offset(page.offset).limit(page.size)
+    )
+    return list(rows), int(total)
+
+
+async def find_by_identity(session: AsyncSession, caller: Caller, idp_key: str, subject: str) -> Customer | None:
+    column = {"email": Customer.email, "phone": Customer.phone, "uuid": Customer.uuid}[idp_key]
+    rows = await session.exec(
+        select(Customer).where(Customer.merchant_id == caller.merchant_id, Customer.livemode == caller.livemode,
+                               col(Customer.deleted_at).is_(None), column == subject)
+        .order_by(col(Customer.created)).limit(1)
+    )
+    return rows.first()
+
+
+async def create_for_identity(session: AsyncSession, caller: Caller, idp_key: str, subject: str) -> Customer:
+    now = clock.now()
+    row = Customer(id=new_id("cus"), merchant_id=caller.merchant_id, livemode=caller.livemode,
+                   created=now, updated=now, **{idp_key: subject})
+    session.add(row)
+    return row

@@ -1,0 +1,59 @@
+"""Creating merchants and finding the merchant behind a key."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server import clock
+from server.ids import digest, new_id, random_base62
+from server.merchants.models import ApiKey, Merchant
+
+MODES = {False: "test", True: "live"}
+
+
+@dataclass(frozen=True)
+class IssuedKeys:
+    secret_key: str
+    public_key: str
+
+
+async def create_merchant(session: AsyncSession, name: str) -> tuple[Merchant, dict[str, IssuedKeys]]:
+    """A merchant with a test and a live key pair. The secret keys are returned here and never again."""
+    name = name.strip()
+    if not name:
+        raise ValueError("a merchant needs a name")
+    now = clock.now()
+    merchant = Merchant(id=new_id("mch"), name=name, created=now)
+    session.add(merchant)
+    await session.flush()  # no ORM relationships: the parent row goes first
+    issued = {}
+    for livemode, mode in MODES.items():
+        secret = f"sk_{mode}_{random_base62(32)}"
+        public = f"pk_{mode}_{random_base62(24)}"
+        session.add(ApiKey(id=new_id("key"), merchant_id=merchant.id, livemode=livemode, kind="secret",
+                           lookup=digest(secret), hint=secret[:12], created=now))
+        session.add(ApiKey(id=new_id("key"), merchant_id=merchant.id, livemode=livemode, kind="public",
+                           lookup=public, hint=public[:12], created=now))
+        issued[mode] = IssuedKeys(secret_key=secret, public_key=public)
+    return merchant, issued
+
+
+async def find_key(session: AsyncSession, presented: str) -> ApiKey | None:
+    """The live (unrevoked) key matching what a caller presented, secret or public."""
+    lookup = digest(presented) if presented.startswith("sk_") else presented
+    key = (await session.exec(select(ApiKey).where(ApiKey.lookup == lookup))).first()
+    if key is None or key.revoked_at is not None:
+        return None
+    return key
+
+
+async def get_merchant(session: AsyncSession, merchant_id: str) -> Merchant | None:
+    return await session.get(Merchant, merchant_id)
+
+
+async def keys_of(session: AsyncSession, merchant_id: str) -> list[ApiKey]:
+    rows = await session.exec(select(ApiKey).where(ApiKey.merchant_id == merchant_id, ApiKey.revoked_at == None))  # noqa: E711
+    return list(rows)

@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+import grpc
+
+from paygate.v1 import merchants_pb2, merchants_pb2_grpc
+from server.errors import NotFound
+from server.merchants.service import MODES, get_merchant, keys_of
+from server.rpc.context import current_caller
+from server.runtime import Runtime
+
+
+class MerchantServicer(merchants_pb2_grpc.MerchantServiceServicer):
+    def __init__(self, rt: Runtime) -> None:
+        self._rt = rt
+
+    async def GetCurrentMerchant(self, request: merchants_pb2.GetCurrentMerchantRequest,
+                                 context: grpc.aio.ServicerContext) -> merchants_pb2.GetCurrentMerchantResponse:
+        caller = current_caller()
+        async with self._rt.db.transaction() as session:
+            merchant = await get_merchant(session, caller.merchant_id)
+            if merchant is None:
+                raise NotFound("merchant", caller.merchant_id)
+            keys = await keys_of(session, merchant.id)
+        out = merchants_pb2.Merchant(id=merchant.id, object="merchant", name=merchant.name,
+                                     livemode=caller.livemode, created=merchant.created)
+        for key in keys:
+            mode = getattr(out, MODES[key.livemode])
+            if key.kind == "public":
+                mode.public_key = key.lookup
+            else:
+                mode.secret_key_hint = key.hint + "…"
+        return merchants_pb2.GetCurrentMerchantResponse(merchant=out)

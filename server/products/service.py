@@ -1,0 +1,215 @@
+"""Products: create, list, retrieve, update (version + 1), delete. Scoped to the caller's merchant and mode."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from paygate.v1 import products_pb2 as pb
+from paygate.v1.money_pb2 import Price
+from server import clock, structs
+from server.assets.catalogue import Catalogue
+from server.errors import Conflict, NotFound, invalid
+from server.ids import new_id
+from server.paging import Page
+from server.payment_links.models import PaymentLink, PaymentLinkItem
+from server.products.convert import plan_to_proto, variant_to_proto
+from server.products.models import Product, ProductVariant, SellingPlan
+from server.products.rules import ProductSpec, Requested, normalize
+from server.rpc.context import Caller
+from server.validate import money_text
+
+MAX_PAGE_SIZE = 50
+UPDATABLE = frozenset(
+    f.name for f in pb.UpdateProductRequest.DESCRIPTOR.fields if f.name not in ("id", "update_mask")
+)
+
+
+@dataclass
+class Loaded:
+    product: Product
+    variants: list[ProductVariant]
+    plans: list[SellingPlan]
+
+
+async def find(session: AsyncSession, caller: Caller, product_id: str) -> Product | None:
+    row = await session.get(Product, product_id) if product_id else None
+    if row is None or row.merchant_id != caller.merchant_id or row.livemode != caller.livemode:
+        return None
+    return row
+
+
+async def get(session: AsyncSession, caller: Caller, product_id: str) -> Loaded:
+    row = await find(session, caller, product_id)
+    if row is None:
+        raise NotFound("product", product_id)
+    return (await _load(session, [row]))[0]
+
+
+async def _load(session: AsyncSession, products: list[Product]) -> list[Loaded]:
+    ids = [p.id for p in products]
+    variants = await session.exec(
+        select(ProductVariant).where(col(ProductVariant.product_id).in_(ids)).order_by(col(ProductVariant.position)))
+    plans = await session.exec(
+        select(SellingPlan).where(col(SellingPlan.product_id).in_(ids)).order_by(col(SellingPlan.position)))
+    loaded = {p.id: Loaded(p, [], []) for p in products}
+    for v in variants:
+        loaded[v.product_id].variants.append(v)
+    for plan in plans:
+        loaded[plan.product_id].plans.append(plan)
+    return [loaded[i] for i in ids]
+
+
+def _requested_from_create(r: pb.CreateProductRequest) -> Requested:
+    return Requested(
+        name=r.name, description=r.description, active=r.active if r.HasField("active") else True,
+        default_currency=r.default_currency, fixed_price=r.fixed_price if r.HasField("fixed_price") else None,
+        options=list(r.options), variants=list(r.variants), metadata=r.metadata,
+        collect_shipping_address=r.collect_shipping_address, collect_tax_address=r.collect_tax_address,
+        image_url=r.image_url, selling_plans=list(r.selling_plans),
+    )
+
+
+async def create(session: AsyncSession, caller: Caller, catalogue: Catalogue,
+                 request: pb.CreateProductRequest) -> Loaded:
+    spec = normalize(catalogue, _requested_from_create(request))
+    for where, items in (("variants", spec.variants), ("selling_plans", spec.selling_plans)):
+        for i, item in enumerate(items):
+            if item.id:
+                raise invalid(f"{where}[{i}].id", "ids are assigned by paygate; omit them on create")
+    now = clock.now()
+    product = Product(id=new_id("prod"), merchant_id=caller.merchant_id, livemode=caller.livemode,
+                      name=spec.name, default_currency=spec.default_currency, created_at=now, updated_at=now)
+    _write_fields(product, spec)
+    session.add(product)
+    await session.flush()
+    variants, plans = await _sync_children(session, product, spec, Loaded(product, [], []))
+    return Loaded(product, variants, plans)
+
+
+def _write_fields(product: Product, spec: ProductSpec) -> None:
+    product.name = spec.name
+    product.description = spec.description
+    product.active = spec.active
+    product.default_currency = spec.default_currency
+    product.fixed_price = spec.fixed_price
+    product.options = spec.options
+    product.metadata_ = spec.metadata
+    product.collect_shipping_address = spec.collect_shipping_address
+    product.collect_tax_address = spec.collect_tax_address
+    product.image_url = spec.image_url
+
+
+async def _sync_children(session: AsyncSession, product: Product, spec: ProductSpec,
+                         current: Loaded) -> tuple[list[ProductVariant], list[SellingPlan]]:
+    """Keep children named by id, add those without one, remove the rest (unless a payment link sells them)."""
+    existing_variants = {v.id: v for v in current.variants}
+    variants = []
+    for i, v in enumerate(spec.variants):
+        if v.id and v.id not in existing_variants:
+            raise invalid(f"variants[{i}].id", f"{v.id!r} is not a variant of this product")
+        row = existing_variants.pop(v.id) if v.id else ProductVariant(
+            id=new_id("var"), product_id=product.id, position=i, price=v.price, currency=spec.default_currency)
+        row.position, row.option_values, row.price, row.currency = i, v.option_values, v.price, spec.default_currency
+        row.active, row.inventory_quantity, row.sku = v.active, v.inventory_quantity, v.sku
+        session.add(row)
+        variants.append(row)
+    if existing_variants:
+        used = (await session.exec(
+            select(PaymentLinkItem.variant_id, PaymentLinkItem.link_id)
+            .where(col(PaymentLinkItem.variant_id).in_(list(existing_variants))).limit(1))).first()
+        if used:
+            raise invalid("variants", f"variant {used[0]} is sold by payment link {used[1]}; keep it, or set it inactive")
+        for row in existing_variants.values():
+            await session.delete(row)
+    existing_plans = {p.id: p for p in current.plans}
+    plans = []
+    for i, p in enumerate(spec.selling_plans):
+        if p.id and p.id not in existing_plans:
+            raise invalid(f"selling_plans[{i}].id", f"{p.id!r} is not a selling plan of this product")
+        plan = existing_plans.pop(p.id) if p.id else SellingPlan(
+            id=new_id("sp"), product_id=product.id, position=i, name=p.name, billing_cycle=p.billing_cycle)
+        plan.position, plan.name, plan.description = i, p.name, p.description
+        plan.billing_cycle, plan.billing_cycle_interval = p.billing_cycle, p.billing_cycle_interval
+        plan.trial_period_days, plan.pricing_policies = p.trial_period_days, p.pricing_policies
+        session.add(plan)
+        plans.append(plan)
+    for plan in existing_plans.values():
+        await session.delete(plan)
+    await session.flush()
+    return variants, plans
+
+
+def _current_as_requested(loaded: Loaded) -> Requested:
+    p = loaded.product
+    metadata = structs.struct_of(p.metadata_)
+    return Requested(
+        name=p.name, description=p.description, active=p.active, default_currency=p.default_currency,
+        fixed_price=Price(amount=money_text(p.fixed_price), currency=p.default_currency)
+        if p.fixed_price is not None else None,
+        options=[pb.ProductOption(name=o["name"], values=[pb.OptionValue(value=v["value"]) for v in o["values"]])
+                 for o in p.options],
+        variants=[variant_to_proto(v) for v in loaded.variants], metadata=metadata,
+        collect_shipping_address=p.collect_shipping_address, collect_tax_address=p.collect_tax_address,
+        image_url=p.image_url, selling_plans=[plan_to_proto(s) for s in loaded.plans],
+    )
+
+
+async def update(session: AsyncSession, caller: Caller, catalogue: Catalogue,
+                 request: pb.UpdateProductRequest) -> Loaded:
+    paths = list(request.update_mask.paths) or sorted(UPDATABLE)
+    for path in paths:
+        if path not in UPDATABLE:
+            raise invalid("update_mask", f"{path!r} cannot be updated")
+    current = await get(session, caller, request.id)
+    want = _current_as_requested(current)
+    for path in paths:
+        if path == "fixed_price":
+            want.fixed_price = request.fixed_price if request.HasField("fixed_price") else None
+        elif path == "active":
+            want.active = request.active if request.HasField("active") else True
+        elif path in ("options", "variants", "selling_plans"):
+            setattr(want, path, list(getattr(request, path)))
+        else:
+            setattr(want, path, getattr(request, path))
+    if "variants" in paths and "fixed_price" not in paths and want.fixed_price is not None and (
+            len(want.variants) != 1 or want.variants[0].option_values):
+        want.fixed_price = None  # the caller turned a simple product into one with variants
+    spec = normalize(catalogue, want)
+    product = current.product
+    _write_fields(product, spec)
+    product.version += 1
+    product.updated_at = clock.now()
+    session.add(product)
+    variants, plans = await _sync_children(session, product, spec, current)
+    return Loaded(product, variants, plans)
+
+
+async def delete(session: AsyncSession, caller: Caller, product_id: str) -> None:
+    loaded = await get(session, caller, product_id)
+    link = (await session.exec(select(PaymentLink.id).where(PaymentLink.product_id == product_id).limit(1))).first()
+    if link:
+        raise Conflict(f"payment link {link} sells this product; delete the link first", reason="product_in_use")
+    for child in (*loaded.variants, *loaded.plans):
+        await session.delete(child)
+    await session.flush()
+    await session.delete(loaded.product)
+
+
+async def list_page(session: AsyncSession, caller: Caller, page: Page, active: bool | None) -> tuple[list[Loaded], int]:
+    where = [Product.merchant_id == caller.merchant_id, Product.livemode == caller.livemode]
+    if active is not None:
+        where.append(Product.active == active)
+    total = (await session.exec(select(sa.func.count()).select_from(Product).where(*where))).one()
+    rows = await session.exec(select(Product).where(*where)
+                              .order_by(col(Product.created_at).desc(), col(Product.id).desc())
+                              .offset(page.offset).limit(page.size))
+    return await _load(session, list(rows)), int(total)
+
+
+async def variants_of(session: AsyncSession, product_id: str) -> dict[str, ProductVariant]:
+    rows = await session.exec(select(ProductVariant).where(ProductVariant.product_id == product_id))
+    return {v.id: v for v in rows}

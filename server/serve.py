@@ -1,0 +1,106 @@
+"""`paygate serve`: HTTP facade, gRPC server and scheduler in one process, or any subset of them."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Iterator
+
+import uvicorn
+
+from server import logs
+from server.assets.catalogue import CatalogueError, load
+from server.cli import Stop, _ensure_schema, _reason, _safe
+from server.config import Settings
+from server.db import Database
+from server.rpc.auth import Authenticator
+from server.runtime import Runtime
+
+log = logging.getLogger("paygate")
+GRACE_SECONDS = 5.0
+
+
+class _Uvicorn(uvicorn.Server):
+    # Signals are ours: stopping is coordinated across the gRPC server, the facade and the scheduler.
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+def _split(addr: str) -> tuple[str, int]:
+    host, _, port = addr.rpartition(":")
+    return host.strip("[]"), int(port)
+
+
+def _dial(addr: str) -> str:
+    host, port = _split(addr)
+    return f"{'127.0.0.1' if host in ('0.0.0.0', '', '::') else host}:{port}"
+
+
+async def run(settings: Settings, roles: set[str]) -> None:
+    logs.configure(settings.log_level)
+    try:
+        catalogue = load(settings.networks_file, settings.providers)
+    except CatalogueError as e:
+        raise Stop(str(e), 2) from None
+    if "grpc" in roles or "scheduler" in roles:
+        await asyncio.to_thread(_ensure_schema, settings)
+    db = Database(settings.database_url)
+    try:
+        await db.ping()
+    except Exception as e:
+        raise Stop(f"cannot reach the database at {_safe(settings.database_url)}: {_reason(e)}") from None
+    rt = Runtime(settings=settings, db=db, catalogue=catalogue, auth=Authenticator(db))
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+
+    grpc_server = None
+    http_server: _Uvicorn | None = None
+    http_task: asyncio.Task[None] | None = None
+    sched = None
+    try:
+        if "grpc" in roles:
+            from server.app import build
+
+            try:
+                grpc_server, port = await build(rt, settings.grpc_addr)
+            except OSError as e:
+                raise Stop(str(e)) from None
+            log.info("grpc listening", extra={"addr": f"{_split(settings.grpc_addr)[0]}:{port}"})
+        if "http" in roles:
+            from gateway_http.app import create_app
+
+            host, port = _split(settings.http_addr)
+            app = create_app(_dial(settings.grpc_addr), max_body_bytes=settings.max_body_bytes)
+            http_server = _Uvicorn(uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
+                                                  lifespan="on", timeout_graceful_shutdown=int(GRACE_SECONDS)))
+            http_task = asyncio.create_task(http_server.serve())
+            while not http_server.started and not http_task.done():
+                await asyncio.sleep(0.02)
+            if http_task.done():
+                raise Stop(f"cannot listen for HTTP on {settings.http_addr}")
+            log.info("http listening", extra={"addr": settings.http_addr})
+        if "scheduler" in roles:
+            from scheduler.app import build as build_scheduler
+
+            sched = build_scheduler(rt)
+            sched.start()
+            log.info("scheduler started")
+        log.info("paygate ready", extra={"roles": sorted(roles)})
+        await stop.wait()
+        log.info("stopping")
+    finally:
+        if sched is not None:
+            sched.shutdown(wait=False)
+        if http_server is not None and http_task is not None:
+            http_server.should_exit = True
+            with contextlib.suppress(Exception):
+                await http_task
+        if grpc_server is not None:
+            await grpc_server.stop(GRACE_SECONDS)
+        await db.close()

@@ -1,0 +1,97 @@
+"""Fixtures: every end-to-end test runs once against SQLite and once against PostgreSQL."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import grpc
+import httpx
+import pytest
+
+from tests.harness import Service, start, stop
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    svc = start(request.param, Path(tmp_path_factory.mktemp(f"paygate-{request.param}")))
+    yield svc
+    stop(svc)
+
+
+@pytest.fixture
+def merchant(service: Service) -> dict[str, Any]:
+    """A fresh merchant per test, so lists and totals see only the test's own objects."""
+    return service.create_merchant()
+
+
+@pytest.fixture
+def other_merchant(service: Service) -> dict[str, Any]:
+    return service.create_merchant("Another merchant")
+
+
+def http_client(service: Service, secret_key: str | None) -> httpx.Client:
+    auth = httpx.BasicAuth(secret_key, "") if secret_key else None
+    return httpx.Client(base_url=service.http_url, auth=auth, timeout=30)
+
+
+@pytest.fixture
+def api(service: Service, merchant: dict[str, Any]) -> Iterator[httpx.Client]:
+    """The merchant's test-mode secret key over HTTP Basic."""
+    with http_client(service, merchant["test"]["secret_key"]) as client:
+        yield client
+
+
+@pytest.fixture
+def live_api(service: Service, merchant: dict[str, Any]) -> Iterator[httpx.Client]:
+    with http_client(service, merchant["live"]["secret_key"]) as client:
+        yield client
+
+
+@pytest.fixture
+def other_api(service: Service, other_merchant: dict[str, Any]) -> Iterator[httpx.Client]:
+    with http_client(service, other_merchant["test"]["secret_key"]) as client:
+        yield client
+
+
+@pytest.fixture
+def anonymous(service: Service) -> Iterator[httpx.Client]:
+    with http_client(service, None) as client:
+        yield client
+
+
+@pytest.fixture(scope="session")
+def channel(service: Service) -> Iterator[grpc.Channel]:
+    with grpc.insecure_channel(service.grpc_addr) as ch:
+        yield ch
+
+
+@pytest.fixture
+def grpc_auth(merchant: dict[str, Any]) -> list[tuple[str, str]]:
+    """gRPC metadata carrying the merchant's test secret key."""
+    return [("authorization", f"Bearer {merchant['test']['secret_key']}")]
+
+
+def basic(key: str) -> str:
+    return "Basic " + base64.b64encode(f"{key}:".encode()).decode()
+
+
+def ok(response: httpx.Response) -> Any:
+    """The `data` of a successful envelope, after checking the envelope itself."""
+    body = response.json()
+    assert response.status_code == 200, body
+    assert body["code"] == 0 and body["error_code"] == "success" and body["msg"] == "success", body
+    return body["data"]
+
+
+def fails(response: httpx.Response, status: int, error_code: str, field: str | None = None) -> dict[str, Any]:
+    """Checks an error envelope: HTTP status, `code` = status, the error_code, `data` {} and the named field."""
+    body = response.json()
+    assert response.status_code == status, body
+    assert body["code"] == status and body["error_code"] == error_code and body["data"] == {}, body
+    if field is not None:
+        assert body["msg"].startswith(field), body
+    assert "Traceback" not in body["msg"]
+    return body  # type: ignore[no-any-return]

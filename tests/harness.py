@@ -1,0 +1,129 @@
+"""A real paygate: `paygate serve` in a subprocess on free ports, over a fresh SQLite file or PostgreSQL database."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import sqlalchemy as sa
+
+from server.cli import create_merchant_record
+from server.config import load_settings
+
+PG_ADMIN_URL = os.environ.get("PAYGATE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+TEST_NETWORKS = """
+[[networks]]
+id = "ETH-TEST"
+rpc_url = "http://127.0.0.1:8545"
+assets = [
+  { coin = "ETH", display_name = "Test Ether", decimals = 18 },
+  { coin = "USDT", display_name = "Test Tether USD", decimals = 6, contract_address = "0x5FbDB2315678afecb367f032d93F642f64180aa3" },
+  { coin = "USDC", display_name = "Test USD Coin", decimals = 6, contract_address = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512" },
+]
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _pg_url(database: str) -> str:
+    return PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + database
+
+
+def create_database(kind: str, workdir: Path) -> str:
+    if kind == "sqlite":
+        return f"sqlite:///{workdir / 'paygate.db'}"
+    name = f"paygate_test_{secrets.token_hex(4)}"
+    engine = sa.create_engine(PG_ADMIN_URL.replace("postgresql://", "postgresql+psycopg://"),
+                              isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    engine.dispose()
+    return _pg_url(name)
+
+
+def drop_database(url: str) -> None:
+    if not url.startswith("postgresql"):
+        return
+    name = url.rsplit("/", 1)[1]
+    engine = sa.create_engine(PG_ADMIN_URL.replace("postgresql://", "postgresql+psycopg://"),
+                              isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    engine.dispose()
+
+
+@dataclass
+class Service:
+    kind: str
+    database_url: str
+    http_url: str
+    grpc_addr: str
+    env: dict[str, str]
+    workdir: Path
+    process: subprocess.Popen[bytes] | None = None
+
+    def create_merchant(self, name: str = "Test merchant") -> dict[str, Any]:
+        settings = load_settings({"PAYGATE_DATABASE_URL": self.database_url})
+        return asyncio.run(create_merchant_record(settings, name))
+
+    def log(self) -> str:
+        path = self.workdir / "serve.log"
+        return path.read_text() if path.exists() else ""
+
+
+def paygate(env: dict[str, str], workdir: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "server.cli", *args], env=env, cwd=workdir, text=True,
+                          capture_output=True, timeout=timeout)
+
+
+def start(kind: str, workdir: Path) -> Service:
+    workdir.mkdir(parents=True, exist_ok=True)
+    (workdir / "networks.toml").write_text(TEST_NETWORKS)
+    url = create_database(kind, workdir)
+    http_port, grpc_port = free_port(), free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PAYGATE_")}
+    env.update(PAYGATE_DATABASE_URL=url, PAYGATE_HTTP_ADDR=f"127.0.0.1:{http_port}",
+               PAYGATE_GRPC_ADDR=f"127.0.0.1:{grpc_port}", PAYGATE_NETWORKS=str(workdir / "networks.toml"),
+               PAYGATE_CHECKOUT_URL="https://checkout.test", PYTHONPATH=str(Path(__file__).parents[1]))
+    migrated = paygate(env, workdir, "migrate")
+    assert migrated.returncode == 0, migrated.stderr
+    service = Service(kind, url, f"http://127.0.0.1:{http_port}", f"127.0.0.1:{grpc_port}", env, workdir)
+    log = (workdir / "serve.log").open("wb")
+    service.process = subprocess.Popen([sys.executable, "-m", "server.cli", "serve"], env=env, cwd=workdir,
+                                       stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if service.process.poll() is not None:
+            raise RuntimeError(f"paygate serve exited: {service.log()}")
+        try:
+            if httpx.get(f"{service.http_url}/healthz", timeout=1).status_code == 200:
+                return service
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    stop(service)
+    raise RuntimeError(f"paygate serve did not become healthy: {service.log()}")
+
+
+def stop(service: Service) -> None:
+    if service.process is not None and service.process.poll() is None:
+        service.process.send_signal(signal.SIGTERM)
+        try:
+            service.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            service.process.kill()
+    drop_database(service.database_url)
