@@ -10,19 +10,19 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import grpc
+import paygate.v1 as api
 import simplejson
 from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from paygate.v1 import options_pb2
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-import paygate.v1 as api
 from gateway_http import codec, envelope, openapi
 from gateway_http.routes import Binding, bindings, by_template
-from paygate.v1 import options_pb2
 
 log = logging.getLogger("paygate.http")
 RPC_TIMEOUT_SECONDS = 30.0

@@ -11,15 +11,14 @@ this API family send extras); a wrong type raises `CodecError` naming the field 
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal, InvalidOperation
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from google.protobuf import descriptor as d
 from google.protobuf import struct_pb2
 from google.protobuf.message import Message
-
 from paygate.v1 import options_pb2
 
 F = d.FieldDescriptor
@@ -31,6 +30,11 @@ _RANGES = {**{t: (-(2**31), 2**31 - 1) for t in _INT32}, **{t: (0, 2**32 - 1) fo
            **{t: (-(2**63), 2**63 - 1) for t in _INT64}, **{t: (0, 2**64 - 1) for t in _UINT64}}
 _WRAPPERS = {"google.protobuf." + n for n in ("Int32Value", "Int64Value", "UInt32Value", "UInt64Value",
                                                "StringValue", "BoolValue", "DoubleValue", "FloatValue")}
+
+
+def fields_of(message: Any) -> Mapping[str, d.FieldDescriptor]:
+    # The stubs type upb's descriptors apart from the pure-Python ones; they behave the same.
+    return cast(Mapping[str, d.FieldDescriptor], message.fields_by_name)
 
 
 class CodecError(Exception):
@@ -126,8 +130,7 @@ def encode(message: Message) -> dict[str, Any]:
 
 def encode_field(message: Message, field_name: str) -> Any:
     """The value of one field, as a `response_body` selects it."""
-    field = message.DESCRIPTOR.fields_by_name[field_name]
-    return _field_getter(field)(message)
+    return _field_getter(fields_of(message.DESCRIPTOR)[field_name])(message)
 
 
 def _value(v: struct_pb2.Value) -> Any:
@@ -161,7 +164,7 @@ def struct_to_python(s: struct_pb2.Struct) -> dict[str, Any]:
 
 def decode(data: dict[str, Any], message: Message, path: str = "") -> Message:
     """Fill `message` from a JSON object; returns it."""
-    fields = message.DESCRIPTOR.fields_by_name
+    fields = fields_of(message.DESCRIPTOR)
     for key, value in data.items():
         field = fields.get(key)
         if field is None or value is None:
@@ -211,7 +214,7 @@ def _decode_message(value: Any, target: Message, path: str) -> None:
     elif name == "google.protobuf.Value":
         target.CopyFrom(_to_value(value))
     elif name in _WRAPPERS:
-        _set(target, target.DESCRIPTOR.fields_by_name["value"], value, path)
+        _set(target, fields_of(target.DESCRIPTOR)["value"], value, path)
     elif name == "google.protobuf.FieldMask":
         paths = value.split(",") if isinstance(value, str) else value
         if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
@@ -279,9 +282,9 @@ def decode_query(items: Iterable[tuple[str, str]], message: Message) -> Message:
     for key, values in grouped.items():
         target = message
         parts = key.split(".")
-        field = None
+        field: d.FieldDescriptor | None = None
         for i, part in enumerate(parts):
-            field = target.DESCRIPTOR.fields_by_name.get(part)
+            field = fields_of(target.DESCRIPTOR).get(part)
             if field is None:
                 break
             if i < len(parts) - 1:
@@ -321,5 +324,5 @@ def _from_text(field: d.FieldDescriptor, text: str, path: str) -> Any:
         except InvalidOperation:
             raise CodecError(path, "must be a number") from None
     if field.message_type is not None and field.message_type.full_name in _WRAPPERS:
-        return _from_text(field.message_type.fields_by_name["value"], text, path)
+        return _from_text(fields_of(field.message_type)["value"], text, path)
     return text

@@ -6,10 +6,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from google.protobuf import descriptor as d
+from paygate.v1 import options_pb2
 
 from gateway_http.codec import enum_wire
 from gateway_http.routes import Binding
-from paygate.v1 import options_pb2
 
 F = d.FieldDescriptor
 _INTS = {F.TYPE_INT32, F.TYPE_SINT32, F.TYPE_SFIXED32, F.TYPE_UINT32, F.TYPE_FIXED32, F.TYPE_INT64,
@@ -23,7 +23,7 @@ def _field_schema(field: d.FieldDescriptor, components: dict[str, Any]) -> dict[
     single = _single(field, components)
     if field.is_repeated:
         return {"type": "array", "items": single}
-    if field.has_presence and field.message_type is None or (
+    if (field.has_presence and field.message_type is None) or (
             field.message_type is not None and field.message_type.full_name != "google.protobuf.Struct"):
         return {"anyOf": [single, {"type": "null"}]}
     return single

@@ -15,7 +15,6 @@ from google.api import annotations_pb2, http_pb2
 from google.protobuf import descriptor as d
 from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
-
 from paygate.v1 import options_pb2
 
 _PARAM = re.compile(r"\{([a-z_][a-z0-9_.]*)(=[^}]*)?\}")

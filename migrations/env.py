@@ -2,9 +2,9 @@
 
 from alembic import context
 from sqlalchemy import engine_from_config, pool
+from sqlmodel import SQLModel
 
 import server.db.tables  # noqa: F401  (fills the metadata)
-from sqlmodel import SQLModel
 
 config = context.config
 target_metadata = SQLModel.metadata

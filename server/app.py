@@ -7,11 +7,11 @@ import logging
 from collections.abc import Callable
 
 import grpc
+import paygate.v1 as api
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
-import paygate.v1 as api
 from server.assets.servicer import AssetServicer
 from server.customers.servicer import CustomerServicer
 from server.merchants.servicer import MerchantServicer

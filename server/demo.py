@@ -6,6 +6,7 @@ from typing import Any
 
 from paygate.v1 import payment_links_pb2, products_pb2
 from paygate.v1.money_pb2 import Price
+
 from server.assets.catalogue import load
 from server.cli import create_merchant_record
 from server.config import Settings

@@ -38,5 +38,5 @@ def configure(level: str = "INFO") -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
-    for noisy in ("uvicorn.access", "apscheduler.executors.default", "apscheduler.scheduler"):
+    for noisy in ("uvicorn.access", "apscheduler.executors.default", "apscheduler.scheduler", "alembic"):
         logging.getLogger(noisy).setLevel(logging.WARNING)

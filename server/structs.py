@@ -25,7 +25,7 @@ def _tidy(value: Any) -> Any:
 
 
 def to_dict(struct: struct_pb2.Struct) -> dict[str, Any]:
-    return _tidy(json_format.MessageToDict(struct))  # type: ignore[no-any-return]
+    return _tidy(json_format.MessageToDict(struct))
 
 
 def fill(struct: struct_pb2.Struct, value: dict[str, Any] | None) -> None:

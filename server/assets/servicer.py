@@ -3,8 +3,8 @@ from __future__ import annotations
 import dataclasses
 
 import grpc
-
 from paygate.v1 import assets_pb2, assets_pb2_grpc
+
 from server.assets.catalogue import Asset
 from server.errors import NotFound, Unauthenticated
 from server.merchants.service import get_merchant

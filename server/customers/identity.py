@@ -192,14 +192,15 @@ async def _from_code(session: AsyncSession, caller: Caller, fields: dict[str, An
         raise MissingParameter("email", "email: or phone is required with verification_code")
     if not fields.get("verification_code"):
         raise MissingParameter("verification_code")
-    subject = validate.email("email", fields["email"]).lower() if channel == "email" else validate.phone(
-        "phone", fields["phone"])
+    subject = _code_subject(channel, fields[channel], field=channel)
     rows = await session.exec(
         select(VerificationCode).where(
             VerificationCode.merchant_id == caller.merchant_id, VerificationCode.livemode == caller.livemode,
             VerificationCode.channel == channel, VerificationCode.subject == subject,
             col(VerificationCode.consumed).is_(False), VerificationCode.expires_at > clock.now(),
         ).order_by(col(VerificationCode.created).desc()).limit(1)
+        # Locked until commit: guesses sent at once must each count, and a code must not be used twice at once.
+        .with_for_update()
     )
     code = rows.first()
     if code is None or code.attempts >= MAX_CODE_ATTEMPTS:
@@ -213,9 +214,15 @@ async def _from_code(session: AsyncSession, caller: Caller, fields: dict[str, An
     return await _customer_for(session, caller, channel, subject, allow_create)
 
 
+def _code_subject(channel: str, value: str, *, field: str) -> str:
+    # One spelling for issuing and checking, so that a code sent to "Ann@Example.com" is found for "ann@example.com".
+    return validate.email(field, value).lower() if channel == "email" else validate.phone(field, value)
+
+
 async def issue_verification_code(session: AsyncSession, caller: Caller, channel: str, subject: str,
                                   lifetime: int = 600) -> str:
     """A six-digit one-time code for `subject`; the caller delivers it (email or SMS)."""
+    subject = _code_subject(channel, subject, field="subject")
     code = f"{secrets.randbelow(10**6):06d}"
     now = clock.now()
     row_id = new_id("vc")

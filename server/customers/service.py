@@ -9,18 +9,30 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from paygate.v1 import customers_pb2
 from server import clock, structs, validate
 from server.customers.models import Customer
-from server.errors import NotFound
+from server.errors import Forbidden, NotFound
 from server.ids import new_id
+from server.merchants.models import Merchant
 from server.paging import Page
 from server.rpc.context import Caller
 
 
 async def get(session: AsyncSession, caller: Caller, customer_id: str) -> Customer:
-    """The caller's live customer, or `customer_not_found` (also for another merchant's id)."""
+    """The caller's customer, or `customer_not_found` (also for another merchant's id or a deleted one);
+    `forbidden` for the merchant's own live-mode customer named with a test key."""
     row = await find(session, caller, customer_id)
     if row is None:
+        if await _is_own_livemode_customer(session, caller, customer_id):
+            # DESIGN §2: a test key on a live object is a valid credential used where it is not allowed.
+            raise Forbidden("a test key cannot reach a live-mode customer; use the live secret key")
         raise NotFound("customer", customer_id)
     return row
+
+
+async def _is_own_livemode_customer(session: AsyncSession, caller: Caller, customer_id: str) -> bool:
+    if caller.livemode or not customer_id:
+        return False
+    row = await session.get(Customer, customer_id)
+    return row is not None and row.merchant_id == caller.merchant_id and row.livemode and not row.deleted_at
 
 
 async def find(session: AsyncSession, caller: Caller, customer_id: str) -> Customer | None:
@@ -84,17 +96,30 @@ async def list_page(session: AsyncSession, caller: Caller, page: Page, email: st
 
 async def find_by_identity(session: AsyncSession, caller: Caller, idp_key: str, subject: str) -> Customer | None:
     column = {"email": Customer.email, "phone": Customer.phone, "uuid": Customer.uuid}[idp_key]
+    # Emails are matched whatever their case: identity subjects arrive lowercased, while a merchant's own
+    # customers keep the email as the merchant typed it ("Ann@Example.com").
+    matches = sa.func.lower(column) == subject.lower() if idp_key == "email" else column == subject
     rows = await session.exec(
         select(Customer).where(Customer.merchant_id == caller.merchant_id, Customer.livemode == caller.livemode,
-                               col(Customer.deleted_at).is_(None), column == subject)
+                               col(Customer.deleted_at).is_(None), matches)
         .order_by(col(Customer.created)).limit(1)
     )
     return rows.first()
 
 
 async def create_for_identity(session: AsyncSession, caller: Caller, idp_key: str, subject: str) -> Customer:
+    """A new customer for the identity, unless a transaction that ran at the same time has just created one."""
+    # First sign-ins of one identity at once (a token opened in two tabs) queue on the merchant's row and look
+    # again, instead of each creating a customer. SQLite serialises writers already.
+    await session.get(Merchant, caller.merchant_id, with_for_update=True)
+    existing = await find_by_identity(session, caller, idp_key, subject)
+    if existing is not None:
+        return existing
     now = clock.now()
     row = Customer(id=new_id("cus"), merchant_id=caller.merchant_id, livemode=caller.livemode,
                    created=now, updated=now, **{idp_key: subject})
     session.add(row)
+    # Written now: rows added next in the same unit of work (an auth token) reference it by foreign key, and the
+    # unit of work does not order inserts of models without a relationship between them.
+    await session.flush()
     return row

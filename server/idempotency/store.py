@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import grpc
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
+from sqlmodel import col
 
 from server import clock
 from server.db import Database
@@ -75,10 +76,10 @@ async def claim(db: Database, merchant_id: str, livemode: bool, key: str, method
 
 async def complete(db: Database, merchant_id: str, livemode: bool, key: str, outcome: Stored) -> None:
     async with db.transaction() as session:
-        await session.exec(  # type: ignore[call-overload]
+        await session.exec(
             sa.update(IdempotencyKey)
-            .where(IdempotencyKey.merchant_id == merchant_id, IdempotencyKey.livemode == livemode,
-                   IdempotencyKey.key == key)
+            .where(col(IdempotencyKey.merchant_id) == merchant_id, col(IdempotencyKey.livemode) == livemode,
+                   col(IdempotencyKey.key) == key)
             .values(state="done", status_code=outcome.status_code, response=outcome.payload)
         )
 
@@ -86,16 +87,16 @@ async def complete(db: Database, merchant_id: str, livemode: bool, key: str, out
 async def release(db: Database, merchant_id: str, livemode: bool, key: str) -> None:
     """Forget a claim whose call failed on our side, so that a retry runs again."""
     async with db.transaction() as session:
-        await session.exec(  # type: ignore[call-overload]
-            sa.delete(IdempotencyKey).where(IdempotencyKey.merchant_id == merchant_id,
-                                            IdempotencyKey.livemode == livemode, IdempotencyKey.key == key)
+        await session.exec(
+            sa.delete(IdempotencyKey).where(col(IdempotencyKey.merchant_id) == merchant_id,
+                                            col(IdempotencyKey.livemode) == livemode, col(IdempotencyKey.key) == key)
         )
 
 
 async def purge_expired(db: Database) -> int:
     async with db.transaction() as session:
-        result = await session.exec(  # type: ignore[call-overload]
-            sa.delete(IdempotencyKey).where(IdempotencyKey.expires_at <= clock.now())
+        result = await session.exec(
+            sa.delete(IdempotencyKey).where(col(IdempotencyKey.expires_at) <= clock.now())
         )
         return int(result.rowcount or 0)
 

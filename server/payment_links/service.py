@@ -13,7 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from paygate.v1 import payment_links_pb2 as pb
 from server import clock, structs
-from server.errors import Conflict, NotFound, invalid
+from server.errors import Conflict, Forbidden, NotFound, invalid
 from server.ids import new_id
 from server.paging import Page
 from server.payment_links.models import PaymentLink, PaymentLinkItem
@@ -41,10 +41,22 @@ async def find(session: AsyncSession, caller: Caller, link_id: str) -> PaymentLi
 
 
 async def get(session: AsyncSession, caller: Caller, link_id: str) -> Loaded:
+    """The caller's link, or `payment_link_not_found` (also for another merchant's id or a test link named with
+    a live key); `forbidden` for the merchant's own live-mode link named with a test key."""
     row = await find(session, caller, link_id)
     if row is None:
+        if await _is_own_livemode_link(session, caller, link_id):
+            # DESIGN §2: a test key on a live object is a valid credential used where it is not allowed.
+            raise Forbidden("a test key cannot reach a live-mode payment link; use the live secret key")
         raise NotFound("payment_link", link_id)
     return (await _load(session, [row]))[0]
+
+
+async def _is_own_livemode_link(session: AsyncSession, caller: Caller, link_id: str) -> bool:
+    if caller.livemode or not link_id:
+        return False
+    row = await session.get(PaymentLink, link_id)
+    return row is not None and row.merchant_id == caller.merchant_id and row.livemode
 
 
 async def _load(session: AsyncSession, links: list[PaymentLink]) -> list[Loaded]:

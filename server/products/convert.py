@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from paygate.v1 import products_pb2 as pb
 from paygate.v1.money_pb2 import Price
@@ -16,13 +17,19 @@ _CYCLE_ENUM = {v: k for k, v in BILLING_CYCLES.items()}
 _POLICY_ENUM = {v: k for k, v in POLICY_TYPES.items()}
 
 
-def variant_title(v: ProductVariant) -> str:
-    return " / ".join(v.option_values.values()) or "Default"
+def variant_title(v: ProductVariant, names: Sequence[str]) -> str:
+    # In the order of the product's options, not of the stored map: the caller's key order is arbitrary and
+    # PostgreSQL's jsonb does not keep it anyway, so the title would differ between create and retrieve.
+    return " / ".join(v.option_values[n] for n in names if n in v.option_values) or "Default"
 
 
-def variant_to_proto(v: ProductVariant) -> pb.Variant:
+def option_names(options: list[dict[str, Any]]) -> list[str]:
+    return [o["name"] for o in options]
+
+
+def variant_to_proto(v: ProductVariant, names: Sequence[str]) -> pb.Variant:
     out = pb.Variant(id=v.id, option_values=v.option_values, price=Price(amount=money_text(v.price),
-                     currency=v.currency), active=v.active, title=variant_title(v), sku=v.sku)
+                     currency=v.currency), active=v.active, title=variant_title(v, names), sku=v.sku)
     if v.inventory_quantity is not None:
         out.inventory_quantity = v.inventory_quantity
     return out
@@ -44,7 +51,7 @@ def to_proto(loaded: Loaded) -> pb.Product:
         default_currency=p.default_currency,
         options=[pb.ProductOption(name=o["name"], values=[pb.OptionValue(value=v["value"]) for v in o["values"]])
                  for o in p.options],
-        variants=[variant_to_proto(v) for v in loaded.variants],
+        variants=[variant_to_proto(v, option_names(p.options)) for v in loaded.variants],
         collect_shipping_address=p.collect_shipping_address, collect_tax_address=p.collect_tax_address,
         version=p.version, created_at=p.created_at, updated_at=p.updated_at,
         selling_plans=[plan_to_proto(s) for s in loaded.plans], image_url=p.image_url,

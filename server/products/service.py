@@ -12,11 +12,11 @@ from paygate.v1 import products_pb2 as pb
 from paygate.v1.money_pb2 import Price
 from server import clock, structs
 from server.assets.catalogue import Catalogue
-from server.errors import Conflict, NotFound, invalid
+from server.errors import Conflict, Forbidden, NotFound, invalid
 from server.ids import new_id
 from server.paging import Page
 from server.payment_links.models import PaymentLink, PaymentLinkItem
-from server.products.convert import plan_to_proto, variant_to_proto
+from server.products.convert import option_names, plan_to_proto, variant_to_proto
 from server.products.models import Product, ProductVariant, SellingPlan
 from server.products.rules import ProductSpec, Requested, normalize
 from server.rpc.context import Caller
@@ -43,10 +43,22 @@ async def find(session: AsyncSession, caller: Caller, product_id: str) -> Produc
 
 
 async def get(session: AsyncSession, caller: Caller, product_id: str) -> Loaded:
+    """The caller's product, or `product_not_found` (also for another merchant's id or a test product named
+    with a live key); `forbidden` for the merchant's own live-mode product named with a test key."""
     row = await find(session, caller, product_id)
     if row is None:
+        if await _is_own_livemode_product(session, caller, product_id):
+            # DESIGN §2: a test key on a live object is a valid credential used where it is not allowed.
+            raise Forbidden("a test key cannot reach a live-mode product; use the live secret key")
         raise NotFound("product", product_id)
     return (await _load(session, [row]))[0]
+
+
+async def _is_own_livemode_product(session: AsyncSession, caller: Caller, product_id: str) -> bool:
+    if caller.livemode or not product_id:
+        return False
+    row = await session.get(Product, product_id)
+    return row is not None and row.merchant_id == caller.merchant_id and row.livemode
 
 
 async def _load(session: AsyncSession, products: list[Product]) -> list[Loaded]:
@@ -143,16 +155,23 @@ async def _sync_children(session: AsyncSession, product: Product, spec: ProductS
     return variants, plans
 
 
+def _carried_variant(v: ProductVariant, names: list[str]) -> pb.Variant:
+    out = variant_to_proto(v, names)
+    # Carried-over prices name no currency, so they follow default_currency: a caller who changes only the
+    # currency must not be refused over prices it did not send (stored prices are always in that currency).
+    out.price.ClearField("currency")
+    return out
+
+
 def _current_as_requested(loaded: Loaded) -> Requested:
     p = loaded.product
     metadata = structs.struct_of(p.metadata_)
     return Requested(
         name=p.name, description=p.description, active=p.active, default_currency=p.default_currency,
-        fixed_price=Price(amount=money_text(p.fixed_price), currency=p.default_currency)
-        if p.fixed_price is not None else None,
+        fixed_price=Price(amount=money_text(p.fixed_price)) if p.fixed_price is not None else None,
         options=[pb.ProductOption(name=o["name"], values=[pb.OptionValue(value=v["value"]) for v in o["values"]])
                  for o in p.options],
-        variants=[variant_to_proto(v) for v in loaded.variants], metadata=metadata,
+        variants=[_carried_variant(v, option_names(p.options)) for v in loaded.variants], metadata=metadata,
         collect_shipping_address=p.collect_shipping_address, collect_tax_address=p.collect_tax_address,
         image_url=p.image_url, selling_plans=[plan_to_proto(s) for s in loaded.plans],
     )

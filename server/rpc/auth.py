@@ -12,6 +12,7 @@ import binascii
 import time
 
 from paygate.v1 import options_pb2
+
 from server.db import Database
 from server.errors import Forbidden, Unauthenticated
 from server.merchants.service import find_key

@@ -9,8 +9,8 @@ from google.api import annotations_pb2, field_behavior_pb2
 from google.protobuf import descriptor as d
 from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
-
 from paygate.v1 import options_pb2
+
 from server.errors import MissingParameter
 
 

@@ -67,7 +67,7 @@ class Pipeline(grpc.aio.ServerInterceptor):
         handler_call_details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler:
         handler = await continuation(handler_call_details)
-        info = self._methods.get(handler_call_details.method)  # type: ignore[attr-defined]
+        info = self._methods.get(handler_call_details.method)
         if handler is None or info is None or handler.unary_unary is None:
             return handler
         inner: Behavior = handler.unary_unary
@@ -147,7 +147,7 @@ async def _call(inner: Behavior, request: Message, context: grpc.aio.ServicerCon
     result = inner(request, context)
     if inspect.isawaitable(result):
         result = await result
-    return result  # type: ignore[no-any-return]
+    return result
 
 
 _BY_NUMBER = {c.value[0]: c for c in grpc.StatusCode}

@@ -1,0 +1,426 @@
+"""What the JSON facade and the gRPC pipeline cost, measured against a bare Starlette handler.
+
+One run starts everything it measures, each in its own process, over one database:
+
+* `paygate serve --only http --only grpc`: the Starlette facade calling the gRPC server over a real channel,
+  exactly as in production (the scheduler is left out so that it adds no background load);
+* a bare Starlette app under uvicorn (this file with `--serve-baseline`) whose two handlers run the same
+  INSERT / SELECT on the same `customers` table through SQLAlchemy async, with no envelope, codec, auth or gRPC.
+
+Then it creates a merchant, warms each target up, and runs `--requests` create-customer calls and as many
+get-customer calls (of the customers it created) per target with `--concurrency` workers, in `--rounds` batches
+interleaved across the targets. It prints req/s, p50 and p99 per row (6 rows) and the ratios to the baseline.
+Every response is checked; a failed request is counted and shown, never timed as a success. Latencies are
+client-side, measured with `time.perf_counter`; nothing here asserts a time.
+
+    .venv/bin/python bench/facade.py [--requests 2000] [--concurrency 16] [--database-url postgresql://…/db]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import os
+import platform
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # `tests.harness` when run as `python bench/facade.py`
+
+import grpc  # noqa: E402
+import httpx  # noqa: E402
+import sqlalchemy as sa  # noqa: E402
+from paygate.v1 import customers_pb2, customers_pb2_grpc  # noqa: E402
+
+from server.cli import create_merchant_record  # noqa: E402
+from server.config import load_settings  # noqa: E402
+from tests.harness import free_port, paygate  # noqa: E402
+
+START_TIMEOUT_SECONDS = 60.0
+OPERATIONS = ("create-customer", "get-customer")
+TARGETS = ("facade", "grpc", "baseline")
+
+
+# ---------------------------------------------------------------------------------------------- the baseline
+
+
+def baseline_app(database_url: str, merchant_id: str) -> Any:
+    """Two handlers doing the SQL of CreateCustomer / GetCustomer on the same engine setup as the server."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    from server.customers.models import Customer
+    from server.db import Database
+    from server.ids import new_id
+
+    table = Customer.__table__  # type: ignore[attr-defined]
+    state: dict[str, Database] = {}
+
+    def public(row: Any) -> dict[str, Any]:
+        return {"id": row["id"], "object": "customer", "name": row["name"], "email": row["email"],
+                "created": row["created"], "updated": row["updated"]}
+
+    async def create(request: Request) -> JSONResponse:
+        body = await request.json()
+        now = int(time.time())
+        row = {"id": new_id("cus"), "merchant_id": merchant_id, "livemode": False,
+               "name": str(body.get("name", "")), "email": str(body.get("email", "")), "phone": "", "uuid": "",
+               "description": "", "metadata": {}, "addresses": [], "currency": "", "total_payment": 0,
+               "total_refund": 0, "provider_a_customer_id": "", "provider_b_customer_id": "",
+               "created": now, "updated": now, "deleted_at": None}
+        async with state["db"].engine.begin() as conn:
+            await conn.execute(sa.insert(table).values(**row))
+        return JSONResponse(public(row))
+
+    async def get(request: Request) -> JSONResponse:
+        query = sa.select(table).where(table.c.id == request.path_params["id"], table.c.merchant_id == merchant_id,
+                                       table.c.livemode.is_(False), table.c.deleted_at.is_(None))
+        async with state["db"].engine.begin() as conn:
+            row = (await conn.execute(query)).mappings().first()
+        if row is None:
+            return JSONResponse({"error": "not found"}, status_code=404)
+        return JSONResponse(public(row))
+
+    async def ready(request: Request) -> JSONResponse:
+        return JSONResponse({"ok": True})
+
+    async def lifespan(app: Starlette) -> Any:
+        state["db"] = Database(database_url)
+        try:
+            yield
+        finally:
+            await state["db"].close()
+
+    return Starlette(routes=[Route("/customers", create, methods=["POST"]),
+                             Route("/customers/{id}", get, methods=["GET"]),
+                             Route("/ready", ready, methods=["GET"])],
+                     lifespan=asynccontextmanager(lifespan))
+
+
+def serve_baseline(port: int, database_url: str, merchant_id: str) -> None:
+    import uvicorn
+
+    # Served the way `paygate serve` serves the facade: uvicorn's Server on a plain asyncio loop, no access log.
+    config = uvicorn.Config(baseline_app(database_url, merchant_id), host="127.0.0.1", port=port,
+                            log_level="warning", access_log=False, lifespan="on")
+    asyncio.run(uvicorn.Server(config).serve())
+
+
+# ---------------------------------------------------------------------------------------------- processes
+
+
+@dataclass
+class Processes:
+    workdir: Path
+    started: list[tuple[str, subprocess.Popen[bytes]]] = field(default_factory=list)
+
+    def launch(self, name: str, argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+        log = (self.workdir / f"{name}.log").open("wb")
+        proc = subprocess.Popen(argv, env=env, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT)
+        self.started.append((name, proc))
+        return proc
+
+    def wait_ready(self, name: str, proc: subprocess.Popen[bytes], url: str) -> None:
+        deadline = time.monotonic() + START_TIMEOUT_SECONDS
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise SystemExit(f"{name} exited with {proc.returncode}:\n{self.log(name)}")
+            try:
+                if httpx.get(url, timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise SystemExit(f"{name} did not answer {url} within {START_TIMEOUT_SECONDS:.0f} s:\n{self.log(name)}")
+
+    def log(self, name: str) -> str:
+        path = self.workdir / f"{name}.log"
+        return path.read_text(errors="replace")[-4000:] if path.exists() else ""
+
+    def stop_all(self) -> None:
+        for _, proc in reversed(self.started):
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for _, proc in reversed(self.started):
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+# ---------------------------------------------------------------------------------------------- measuring
+
+
+@dataclass
+class Row:
+    target: str
+    operation: str
+    latencies: list[float]  # seconds, successful requests only
+    elapsed: float  # wall time of the whole batch
+    errors: int = 0
+    first_error: str = ""
+
+    @property
+    def rate(self) -> float:
+        return len(self.latencies) / self.elapsed if self.elapsed > 0 else 0.0
+
+    def percentile(self, q: float) -> float:
+        """Nearest-rank percentile in milliseconds."""
+        if not self.latencies:
+            return math.nan
+        ordered = sorted(self.latencies)
+        return ordered[max(0, math.ceil(q * len(ordered)) - 1)] * 1000
+
+
+Call = Callable[[int], Awaitable[str]]  # request number → the customer id in the response
+
+
+async def run_batch(target: str, operation: str, call: Call, count: int, concurrency: int) -> Row:
+    row = Row(target, operation, [], 0.0)
+    next_index = 0
+
+    async def worker() -> None:
+        nonlocal next_index
+        while next_index < count:
+            i = next_index
+            next_index += 1
+            started = time.perf_counter()
+            try:
+                await call(i)
+            except Exception as e:  # counted and shown; a failure is never timed as a success
+                row.errors += 1
+                row.first_error = row.first_error or f"{type(e).__name__}: {e}"[:300]
+                continue
+            row.latencies.append(time.perf_counter() - started)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    row.elapsed = time.perf_counter() - started
+    return row
+
+
+def _check_http(response: httpx.Response, enveloped: bool) -> str:
+    if response.status_code != 200:
+        raise RuntimeError(f"HTTP {response.status_code}: {response.text[:200]}")
+    body = response.json()
+    data = body["data"] if enveloped else body
+    if enveloped and body["code"] != 0:
+        raise RuntimeError(f"envelope code {body['code']}: {body['msg']}")
+    if not str(data.get("id", "")).startswith("cus_"):
+        raise RuntimeError(f"unexpected body {body!r}")
+    return str(data["id"])
+
+
+async def measure(urls: dict[str, str], secret_key: str, requests: int, concurrency: int,
+                  warmup: int, rounds: int) -> list[Row]:
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    facade = httpx.AsyncClient(base_url=urls["facade"], auth=httpx.BasicAuth(secret_key, ""), limits=limits,
+                               timeout=60)
+    bare = httpx.AsyncClient(base_url=urls["baseline"], limits=limits, timeout=60)
+    channel = grpc.aio.insecure_channel(urls["grpc"])
+    stub = customers_pb2_grpc.CustomerServiceStub(channel)
+    metadata = (("authorization", f"Bearer {secret_key}"),)
+
+    def body(target: str, tag: str) -> dict[str, str]:
+        return {"name": f"Bench {target} {tag}", "email": f"bench-{target}-{tag}@example.com"}
+
+    async def facade_create(tag: str) -> str:
+        return _check_http(await facade.post("/v1/customers", json=body("facade", tag)), enveloped=True)
+
+    async def facade_get(customer_id: str) -> str:
+        return _check_http(await facade.get(f"/v1/customers/{customer_id}"), enveloped=True)
+
+    async def grpc_create(tag: str) -> str:
+        reply = await stub.CreateCustomer(customers_pb2.CreateCustomerRequest(**body("grpc", tag)), metadata=metadata,
+                                          timeout=60)
+        return str(reply.customer.id)
+
+    async def grpc_get(customer_id: str) -> str:
+        reply = await stub.GetCustomer(customers_pb2.GetCustomerRequest(id=customer_id), metadata=metadata,
+                                       timeout=60)
+        return str(reply.customer.id)
+
+    async def bare_create(tag: str) -> str:
+        return _check_http(await bare.post("/customers", json=body("baseline", tag)), enveloped=False)
+
+    async def bare_get(customer_id: str) -> str:
+        return _check_http(await bare.get(f"/customers/{customer_id}"), enveloped=False)
+
+    creators: dict[str, Callable[[str], Awaitable[str]]] = {
+        "facade": facade_create, "grpc": grpc_create, "baseline": bare_create}
+    getters: dict[str, Callable[[str], Awaitable[str]]] = {
+        "facade": facade_get, "grpc": grpc_get, "baseline": bare_get}
+
+    def keeping(target: str, into: list[str], tag: str) -> Call:
+        async def call(i: int) -> str:
+            customer_id = await creators[target](f"{tag}{i}")
+            into.append(customer_id)
+            return customer_id
+        return call
+
+    def reading(target: str, pool: list[str]) -> Call:
+        async def call(i: int) -> str:
+            wanted = pool[i % len(pool)]
+            if (got := await getters[target](wanted)) != wanted:
+                raise RuntimeError(f"asked for {wanted}, got {got}")
+            return got
+        return call
+
+    def checked(row: Row) -> Row:
+        if row.errors:
+            raise SystemExit(f"{row.target} {row.operation}: {row.errors} failed; first: {row.first_error}")
+        return row
+
+    created: dict[str, list[str]] = {t: [] for t in TARGETS}
+    totals = {(t, op): Row(t, op, [], 0.0) for t in TARGETS for op in OPERATIONS}
+    try:
+        # Warm up connections, pools and caches (the API key cache among them); not timed, but checked.
+        for target in TARGETS:
+            warm: list[str] = []
+            checked(await run_batch(target, "warm-up create", keeping(target, warm, "w"), warmup, concurrency))
+            checked(await run_batch(target, "warm-up get", reading(target, warm), warmup, concurrency))
+        # Round-robin over the targets, in a rotating order, so that a burst of load from anything else on the
+        # machine (or the table growing) falls on every target alike rather than on whichever ran last.
+        for r in range(rounds):
+            count = requests // rounds + (1 if r < requests % rounds else 0)
+            order = TARGETS[r % len(TARGETS):] + TARGETS[:r % len(TARGETS)]
+            for op in OPERATIONS:
+                for target in order:
+                    call = keeping(target, created[target], f"r{r}-") if op == OPERATIONS[0] else \
+                        reading(target, created[target])
+                    batch = await run_batch(target, op, call, count, concurrency)
+                    total = totals[(target, op)]
+                    total.latencies += batch.latencies
+                    total.elapsed += batch.elapsed
+                    total.errors += batch.errors
+                    total.first_error = total.first_error or batch.first_error
+    finally:
+        await facade.aclose()
+        await bare.aclose()
+        await channel.close()
+    rows = [totals[(t, op)] for t in TARGETS for op in OPERATIONS]
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------- reporting
+
+
+def report(rows: list[Row], context: str) -> str:
+    lines = [context, ""]
+    header = f"{'target':<10} {'operation':<16} {'ok':>7} {'errors':>6} {'req/s':>9} {'p50 ms':>9} {'p99 ms':>9}"
+    lines += [header, "-" * len(header)]
+    for r in rows:
+        lines.append(f"{r.target:<10} {r.operation:<16} {len(r.latencies):>7} {r.errors:>6} {r.rate:>9.1f} "
+                     f"{r.percentile(0.50):>9.2f} {r.percentile(0.99):>9.2f}")
+    by = {(r.target, r.operation): r for r in rows}
+    lines += ["", "ratios to the baseline (req/s: lower is slower; latency: higher is slower)", ""]
+    header = f"{'operation':<16} {'ratio':<20} {'req/s':>7} {'p50':>7} {'p99':>7}"
+    lines += [header, "-" * len(header)]
+    for op in OPERATIONS:
+        base = by[("baseline", op)]
+        for target in ("facade", "grpc"):
+            r = by[(target, op)]
+
+            def ratio(a: float, b: float) -> str:
+                return f"{a / b:.2f}x" if b and not math.isnan(a) and not math.isnan(b) else "n/a"
+
+            lines.append(f"{op:<16} {target + '/baseline':<20} {ratio(r.rate, base.rate):>7} "
+                         f"{ratio(r.percentile(0.5), base.percentile(0.5)):>7} "
+                         f"{ratio(r.percentile(0.99), base.percentile(0.99)):>7}")
+    failed = [r for r in rows if r.errors]
+    for r in failed:
+        lines.append(f"\n{r.target} {r.operation}: {r.errors} failed requests; first: {r.first_error}")
+    return "\n".join(lines)
+
+
+def _safe_url(url: str) -> str:
+    scheme, sep, rest = url.partition("://")
+    if "@" in rest:
+        creds, _, host = rest.rpartition("@")
+        rest = f"{creds.split(':')[0]}:***@{host}" if ":" in creds else f"{creds}@{host}"
+    return f"{scheme}{sep}{rest}"
+
+
+# ---------------------------------------------------------------------------------------------- main
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=2000, help="requests per row (default 2000)")
+    parser.add_argument("--concurrency", type=int, default=16, help="concurrent workers (default 16)")
+    parser.add_argument("--database-url", default="",
+                        help="database for paygate and the baseline (default: a temporary SQLite file); "
+                             "a PostgreSQL URL is migrated and gets the benchmark's customers")
+    parser.add_argument("--warmup", type=int, default=100, help="untimed requests per target first (default 100)")
+    parser.add_argument("--rounds", type=int, default=4,
+                        help="split each row into this many batches, interleaved across the targets (default 4)")
+    parser.add_argument("--log-level", default="INFO", help="paygate's PAYGATE_LOG_LEVEL (default INFO, as deployed)")
+    parser.add_argument("--serve-baseline", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    parser.add_argument("--merchant-id", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+
+    if args.serve_baseline:
+        serve_baseline(args.serve_baseline, args.database_url, args.merchant_id)
+        return 0
+    if min(args.requests, args.concurrency, args.warmup, args.rounds) < 1:
+        parser.error("--requests, --concurrency, --warmup and --rounds must be at least 1")
+
+    workdir = Path(tempfile.mkdtemp(prefix="paygate-bench-"))
+    database_url = args.database_url or f"sqlite:///{workdir / 'bench.db'}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PAYGATE_")}
+    http_port, grpc_port, baseline_port = free_port(), free_port(), free_port()
+    env.update(PAYGATE_DATABASE_URL=database_url, PAYGATE_HTTP_ADDR=f"127.0.0.1:{http_port}",
+               PAYGATE_GRPC_ADDR=f"127.0.0.1:{grpc_port}", PAYGATE_CHECKOUT_URL="https://checkout.bench",
+               PAYGATE_LOG_LEVEL=args.log_level, PYTHONPATH=str(ROOT))
+    processes = Processes(workdir)
+    try:
+        migrated = paygate(env, workdir, "migrate")
+        if migrated.returncode != 0:
+            raise SystemExit(f"paygate migrate failed:\n{migrated.stderr}")
+        merchant = asyncio.run(create_merchant_record(load_settings({"PAYGATE_DATABASE_URL": database_url}),
+                                                      "Bench merchant"))
+        serve = processes.launch("paygate", [sys.executable, "-m", "server.cli", "serve", "--only", "http",
+                                             "--only", "grpc"], env)
+        processes.wait_ready("paygate", serve, f"http://127.0.0.1:{http_port}/healthz")
+        baseline = processes.launch("baseline", [sys.executable, str(Path(__file__).resolve()),
+                                                 "--serve-baseline", str(baseline_port),
+                                                 "--database-url", database_url,
+                                                 "--merchant-id", merchant["merchant_id"]], env)
+        processes.wait_ready("baseline", baseline, f"http://127.0.0.1:{baseline_port}/ready")
+        urls = {"facade": f"http://127.0.0.1:{http_port}", "grpc": f"127.0.0.1:{grpc_port}",
+                "baseline": f"http://127.0.0.1:{baseline_port}"}
+        load_before = os.getloadavg()[0]
+        rows = asyncio.run(measure(urls, merchant["test"]["secret_key"], args.requests, args.concurrency,
+                                   args.warmup, min(args.rounds, args.requests)))
+        load_after = os.getloadavg()[0]
+    finally:
+        processes.stop_all()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    context = (f"paygate bench: {args.requests} requests per row, {args.concurrency} concurrent workers, "
+               f"{args.warmup} warm-up requests per target, {min(args.rounds, args.requests)} interleaved rounds\n"
+               f"database {_safe_url(database_url) if args.database_url else 'temporary SQLite file'}, "
+               f"paygate log level {args.log_level}, Python {platform.python_version()}, "
+               f"{os.cpu_count()} CPUs shared by client, paygate and baseline "
+               f"(1-min load average {load_before:.2f} before, {load_after:.2f} after)")
+    print(report(rows, context))
+    return 1 if any(r.errors for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,260 @@
+"""Assets over HTTP: /v1/assets, /v1/assets/all, /assets/all, /v1/assets/fees, /merchants/{id}/assets, and the
+caller's own merchant at /v1/merchants/me (spec "Asset", "Assets", "Hosted checkout calls"; DESIGN.md §2, §3, §11).
+
+The test service runs with a networks file that gives ETH-TEST an rpc_url (tests/harness.py), and no rpc_url for
+the production networks.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import basic, fails, ok
+
+ASSET_FIELDS: dict[str, type] = {
+    "id": str, "display_name": str, "coin": str, "is_fiat": bool, "decimals": int, "payable": bool,
+    "network": str, "is_mainnet": bool, "contract_address": str, "address_url_template": str,
+    "tx_url_template": str, "token": str, "chain_id": int, "symbol": str, "provider": str,
+}
+TEST_CRYPTO = {"ETH-ETH-TEST", "USDT-ETH-TEST", "USDC-ETH-TEST"}
+PRODUCTION_CRYPTO = {"ETH-ETH", "USDT-ETH", "USDC-ETH", "POL-POLYGON", "USDT-POLYGON", "USDC-POLYGON",
+                     "BNB-BSC", "USDT-BSC", "USDC-BSC"}
+FIAT = {"USD", "EUR"}
+
+
+def assets_of(response: httpx.Response) -> list[dict[str, Any]]:
+    data = ok(response)
+    assert isinstance(data, dict) and isinstance(data["assets"], list), data
+    return data["assets"]  # type: ignore[no-any-return]
+
+
+def by_id(assets: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {a["id"]: a for a in assets}
+
+
+def crypto_ids(assets: list[dict[str, Any]]) -> set[str]:
+    return {a["id"] for a in assets if not a["is_fiat"]}
+
+
+# ---------------------------------------------------------------- GET /v1/assets
+
+
+def test_list_assets_returns_data_assets_array(api):
+    assert len(assets_of(api.get("/v1/assets"))) > 0
+
+
+def test_every_asset_has_every_field_with_its_json_type(api):
+    for asset in assets_of(api.get("/v1/assets")):
+        assert set(asset) == set(ASSET_FIELDS), asset
+        for name, kind in ASSET_FIELDS.items():
+            assert type(asset[name]) is kind, (asset["id"], name, asset[name])
+
+
+def test_test_key_lists_only_test_network_crypto(api):
+    ids = crypto_ids(assets_of(api.get("/v1/assets")))
+    assert ids == TEST_CRYPTO
+
+
+def test_test_key_lists_fiat(api):
+    assets = assets_of(api.get("/v1/assets"))
+    assert {a["id"] for a in assets if a["is_fiat"]} >= FIAT
+
+
+def test_live_key_lists_only_mainnet_crypto(live_api):
+    assets = assets_of(live_api.get("/v1/assets"))
+    assert crypto_ids(assets) == PRODUCTION_CRYPTO
+    assert all(a["is_mainnet"] for a in assets if not a["is_fiat"])
+
+
+def test_live_key_lists_fiat(live_api):
+    assets = assets_of(live_api.get("/v1/assets"))
+    assert {a["id"] for a in assets if a["is_fiat"]} >= FIAT
+
+
+def test_test_network_assets_are_payable_with_an_rpc_url(api):
+    assets = by_id(assets_of(api.get("/v1/assets")))
+    assert all(assets[i]["payable"] for i in TEST_CRYPTO)
+
+
+def test_production_assets_are_listed_but_not_payable_without_an_rpc_url(live_api):
+    assets = by_id(assets_of(live_api.get("/v1/assets")))
+    assert all(assets[i]["payable"] is False for i in PRODUCTION_CRYPTO)
+
+
+def test_test_asset_fields(api):
+    usdt = by_id(assets_of(api.get("/v1/assets")))["USDT-ETH-TEST"]
+    assert usdt["coin"] == "USDT" and usdt["token"] == "USDT" and usdt["network"] == "ETH-TEST"
+    assert usdt["is_mainnet"] is False and usdt["is_fiat"] is False and usdt["decimals"] == 6
+    assert usdt["chain_id"] == 31337 and usdt["contract_address"].startswith("0x")
+
+
+def test_production_asset_fields(live_api):
+    usdc = by_id(assets_of(live_api.get("/v1/assets")))["USDC-POLYGON"]
+    assert usdc["chain_id"] == 137 and usdc["is_mainnet"] is True and usdc["network"] == "POLYGON"
+    assert "%s" in usdc["address_url_template"] and "%s" in usdc["tx_url_template"]
+
+
+def test_fiat_asset_fields(api):
+    usd = by_id(assets_of(api.get("/v1/assets")))["USD"]
+    assert usd["is_fiat"] is True and usd["coin"] == "USD" and usd["symbol"] == "$"
+    assert usd["provider"] == "provider_a" and usd["chain_id"] == 0 and usd["decimals"] == 2
+
+
+def test_list_assets_needs_a_key(anonymous):
+    fails(anonymous.get("/v1/assets"), 401, "unauthorized")
+
+
+# ---------------------------------------------------------------- GET /v1/assets/all and /assets/all
+
+
+def test_all_assets_needs_no_key(anonymous):
+    assert len(assets_of(anonymous.get("/v1/assets/all"))) > 0
+
+
+def test_all_assets_lists_test_production_and_fiat(anonymous):
+    ids = {a["id"] for a in assets_of(anonymous.get("/v1/assets/all"))}
+    assert ids >= TEST_CRYPTO | PRODUCTION_CRYPTO | FIAT
+
+
+def test_all_assets_have_every_field(anonymous):
+    for asset in assets_of(anonymous.get("/v1/assets/all")):
+        assert set(asset) == set(ASSET_FIELDS), asset
+
+
+def test_all_assets_ignores_a_wrong_key(service):
+    with httpx.Client(base_url=service.http_url, headers={"Authorization": basic("sk_test_nope")}) as client:
+        assert len(assets_of(client.get("/v1/assets/all"))) > 0
+
+
+def test_checkout_all_assets_returns_data_as_a_bare_array(anonymous):
+    data = ok(anonymous.get("/assets/all"))
+    assert isinstance(data, list) and len(data) > 0
+    assert set(data[0]) == set(ASSET_FIELDS)
+
+
+def test_checkout_all_assets_lists_the_same_assets_as_v1(anonymous):
+    bare = ok(anonymous.get("/assets/all"))
+    assert bare == assets_of(anonymous.get("/v1/assets/all"))
+
+
+# ---------------------------------------------------------------- GET /v1/assets/fees
+
+
+def test_asset_fees_shape(api):
+    data = ok(api.get("/v1/assets/fees"))
+    assert isinstance(data["fees"], list) and data["fees"]
+    for fee in data["fees"]:
+        assert type(fee["asset_id"]) is str
+        assert type(fee["tx_fee_percent"]) is str and Decimal(fee["tx_fee_percent"]) >= 0
+
+
+def test_asset_fees_cover_the_modes_crypto_assets(api):
+    fees = ok(api.get("/v1/assets/fees"))["fees"]
+    assert {f["asset_id"] for f in fees} == TEST_CRYPTO
+
+
+def test_asset_fees_in_live_mode_cover_production_assets(live_api):
+    fees = ok(live_api.get("/v1/assets/fees"))["fees"]
+    assert {f["asset_id"] for f in fees} == PRODUCTION_CRYPTO
+
+
+def test_asset_fees_need_a_key(anonymous):
+    fails(anonymous.get("/v1/assets/fees"), 401, "unauthorized")
+
+
+# ---------------------------------------------------------------- GET /merchants/{id}/assets
+
+
+def test_merchant_assets_without_key_are_live_payable_assets(anonymous, merchant):
+    assets = assets_of(anonymous.get(f"/merchants/{merchant['merchant_id']}/assets"))
+    assert all(a["payable"] and not a["id"].endswith("-TEST") for a in assets)
+
+
+def test_merchant_assets_with_test_public_key_are_payable_test_assets(anonymous, merchant):
+    response = anonymous.get(f"/merchants/{merchant['merchant_id']}/assets",
+                             params={"key": merchant["test"]["public_key"]})
+    assets = assets_of(response)
+    assert crypto_ids(assets) == TEST_CRYPTO
+    assert all(a["payable"] for a in assets)
+
+
+def test_merchant_assets_with_live_public_key_exclude_test_assets(anonymous, merchant):
+    response = anonymous.get(f"/merchants/{merchant['merchant_id']}/assets",
+                             params={"key": merchant["live"]["public_key"]})
+    assert not any(a["id"].endswith("-TEST") for a in assets_of(response))
+
+
+def test_merchant_assets_have_every_field(anonymous, merchant):
+    response = anonymous.get(f"/merchants/{merchant['merchant_id']}/assets",
+                             params={"key": merchant["test"]["public_key"]})
+    for asset in assets_of(response):
+        assert set(asset) == set(ASSET_FIELDS)
+
+
+def test_merchant_assets_of_unknown_merchant_is_merchant_not_found(anonymous):
+    fails(anonymous.get("/merchants/mch_000000000000000000000000/assets"), 404, "merchant_not_found")
+
+
+def test_merchant_assets_with_another_merchants_public_key_is_unauthorized(anonymous, merchant, other_merchant):
+    response = anonymous.get(f"/merchants/{merchant['merchant_id']}/assets",
+                             params={"key": other_merchant["test"]["public_key"]})
+    fails(response, 401, "unauthorized")
+
+
+def test_merchant_assets_with_an_unknown_public_key_is_unauthorized(anonymous, merchant):
+    response = anonymous.get(f"/merchants/{merchant['merchant_id']}/assets", params={"key": "pk_test_nope"})
+    fails(response, 401, "unauthorized")
+
+
+def test_merchant_assets_refuse_a_secret_key_in_the_query(anonymous, merchant):
+    response = anonymous.get(f"/merchants/{merchant['merchant_id']}/assets",
+                             params={"key": merchant["test"]["secret_key"]})
+    fails(response, 401, "unauthorized")
+
+
+# ---------------------------------------------------------------- GET /v1/merchants/me
+
+
+def test_current_merchant_identity(api, merchant):
+    data = ok(api.get("/v1/merchants/me"))
+    assert data["id"] == merchant["merchant_id"] and data["name"] == merchant["name"]
+    assert data["object"] == "merchant" and type(data["created"]) is int
+
+
+def test_current_merchant_shows_both_public_keys(api, merchant):
+    data = ok(api.get("/v1/merchants/me"))
+    assert data["test"]["public_key"] == merchant["test"]["public_key"]
+    assert data["live"]["public_key"] == merchant["live"]["public_key"]
+
+
+def test_current_merchant_shows_treasury_addresses(api):
+    data = ok(api.get("/v1/merchants/me"))
+    assert type(data["test"]["treasury_address"]) is str and type(data["live"]["treasury_address"]) is str
+
+
+def test_current_merchant_body_holds_no_secret_key(api, merchant):
+    text = api.get("/v1/merchants/me").text
+    assert merchant["test"]["secret_key"] not in text and merchant["live"]["secret_key"] not in text
+    # Not even the random part beyond the recognisable hint.
+    for mode in ("test", "live"):
+        assert merchant[mode]["secret_key"][:16] not in text
+
+
+def test_current_merchant_livemode_follows_the_key(api, live_api):
+    assert ok(api.get("/v1/merchants/me"))["livemode"] is False
+    assert ok(live_api.get("/v1/merchants/me"))["livemode"] is True
+
+
+def test_current_merchant_needs_a_key(anonymous):
+    fails(anonymous.get("/v1/merchants/me"), 401, "unauthorized")
+
+
+@pytest.mark.parametrize("mode", ["test", "live"])
+def test_current_merchant_refuses_a_public_key(service, merchant, mode):
+    headers = {"Authorization": basic(merchant[mode]["public_key"])}
+    with httpx.Client(base_url=service.http_url, headers=headers) as client:
+        fails(client.get("/v1/merchants/me"), 403, "forbidden")

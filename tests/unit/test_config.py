@@ -1,0 +1,219 @@
+"""server/config.py: defaults, the TOML file, environment overrides and one-line errors (DESIGN.md §3)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from server.config import DEFAULT_DATABASE_URL, ConfigError, load_settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def empty_cwd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A working directory without paygate.toml or var/networks.dev.toml, so only the test's inputs count."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def one_line_error(env: dict[str, str]) -> str:
+    with pytest.raises(ConfigError) as caught:
+        load_settings(env)
+    text = str(caught.value)
+    assert text and "\n" not in text.strip(), text
+    assert "Traceback" not in text
+    return text
+
+
+# ---------------------------------------------------------------- defaults
+
+
+def test_default_database_url_is_sqlite_under_var():
+    assert load_settings({}).database_url == DEFAULT_DATABASE_URL == "sqlite:///var/paygate.db"
+
+
+def test_default_http_addr():
+    assert load_settings({}).http_addr == "127.0.0.1:8000"
+
+
+def test_default_grpc_addr():
+    assert load_settings({}).grpc_addr == "127.0.0.1:50051"
+
+
+def test_default_body_limit_is_one_mebibyte():
+    assert load_settings({}).max_body_bytes == 1 << 20
+
+
+def test_default_has_no_networks_file_when_the_dev_file_is_absent():
+    assert load_settings({}).networks_file is None
+
+
+def test_default_networks_file_is_the_dev_file_when_present(empty_cwd: Path):
+    (empty_cwd / "var").mkdir()
+    (empty_cwd / "var" / "networks.dev.toml").write_text("")
+    assert load_settings({}).networks_file == Path("var/networks.dev.toml")
+
+
+def test_default_checkout_url_is_empty_and_base_falls_back_to_http_addr():
+    settings = load_settings({})
+    assert settings.checkout_url == ""
+    assert settings.checkout_base == "http://127.0.0.1:8000/checkout"
+
+
+def test_default_tx_fee_percent_is_a_decimal():
+    assert load_settings({}).tx_fee_percent == Decimal("1")
+
+
+# ---------------------------------------------------------------- environment
+
+
+def test_env_overrides_database_url():
+    url = "postgresql://postgres@127.0.0.1:5432/paygate"
+    assert load_settings({"PAYGATE_DATABASE_URL": url}).database_url == url
+
+
+def test_env_overrides_http_addr():
+    assert load_settings({"PAYGATE_HTTP_ADDR": "0.0.0.0:9000"}).http_addr == "0.0.0.0:9000"
+
+
+def test_env_overrides_grpc_addr():
+    assert load_settings({"PAYGATE_GRPC_ADDR": "127.0.0.1:6000"}).grpc_addr == "127.0.0.1:6000"
+
+
+def test_env_overrides_checkout_url():
+    settings = load_settings({"PAYGATE_CHECKOUT_URL": "https://pay.example.com/"})
+    assert settings.checkout_url == "https://pay.example.com/"
+    assert settings.checkout_base == "https://pay.example.com"
+
+
+def test_env_sets_networks_file(empty_cwd: Path):
+    path = empty_cwd / "nets.toml"
+    path.write_text("")
+    assert load_settings({"PAYGATE_NETWORKS": str(path)}).networks_file == path
+
+
+def test_env_wallet_mnemonic_may_be_a_file_path(empty_cwd: Path):
+    path = empty_cwd / "mnemonic.txt"
+    path.write_text("test test test junk\n")
+    assert load_settings({"PAYGATE_WALLET_MNEMONIC": str(path)}).wallet_mnemonic == "test test test junk"
+
+
+def test_env_wallet_mnemonic_may_be_the_words():
+    assert load_settings({"PAYGATE_WALLET_MNEMONIC": "abandon ability"}).wallet_mnemonic == "abandon ability"
+
+
+def test_empty_env_value_does_not_override():
+    assert load_settings({"PAYGATE_HTTP_ADDR": ""}).http_addr == "127.0.0.1:8000"
+
+
+# ---------------------------------------------------------------- the TOML file
+
+
+def test_paygate_toml_in_the_working_directory_is_read(empty_cwd: Path):
+    (empty_cwd / "paygate.toml").write_text('http_addr = "127.0.0.1:8100"\n')
+    assert load_settings({}).http_addr == "127.0.0.1:8100"
+
+
+def test_paygate_config_names_the_file(empty_cwd: Path):
+    path = empty_cwd / "other.toml"
+    path.write_text('grpc_addr = "127.0.0.1:7000"\ntx_fee_percent = "0.5"\n')
+    settings = load_settings({"PAYGATE_CONFIG": str(path)})
+    assert settings.grpc_addr == "127.0.0.1:7000" and settings.tx_fee_percent == Decimal("0.5")
+
+
+def test_env_wins_over_the_toml_file(empty_cwd: Path):
+    (empty_cwd / "paygate.toml").write_text('http_addr = "127.0.0.1:8100"\n')
+    assert load_settings({"PAYGATE_HTTP_ADDR": "127.0.0.1:8200"}).http_addr == "127.0.0.1:8200"
+
+
+def test_toml_providers_list():
+    path = Path("p.toml")
+    path.write_text('providers = ["provider_a"]\n')
+    assert load_settings({"PAYGATE_CONFIG": str(path)}).providers == frozenset({"provider_a"})
+
+
+def test_log_level_is_case_insensitive(empty_cwd: Path):
+    assert load_settings({"PAYGATE_LOG_LEVEL": "debug"}).log_level == "DEBUG"
+
+
+# ---------------------------------------------------------------- errors, one line each
+
+
+@pytest.mark.parametrize("addr", ["localhost", "127.0.0.1:", ":8000", "127.0.0.1:0", "127.0.0.1:70000",
+                                  "127.0.0.1:http"])
+def test_bad_http_addr_is_one_line_error(addr):
+    assert "http_addr" in one_line_error({"PAYGATE_HTTP_ADDR": addr})
+
+
+def test_bad_grpc_addr_is_one_line_error():
+    assert "grpc_addr" in one_line_error({"PAYGATE_GRPC_ADDR": "nope"})
+
+
+@pytest.mark.parametrize("url", ["mysql://u@h/db", "paygate.db", "http://x/y"])
+def test_bad_database_url_is_one_line_error(url):
+    assert "database_url" in one_line_error({"PAYGATE_DATABASE_URL": url})
+
+
+def test_bad_checkout_url_is_one_line_error():
+    assert "checkout_url" in one_line_error({"PAYGATE_CHECKOUT_URL": "ftp://pay.example.com"})
+
+
+def test_missing_networks_file_is_one_line_error(empty_cwd: Path):
+    assert "networks_file" in one_line_error({"PAYGATE_NETWORKS": str(empty_cwd / "absent.toml")})
+
+
+def test_missing_config_file_is_one_line_error(empty_cwd: Path):
+    assert "absent.toml" in one_line_error({"PAYGATE_CONFIG": str(empty_cwd / "absent.toml")})
+
+
+def test_invalid_toml_is_one_line_error(empty_cwd: Path):
+    path = empty_cwd / "bad.toml"
+    path.write_text('http_addr = "127.0.0.1:8000\nbroken = \n')
+    assert "not valid TOML" in one_line_error({"PAYGATE_CONFIG": str(path)})
+
+
+def test_invalid_default_paygate_toml_is_one_line_error(empty_cwd: Path):
+    (empty_cwd / "paygate.toml").write_text("[[[")
+    assert "paygate.toml" in one_line_error({})
+
+
+def test_unknown_setting_is_one_line_error_naming_it(empty_cwd: Path):
+    path = empty_cwd / "typo.toml"
+    path.write_text('htp_addr = "127.0.0.1:8000"\n')
+    assert "htp_addr" in one_line_error({"PAYGATE_CONFIG": str(path)})
+
+
+def test_tx_fee_percent_out_of_range_is_one_line_error(empty_cwd: Path):
+    path = empty_cwd / "fee.toml"
+    path.write_text('tx_fee_percent = "150"\n')
+    assert "tx_fee_percent" in one_line_error({"PAYGATE_CONFIG": str(path)})
+
+
+def test_non_numeric_body_limit_is_one_line_error(empty_cwd: Path):
+    path = empty_cwd / "limit.toml"
+    path.write_text('max_body_bytes = "a lot"\n')
+    assert "max_body_bytes" in one_line_error({"PAYGATE_CONFIG": str(path)})
+
+
+def test_bad_log_level_is_one_line_error():
+    assert "log_level" in one_line_error({"PAYGATE_LOG_LEVEL": "loud"})
+
+
+def test_providers_not_a_list_is_one_line_error(empty_cwd: Path):
+    path = empty_cwd / "providers.toml"
+    path.write_text('providers = "provider_a"\n')
+    assert "providers" in one_line_error({"PAYGATE_CONFIG": str(path)})
+
+
+def test_cli_stops_with_one_line_and_status_2_on_bad_configuration(empty_cwd: Path):
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "PAYGATE_HTTP_ADDR": "no-port-here"}
+    done = subprocess.run([sys.executable, "-m", "server.cli", "serve"], env=env, cwd=empty_cwd,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "http_addr" in lines[0], done.stderr

@@ -1,0 +1,209 @@
+"""server/idempotency/store.py on a fresh, migrated SQLite database (DESIGN.md §2, Idempotency-Key)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server import clock
+from server.db import Database
+from server.db.migrate import upgrade
+from server.errors import Conflict, InvalidArgument
+from server.idempotency import store
+
+METHOD = "/paygate.v1.CustomerService/CreateCustomer"
+DIGEST = store.request_hash(METHOD, b"\x0a\x03Ann")
+T0 = 1_800_000_000
+
+
+@pytest.fixture
+def url(tmp_path: Path) -> str:
+    url = f"sqlite:///{tmp_path / 'idem.db'}"
+    upgrade(url)
+    return url
+
+
+@pytest.fixture
+def at(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
+    """Sets `server.clock.now` to a fixed Unix time."""
+    def set_time(t: int) -> None:
+        monkeypatch.setattr(clock, "now", lambda: t)
+    set_time(T0)
+    return set_time
+
+
+def run(url: str, scenario: Callable[[Database], Awaitable[Any]]) -> Any:
+    async def main() -> Any:
+        db = Database(url)
+        try:
+            return await scenario(db)
+        finally:
+            await db.close()
+    return asyncio.run(main())
+
+
+def claim(db: Database, key: str = "key-1", *, merchant: str = "mch_a", livemode: bool = False,
+          method: str = METHOD, digest: str = DIGEST) -> Awaitable[store.Stored | None]:
+    return store.claim(db, merchant, livemode, key, method, digest)
+
+
+def test_first_claim_owns_the_key(url, at):
+    assert run(url, lambda db: claim(db)) is None
+
+
+def test_second_claim_while_in_progress_is_idempotency_in_progress(url, at):
+    async def scenario(db: Database) -> None:
+        assert await claim(db) is None
+        await claim(db)
+
+    with pytest.raises(Conflict) as caught:
+        run(url, scenario)
+    assert caught.value.reason == "idempotency_in_progress"
+
+
+def test_in_progress_conflict_maps_to_409(url, at):
+    async def scenario(db: Database) -> None:
+        await claim(db)
+        await claim(db)
+
+    with pytest.raises(Conflict) as caught:
+        run(url, scenario)
+    assert caught.value.code.name == "ABORTED"  # the standard gRPC → HTTP table maps ABORTED to 409
+
+
+def test_lapsed_lease_lets_the_second_claim_take_over(url, at):
+    async def scenario(db: Database) -> store.Stored | None:
+        assert await claim(db) is None
+        at(T0 + store.LEASE_SECONDS + 1)
+        return await claim(db)
+
+    assert run(url, scenario) is None
+
+
+def test_lease_still_running_one_second_before_it_lapses(url, at):
+    async def scenario(db: Database) -> None:
+        await claim(db)
+        at(T0 + store.LEASE_SECONDS - 1)
+        await claim(db)
+
+    with pytest.raises(Conflict, match="in progress"):
+        run(url, scenario)
+
+
+def test_taken_over_key_is_in_progress_again_for_a_third_claim(url, at):
+    async def scenario(db: Database) -> None:
+        await claim(db)
+        at(T0 + store.LEASE_SECONDS + 1)
+        assert await claim(db) is None
+        await claim(db)
+
+    with pytest.raises(Conflict) as caught:
+        run(url, scenario)
+    assert caught.value.reason == "idempotency_in_progress"
+
+
+def test_completed_key_replays_the_stored_outcome(url, at):
+    async def scenario(db: Database) -> store.Stored | None:
+        await claim(db)
+        await store.complete(db, "mch_a", False, "key-1", store.Stored(store.OK, b"response-bytes"))
+        return await claim(db)
+
+    assert run(url, scenario) == store.Stored(store.OK, b"response-bytes")
+
+
+def test_completed_error_outcome_is_replayed_with_its_status(url, at):
+    async def scenario(db: Database) -> store.Stored | None:
+        await claim(db)
+        await store.complete(db, "mch_a", False, "key-1", store.Stored(3, b"status-bytes"))
+        return await claim(db)
+
+    assert run(url, scenario) == store.Stored(3, b"status-bytes")
+
+
+def test_same_key_with_a_different_request_is_idempotency_key_reused(url, at):
+    async def scenario(db: Database) -> None:
+        await claim(db)
+        await store.complete(db, "mch_a", False, "key-1", store.Stored(store.OK, b"x"))
+        await claim(db, digest=store.request_hash(METHOD, b"other"))
+
+    with pytest.raises(InvalidArgument) as caught:
+        run(url, scenario)
+    assert caught.value.reason == "idempotency_key_reused"
+
+
+def test_same_key_on_a_different_method_is_idempotency_key_reused(url, at):
+    async def scenario(db: Database) -> None:
+        await claim(db)
+        other = "/paygate.v1.ProductService/CreateProduct"
+        await claim(db, method=other, digest=store.request_hash(other, b"\x0a\x03Ann"))
+
+    with pytest.raises(InvalidArgument) as caught:
+        run(url, scenario)
+    assert caught.value.reason == "idempotency_key_reused"
+
+
+def test_keys_are_per_merchant(url, at):
+    async def scenario(db: Database) -> tuple[Any, Any]:
+        return await claim(db, merchant="mch_a"), await claim(db, merchant="mch_b")
+
+    assert run(url, scenario) == (None, None)
+
+
+def test_keys_are_per_mode(url, at):
+    async def scenario(db: Database) -> tuple[Any, Any]:
+        return await claim(db, livemode=False), await claim(db, livemode=True)
+
+    assert run(url, scenario) == (None, None)
+
+
+def test_released_key_can_be_claimed_again(url, at):
+    async def scenario(db: Database) -> store.Stored | None:
+        await claim(db)
+        await store.release(db, "mch_a", False, "key-1")
+        return await claim(db)
+
+    assert run(url, scenario) is None
+
+
+def test_expired_outcome_is_forgotten_after_24_hours(url, at):
+    async def scenario(db: Database) -> store.Stored | None:
+        await claim(db)
+        await store.complete(db, "mch_a", False, "key-1", store.Stored(store.OK, b"old"))
+        at(T0 + store.TTL_SECONDS)
+        return await claim(db, digest=store.request_hash(METHOD, b"new request"))
+
+    assert run(url, scenario) is None
+
+
+def test_outcome_is_still_replayed_just_before_24_hours(url, at):
+    async def scenario(db: Database) -> store.Stored | None:
+        await claim(db)
+        await store.complete(db, "mch_a", False, "key-1", store.Stored(store.OK, b"kept"))
+        at(T0 + store.TTL_SECONDS - 1)
+        return await claim(db)
+
+    assert run(url, scenario) == store.Stored(store.OK, b"kept")
+
+
+def test_purge_expired_removes_only_expired_keys(url, at):
+    async def scenario(db: Database) -> tuple[int, Any]:
+        await claim(db, "old")
+        at(T0 + 10)
+        await claim(db, "new")
+        await store.complete(db, "mch_a", False, "new", store.Stored(store.OK, b"kept"))
+        at(T0 + store.TTL_SECONDS)
+        purged = await store.purge_expired(db)
+        return purged, await claim(db, "new")
+
+    assert run(url, scenario) == (1, store.Stored(store.OK, b"kept"))
+
+
+@pytest.mark.parametrize("key", ["", "k" * (store.MAX_KEY_LENGTH + 1)])
+def test_empty_or_too_long_key_is_parameter_invalid(url, at, key):
+    with pytest.raises(InvalidArgument) as caught:
+        run(url, lambda db: claim(db, key))
+    assert caught.value.reason == "parameter_invalid" and caught.value.field == "Idempotency-Key"
