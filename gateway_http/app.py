@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import logging
-import secrets
-import time
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -17,11 +16,13 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from paygate.v1 import options_pb2
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
 from gateway_http import codec, envelope, openapi
+from gateway_http.request_id import RequestIdMiddleware
 from gateway_http.routes import Binding, bindings, by_template
 
 log = logging.getLogger("paygate.http")
@@ -29,8 +30,15 @@ RPC_TIMEOUT_SECONDS = 30.0
 _JSON_TYPES = ("application/json", "application/merge-patch+json")
 
 
+_PRINTABLE_ASCII = re.compile(r"^[\x20-\x7e]+$")
+
+
 class _TooLarge(Exception):
     pass
+
+
+def _replayed(initial: Any) -> bool:
+    return any(k == "idempotent-replayed" for k, _ in initial or ())
 
 
 class Gateway:
@@ -78,6 +86,8 @@ class Gateway:
             body = simplejson.loads(raw, use_decimal=False)
         except (ValueError, UnicodeDecodeError):
             raise codec.CodecError("body", "not valid JSON") from None
+        except RecursionError:
+            raise codec.CodecError("body", "nested too deeply") from None
         if not isinstance(body, dict):
             raise codec.CodecError("body", "must be a JSON object")
         return body
@@ -99,47 +109,50 @@ class Gateway:
         return message
 
     async def handle(self, b: Binding, request: Request) -> Response:
-        rid = request.headers.get("x-request-id") or secrets.token_hex(8)
-        headers = {"X-Request-Id": rid}
-        started = time.perf_counter()
-        status = 200
+        rid: str = request.state.request_id
         try:
             try:
                 body = await self._read_json(request) if b.verb != "GET" else {}
                 message = self._message(b, request, body)
+                metadata = self._metadata(b, request, rid)
             except _TooLarge:
-                status = 413
-                return envelope.error(413, "request_too_large",
-                                      f"body: larger than {self.max_body_bytes} bytes", headers)
+                return envelope.error(413, "request_too_large", f"body: larger than {self.max_body_bytes} bytes")
             except codec.CodecError as e:
-                status = 415 if e.field == "Content-Type" else 400
-                return envelope.error(status, "unsupported_media_type" if status == 415 else "parameter_invalid",
-                                      str(e), headers)
-            metadata = [("x-request-id", rid)]
-            if auth := request.headers.get("authorization"):
-                metadata.append(("authorization", auth))
-            if b.verb == "POST" and (key := request.headers.get("idempotency-key")) is not None:
-                metadata.append(("idempotency-key", key))
+                if e.field == "Content-Type":
+                    return envelope.error(415, "unsupported_media_type", str(e))
+                return envelope.error(400, "parameter_invalid", str(e))
             call = self._call(b)(message, metadata=metadata, timeout=RPC_TIMEOUT_SECONDS)
+            headers: dict[str, str] = {}
             try:
                 response = await call
-                initial = await call.initial_metadata()
             except grpc.aio.AioRpcError as e:
                 status, reason, msg = envelope.from_rpc_error(e)
+                if _replayed(await call.initial_metadata()):
+                    headers["Idempotent-Replayed"] = "true"
                 return envelope.error(status, reason, msg, headers)
-            if any(k == "idempotent-replayed" for k, _ in initial or ()):
+            if _replayed(await call.initial_metadata()):
                 headers["Idempotent-Replayed"] = "true"
             data = codec.encode_field(response, b.response_body) if b.response_body else codec.encode(response)
             payload = envelope.success(data, with_data=b.envelope != options_pb2.ENVELOPE_WITHOUT_DATA,
                                        msg=b.success_message)
             return envelope.json_response(payload, 200, headers)
         except Exception:
-            status = 500
-            log.exception("facade failure", extra={"request_id": rid, "path": request.url.path})
-            return envelope.error(500, "server_error", f"internal error; quote request id {rid}", headers)
-        finally:
-            log.info("http", extra={"request_id": rid, "verb": request.method, "path": request.url.path,
-                                    "status": status, "ms": round((time.perf_counter() - started) * 1000, 2)})
+            log.exception("facade failure", extra={"path": request.url.path})
+            return envelope.error(500, "server_error", f"internal error; quote request id {rid}")
+
+    @staticmethod
+    def _metadata(b: Binding, request: Request, rid: str) -> list[tuple[str, str]]:
+        """What travels to the server: the request id, the credential, the idempotency key (ASCII only)."""
+        metadata = [("x-request-id", rid)]
+        if auth := request.headers.get("authorization"):
+            if not _PRINTABLE_ASCII.match(auth):
+                auth = "invalid"  # gRPC metadata is ASCII; the server refuses it as a wrong credential
+            metadata.append(("authorization", auth))
+        if b.verb == "POST" and (key := request.headers.get("idempotency-key")) is not None:
+            if not _PRINTABLE_ASCII.match(key) or len(key) > 255:
+                raise codec.CodecError("Idempotency-Key", "must be 1 to 255 printable ASCII characters")
+            metadata.append(("idempotency-key", key))
+        return metadata
 
     async def health(self, request: Request) -> Response:
         assert self.channel is not None
@@ -175,7 +188,8 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     if exc.status_code == 404:
         return envelope.error(404, "not_found", f"no route for {request.method} {request.url.path}")
     if exc.status_code == 405:
-        return envelope.error(405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path}")
+        return envelope.error(405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path}",
+                              dict(exc.headers or {}))
     return envelope.error(exc.status_code, "parameter_invalid", str(exc.detail))
 
 
@@ -201,7 +215,7 @@ def create_app(grpc_target: str, *, max_body_bytes: int = 1 << 20, title: str = 
 
     routes = [Route("/healthz", gateway.health, methods=["GET"]),
               Route("/openapi.json", openapi_json, methods=["GET"]), *route_table(gateway)]
-    app = Starlette(routes=routes, lifespan=lifespan,
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(RequestIdMiddleware)],
                     exception_handlers={HTTPException: _http_error, Exception: _server_error})
     app.state.gateway = gateway
     return app

@@ -210,8 +210,10 @@ def _decode_message(value: Any, target: Message, path: str) -> None:
     if name == "google.protobuf.Struct":
         if not isinstance(value, dict):
             raise CodecError(path, "must be an object")
+        _check_free_value(value, path, 0)
         target.update(value)  # type: ignore[attr-defined]
     elif name == "google.protobuf.Value":
+        _check_free_value(value, path, 0)
         target.CopyFrom(_to_value(value))
     elif name in _WRAPPERS:
         _set(target, fields_of(target.DESCRIPTOR)["value"], value, path)
@@ -226,6 +228,25 @@ def _decode_message(value: Any, target: Message, path: str) -> None:
         decode(value, target, f"{path}.")
 
 
+MAX_FREE_DEPTH = 32
+
+
+def _check_free_value(value: Any, path: str, depth: int) -> None:
+    """Free JSON (metadata): bounded nesting (protobuf parsers stop at 100 levels) and no NUL in strings."""
+    if depth > MAX_FREE_DEPTH:
+        raise CodecError(path, f"nested deeper than {MAX_FREE_DEPTH} levels")
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if "\x00" in k:
+                raise CodecError(path, "keys must not contain NUL characters")
+            _check_free_value(v, path, depth + 1)
+    elif isinstance(value, list):
+        for v in value:
+            _check_free_value(v, path, depth + 1)
+    elif isinstance(value, str) and "\x00" in value:
+        raise CodecError(path, "must not contain NUL characters")
+
+
 def _to_value(value: Any) -> struct_pb2.Value:
     holder = struct_pb2.Struct()
     holder.update({"v": value})
@@ -237,6 +258,9 @@ def _scalar(field: d.FieldDescriptor, value: Any, path: str) -> Any:
     if t == F.TYPE_STRING:
         if not isinstance(value, str):
             raise CodecError(path, "must be a string")
+        if "\x00" in value:
+            # PostgreSQL cannot store NUL in text; refuse it the same way on every backend.
+            raise CodecError(path, "must not contain NUL characters")
         return value
     if t == F.TYPE_BOOL:
         if not isinstance(value, bool):

@@ -25,11 +25,23 @@ TEST_NETWORKS = """
 [[networks]]
 id = "ETH-TEST"
 rpc_url = "http://127.0.0.1:8545"
-assets = [
-  { coin = "ETH", display_name = "Test Ether", decimals = 18 },
-  { coin = "USDT", display_name = "Test Tether USD", decimals = 6, contract_address = "0x5FbDB2315678afecb367f032d93F642f64180aa3" },
-  { coin = "USDC", display_name = "Test USD Coin", decimals = 6, contract_address = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512" },
-]
+
+[[networks.assets]]
+coin = "ETH"
+display_name = "Test Ether"
+decimals = 18
+
+[[networks.assets]]
+coin = "USDT"
+display_name = "Test Tether USD"
+decimals = 6
+contract_address = "0x5FbDB2315678afecb367f032d93F642f64180aa3"
+
+[[networks.assets]]
+coin = "USDC"
+display_name = "Test USD Coin"
+decimals = 6
+contract_address = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"
 """
 
 

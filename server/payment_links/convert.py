@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from paygate.v1 import payment_links_pb2 as pb
 from paygate.v1.money_pb2 import Price
+
 from server import structs
 from server.payment_links.service import Loaded
 from server.products.models import ProductVariant

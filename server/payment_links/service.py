@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import sqlalchemy as sa
+from paygate.v1 import payment_links_pb2 as pb
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from paygate.v1 import payment_links_pb2 as pb
 from server import clock, structs
 from server.errors import Conflict, Forbidden, NotFound, invalid
 from server.ids import new_id

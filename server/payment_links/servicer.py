@@ -1,9 +1,9 @@
 from __future__ import annotations
 
 import grpc
-
 from paygate.v1 import payment_links_pb2 as pb
 from paygate.v1 import payment_links_pb2_grpc
+
 from server.paging import page_of
 from server.payment_links import service
 from server.payment_links.convert import product_of, to_proto, url_of

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 from paygate.v1 import products_pb2 as pb
 from paygate.v1.money_pb2 import Price
+
 from server import structs
 from server.products.models import ProductVariant, SellingPlan
 from server.products.rules import BILLING_CYCLES, POLICY_TYPES

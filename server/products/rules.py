@@ -13,6 +13,7 @@ from typing import Any
 
 from paygate.v1 import products_pb2 as pb
 from paygate.v1.money_pb2 import Price
+
 from server import structs, validate
 from server.assets.catalogue import Catalogue
 from server.errors import MissingParameter, invalid

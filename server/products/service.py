@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import sqlalchemy as sa
+from paygate.v1 import products_pb2 as pb
+from paygate.v1.money_pb2 import Price
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from paygate.v1 import products_pb2 as pb
-from paygate.v1.money_pb2 import Price
 from server import clock, structs
 from server.assets.catalogue import Catalogue
 from server.errors import Conflict, Forbidden, NotFound, invalid
@@ -134,7 +134,8 @@ async def _sync_children(session: AsyncSession, product: Product, spec: ProductS
             select(PaymentLinkItem.variant_id, PaymentLinkItem.link_id)
             .where(col(PaymentLinkItem.variant_id).in_(list(existing_variants))).limit(1))).first()
         if used:
-            raise invalid("variants", f"variant {used[0]} is sold by payment link {used[1]}; keep it, or set it inactive")
+            raise invalid("variants",
+                          f"variant {used[0]} is sold by payment link {used[1]}; keep it, or set it inactive")
         for row in existing_variants.values():
             await session.delete(row)
     existing_plans = {p.id: p for p in current.plans}

@@ -1,9 +1,9 @@
 from __future__ import annotations
 
 import grpc
-
 from paygate.v1 import products_pb2 as pb
 from paygate.v1 import products_pb2_grpc
+
 from server.paging import page_of
 from server.products import service
 from server.products.convert import to_proto

@@ -1,6 +1,6 @@
 """The server interceptor: every unary RPC of paygate runs through `Pipeline._run`.
 
-Order: request id → authentication (by the RPC's policy) → required fields → idempotency → servicer.
+Order: request id → authentication (by the RPC's policy) → idempotency → required fields → servicer.
 Domain errors become `google.rpc.Status` with `ErrorInfo(reason=error_code)` in the trailers; any other
 exception is logged with the request id and answered as `server_error` without internals.
 """
@@ -90,11 +90,10 @@ class Pipeline(grpc.aio.ServerInterceptor):
         try:
             caller = await self._auth.authenticate(info.auth, metadata.get("authorization"))
             set_caller(caller)
-            check_required(info, request)
             key = metadata.get("idempotency-key")
             if key is not None and info.mutates and caller is not None:
                 return await self._idempotent(info, inner, request, context, key)
-            return await _call(inner, request, context)
+            return await _call(info, inner, request, context)
         except DomainError as e:
             status = to_status(e)
         except _Replayed as e:
@@ -130,7 +129,7 @@ class Pipeline(grpc.aio.ServerInterceptor):
                 raise _Replayed(status_pb2.Status.FromString(stored.payload))
             return info.response_class.FromString(stored.payload)
         try:
-            response = await _call(inner, request, context)
+            response = await _call(info, inner, request, context)
         except DomainError as e:
             await store.complete(*scope, store.Stored(e.code.value[0], to_status(e).SerializeToString()))
             raise
@@ -143,7 +142,9 @@ class Pipeline(grpc.aio.ServerInterceptor):
         return info.response_class.FromString(payload)
 
 
-async def _call(inner: Behavior, request: Message, context: grpc.aio.ServicerContext) -> Message:
+async def _call(info: MethodInfo, inner: Behavior, request: Message, context: grpc.aio.ServicerContext) -> Message:
+    # Inside the idempotent section, so that a refusal for a missing field is stored and replayed like any other.
+    check_required(info, request)
     result = inner(request, context)
     if inspect.isawaitable(result):
         result = await result

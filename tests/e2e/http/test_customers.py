@@ -144,6 +144,12 @@ def test_retrieve_live_customer_with_the_test_key_is_forbidden(api, live_api):
     fails(api.get(f"/v1/customers/{live_customer['id']}"), 403, "forbidden")
 
 
+def test_retrieve_another_merchants_live_customer_with_the_test_key_is_not_found(api, service, other_merchant):
+    with httpx.Client(base_url=service.http_url, auth=(other_merchant["live"]["secret_key"], "")) as their_live:
+        theirs = create_customer(their_live, name="Their live customer")
+    fails(api.get(f"/v1/customers/{theirs['id']}"), 404, "customer_not_found")
+
+
 def test_retrieve_with_json_content_type_and_no_body_is_fine(api):
     created = create_customer(api, name="Ann")
     got = ok(api.get(f"/v1/customers/{created['id']}", headers={"Content-Type": "application/json"}))

@@ -1,0 +1,49 @@
+"""Request ids and the access log, for every response (also 404s, 405s and failures outside a route).
+
+A client's `X-Request-Id` is kept only when it is short and plain; anything else is replaced, because the id
+travels on as gRPC metadata and into logs.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+import time
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+log = logging.getLogger("paygate.http")
+_ACCEPTABLE = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+
+
+def request_id_of(header: str | None) -> str:
+    return header if header and _ACCEPTABLE.match(header) else secrets.token_hex(8)
+
+
+class RequestIdMiddleware:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        sent = dict(scope["headers"]).get(b"x-request-id", b"").decode("latin-1")
+        rid = request_id_of(sent)
+        scope.setdefault("state", {})["request_id"] = rid
+        started = time.perf_counter()
+        status = 500
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [*message.get("headers", []), (b"x-request-id", rid.encode())]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            log.info("http", extra={"request_id": rid, "verb": scope["method"], "path": scope["path"],
+                                    "status": status, "ms": round((time.perf_counter() - started) * 1000, 2)})
