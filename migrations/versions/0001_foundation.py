@@ -2,9 +2,9 @@
 
 Revision ID: 0001
 Revises: 
-Create Date: 2026-11-22 07:00:17.125335
+Create Date: 2026-11-22 07:24:27.980832
 
-Deploy compatibility: first revision; creates tables only, so it takes no lock on existing data.
+Deploy compatibility: first revision; it only creates tables, so it takes no lock on existing data.
 """
 from alembic import op
 import sqlalchemy as sa
@@ -76,6 +76,7 @@ def upgrade() -> None:
     sa.Column('provider_a_customer_id', sqlmodel.sql.sqltypes.AutoString(length=100), nullable=False),
     sa.Column('provider_b_customer_id', sqlmodel.sql.sqltypes.AutoString(length=100), nullable=False),
     sa.Column('created', sa.BigInteger(), nullable=False),
+    sa.Column('sort_key', sa.BigInteger(), nullable=False),
     sa.Column('updated', sa.BigInteger(), nullable=False),
     sa.Column('deleted_at', sa.BigInteger(), nullable=True),
     sa.ForeignKeyConstraint(['merchant_id'], ['merchants.id'], ),
@@ -83,7 +84,7 @@ def upgrade() -> None:
     )
     with op.batch_alter_table('customers', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_customers_email'), ['email'], unique=False)
-        batch_op.create_index('ix_customers_scope_created', ['merchant_id', 'livemode', 'created'], unique=False)
+        batch_op.create_index('ix_customers_scope_newest', ['merchant_id', 'livemode', 'sort_key'], unique=False)
 
     op.create_table('ephemeral_tokens',
     sa.Column('token_hash', sqlmodel.sql.sqltypes.AutoString(length=64), nullable=False),
@@ -121,12 +122,13 @@ def upgrade() -> None:
     sa.Column('image_url', sqlmodel.sql.sqltypes.AutoString(length=2000), nullable=False),
     sa.Column('version', sa.BigInteger(), nullable=False),
     sa.Column('created_at', sa.BigInteger(), nullable=False),
+    sa.Column('sort_key', sa.BigInteger(), nullable=False),
     sa.Column('updated_at', sa.BigInteger(), nullable=False),
     sa.ForeignKeyConstraint(['merchant_id'], ['merchants.id'], ),
     sa.PrimaryKeyConstraint('id')
     )
     with op.batch_alter_table('products', schema=None) as batch_op:
-        batch_op.create_index('ix_products_scope_created', ['merchant_id', 'livemode', 'created_at'], unique=False)
+        batch_op.create_index('ix_products_scope_newest', ['merchant_id', 'livemode', 'sort_key'], unique=False)
 
     op.create_table('verification_codes',
     sa.Column('id', sqlmodel.sql.sqltypes.AutoString(length=40), nullable=False),
@@ -169,6 +171,7 @@ def upgrade() -> None:
     sa.Column('default_variant_id', sqlmodel.sql.sqltypes.AutoString(length=40), nullable=False),
     sa.Column('variant_config', sa.JSON().with_variant(postgresql.JSONB(), 'postgresql'), nullable=False),
     sa.Column('created_at', sa.BigInteger(), nullable=False),
+    sa.Column('sort_key', sa.BigInteger(), nullable=False),
     sa.Column('updated_at', sa.BigInteger(), nullable=False),
     sa.ForeignKeyConstraint(['merchant_id'], ['merchants.id'], ),
     sa.ForeignKeyConstraint(['product_id'], ['products.id'], ),
@@ -176,7 +179,7 @@ def upgrade() -> None:
     )
     with op.batch_alter_table('payment_links', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_payment_links_product_id'), ['product_id'], unique=False)
-        batch_op.create_index('ix_payment_links_scope_created', ['merchant_id', 'livemode', 'created_at'], unique=False)
+        batch_op.create_index('ix_payment_links_scope_newest', ['merchant_id', 'livemode', 'sort_key'], unique=False)
 
     op.create_table('product_variants',
     sa.Column('id', sqlmodel.sql.sqltypes.AutoString(length=40), nullable=False),
@@ -243,7 +246,7 @@ def downgrade() -> None:
 
     op.drop_table('product_variants')
     with op.batch_alter_table('payment_links', schema=None) as batch_op:
-        batch_op.drop_index('ix_payment_links_scope_created')
+        batch_op.drop_index('ix_payment_links_scope_newest')
         batch_op.drop_index(batch_op.f('ix_payment_links_product_id'))
 
     op.drop_table('payment_links')
@@ -257,7 +260,7 @@ def downgrade() -> None:
 
     op.drop_table('verification_codes')
     with op.batch_alter_table('products', schema=None) as batch_op:
-        batch_op.drop_index('ix_products_scope_created')
+        batch_op.drop_index('ix_products_scope_newest')
 
     op.drop_table('products')
     with op.batch_alter_table('ephemeral_tokens', schema=None) as batch_op:
@@ -265,7 +268,7 @@ def downgrade() -> None:
 
     op.drop_table('ephemeral_tokens')
     with op.batch_alter_table('customers', schema=None) as batch_op:
-        batch_op.drop_index('ix_customers_scope_created')
+        batch_op.drop_index('ix_customers_scope_newest')
         batch_op.drop_index(batch_op.f('ix_customers_email'))
 
     op.drop_table('customers')

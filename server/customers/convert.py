@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from paygate.v1 import customers_pb2
+
 from server import structs
 from server.customers.models import Customer
 from server.validate import money_text

@@ -13,10 +13,10 @@ import secrets
 from typing import Any
 
 import sqlalchemy as sa
+from paygate.v1 import customers_pb2
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from paygate.v1 import customers_pb2
 from server import clock, structs, validate
 from server.customers import service as customers
 from server.customers.models import AuthToken, Customer, EphemeralToken, VerificationCode
@@ -58,7 +58,8 @@ async def create_ephemeral_token(session: AsyncSession, caller: Caller,
     lifetime = request.expires_in if request.HasField("expires_in") else EPHEMERAL_DEFAULT_SECONDS
     if not EPHEMERAL_MIN_SECONDS <= lifetime <= EPHEMERAL_DEFAULT_SECONDS:
         raise invalid("expires_in", f"must be from {EPHEMERAL_MIN_SECONDS} to {EPHEMERAL_DEFAULT_SECONDS} seconds")
-    if not anonymous and not allow_create and await customers.find_by_identity(session, caller, idp_key, subject) is None:
+    must_exist = not anonymous and not allow_create
+    if must_exist and await customers.find_by_identity(session, caller, idp_key, subject) is None:
         raise NotFound("customer", subject)
     token = f"eph_{random_base62(32)}"
     now = clock.now()
@@ -66,8 +67,9 @@ async def create_ephemeral_token(session: AsyncSession, caller: Caller,
         token_hash=digest(token), merchant_id=caller.merchant_id, livemode=caller.livemode,
         idp_key="" if anonymous else idp_key, idp_subject=subject,
         provider=validate.text("provider", request.provider), order_id=validate.text("order_id", request.order_id),
-        return_url=validate.url("return_url", request.return_url), issued_by=validate.text("issued_by", request.issued_by),
-        allow_create=allow_create, channel_metadata=structs.metadata_of(request.channel_metadata, "channel_metadata"),
+        return_url=validate.url("return_url", request.return_url),
+        issued_by=validate.text("issued_by", request.issued_by), allow_create=allow_create,
+        channel_metadata=structs.metadata_of(request.channel_metadata, "channel_metadata"),
         created=now, expires_at=now + lifetime,
     ))
     return token, now + lifetime
@@ -171,7 +173,8 @@ async def _from_ephemeral_token(session: AsyncSession, caller: Caller, token: st
         raise invalid("ephemeral_token", "unknown token")
     if row.expires_at <= clock.now():
         raise TokenExpired("ephemeral_token: the token has expired; issue a new one", field="ephemeral_token")
-    out.issued_by, out.provider, out.order_id, out.return_url = row.issued_by, row.provider, row.order_id, row.return_url
+    out.issued_by, out.provider = row.issued_by, row.provider
+    out.order_id, out.return_url = row.order_id, row.return_url
     if not row.idp_key:
         return None
     return await _customer_for(session, caller, row.idp_key, row.idp_subject, allow_create and row.allow_create)
@@ -246,6 +249,6 @@ async def purge_expired(session: AsyncSession, now: int) -> int:
     cutoff = now - 24 * 3600
     removed = 0
     for table in (EphemeralToken, AuthToken, VerificationCode):
-        result = await session.exec(sa.delete(table).where(table.expires_at < cutoff))  # type: ignore[call-overload]
+        result = await session.exec(sa.delete(table).where(col(table.expires_at) < cutoff))
         removed += int(result.rowcount or 0)
     return removed

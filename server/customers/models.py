@@ -6,12 +6,13 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Column, Field, SQLModel
 
+from server import clock
 from server.db.types import DecimalText, JSONType
 
 
 class Customer(SQLModel, table=True):
     __tablename__ = "customers"
-    __table_args__ = (sa.Index("ix_customers_scope_created", "merchant_id", "livemode", "created"),)
+    __table_args__ = (sa.Index("ix_customers_scope_newest", "merchant_id", "livemode", "sort_key"),)
 
     id: str = Field(primary_key=True, max_length=40)
     merchant_id: str = Field(foreign_key="merchants.id", max_length=40)
@@ -29,6 +30,8 @@ class Customer(SQLModel, table=True):
     provider_a_customer_id: str = Field(default="", max_length=100)
     provider_b_customer_id: str = Field(default="", max_length=100)
     created: int = Field(sa_type=sa.BigInteger)
+    # Orders lists newest first, finer than the one-second `created`.
+    sort_key: int = Field(default_factory=clock.sort_key, sa_type=sa.BigInteger)
     updated: int = Field(sa_type=sa.BigInteger)
     deleted_at: int | None = Field(default=None, sa_type=sa.BigInteger)
 

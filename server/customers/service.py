@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import sqlalchemy as sa
+from paygate.v1 import customers_pb2
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from paygate.v1 import customers_pb2
 from server import clock, structs, validate
 from server.customers.models import Customer
 from server.errors import Forbidden, NotFound
@@ -82,13 +82,13 @@ async def delete(session: AsyncSession, caller: Caller, customer_id: str) -> Non
 
 
 async def list_page(session: AsyncSession, caller: Caller, page: Page, email: str) -> tuple[list[Customer], int]:
-    where = [Customer.merchant_id == caller.merchant_id, Customer.livemode == caller.livemode,
+    where = [col(Customer.merchant_id) == caller.merchant_id, col(Customer.livemode) == caller.livemode,
              col(Customer.deleted_at).is_(None)]
     if email:
-        where.append(Customer.email == email.strip())
+        where.append(col(Customer.email) == email.strip())
     total = (await session.exec(select(sa.func.count()).select_from(Customer).where(*where))).one()
     rows = await session.exec(
-        select(Customer).where(*where).order_by(col(Customer.created).desc(), col(Customer.id).desc())
+        select(Customer).where(*where).order_by(col(Customer.sort_key).desc())
         .offset(page.offset).limit(page.size)
     )
     return list(rows), int(total)
@@ -117,7 +117,8 @@ async def create_for_identity(session: AsyncSession, caller: Caller, idp_key: st
         return existing
     now = clock.now()
     row = Customer(id=new_id("cus"), merchant_id=caller.merchant_id, livemode=caller.livemode,
-                   created=now, updated=now, **{idp_key: subject})
+                   created=now, updated=now)
+    setattr(row, idp_key, subject)
     session.add(row)
     # Written now: rows added next in the same unit of work (an auth token) reference it by foreign key, and the
     # unit of work does not order inserts of models without a relationship between them.

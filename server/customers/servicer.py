@@ -1,9 +1,9 @@
 from __future__ import annotations
 
 import grpc
-
 from paygate.v1 import customers_pb2 as pb
 from paygate.v1 import customers_pb2_grpc
+
 from server.customers import identity, service
 from server.customers.convert import to_proto
 from server.errors import Unauthenticated, invalid

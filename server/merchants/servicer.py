@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 import grpc
-
 from paygate.v1 import merchants_pb2, merchants_pb2_grpc
+
 from server.errors import NotFound
 from server.merchants.service import MODES, get_merchant, keys_of
 from server.rpc.context import current_caller

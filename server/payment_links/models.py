@@ -5,12 +5,13 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Column, Field, SQLModel
 
+from server import clock
 from server.db.types import JSONType
 
 
 class PaymentLink(SQLModel, table=True):
     __tablename__ = "payment_links"
-    __table_args__ = (sa.Index("ix_payment_links_scope_created", "merchant_id", "livemode", "created_at"),)
+    __table_args__ = (sa.Index("ix_payment_links_scope_newest", "merchant_id", "livemode", "sort_key"),)
 
     id: str = Field(primary_key=True, max_length=40)
     merchant_id: str = Field(foreign_key="merchants.id", max_length=40)
@@ -20,6 +21,8 @@ class PaymentLink(SQLModel, table=True):
     default_variant_id: str = Field(max_length=40)
     variant_config: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSONType, nullable=False))
     created_at: int = Field(sa_type=sa.BigInteger)
+    # Orders lists newest first, finer than the one-second `created_at`.
+    sort_key: int = Field(default_factory=clock.sort_key, sa_type=sa.BigInteger)
     updated_at: int = Field(sa_type=sa.BigInteger)
 
 

@@ -144,7 +144,7 @@ async def delete(session: AsyncSession, caller: Caller, link_id: str) -> None:
     loaded = await get(session, caller, link_id)
     if loaded.link.active:
         raise Conflict("an active payment link cannot be deleted; deactivate it first", reason="payment_link_active")
-    await session.exec(sa.delete(PaymentLinkItem).where(col(PaymentLinkItem.link_id) == link_id))  # type: ignore[call-overload]
+    await session.exec(sa.delete(PaymentLinkItem).where(col(PaymentLinkItem.link_id) == link_id))
     await session.delete(loaded.link)
 
 
@@ -157,6 +157,6 @@ async def list_page(session: AsyncSession, caller: Caller, page: Page, active: b
         where.append(PaymentLink.product_id == product)
     total = (await session.exec(select(sa.func.count()).select_from(PaymentLink).where(*where))).one()
     rows = await session.exec(select(PaymentLink).where(*where)
-                              .order_by(col(PaymentLink.created_at).desc(), col(PaymentLink.id).desc())
+                              .order_by(col(PaymentLink.sort_key).desc())
                               .offset(page.offset).limit(page.size))
     return await _load(session, list(rows)), int(total)

@@ -6,12 +6,13 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Column, Field, SQLModel
 
+from server import clock
 from server.db.types import DecimalText, JSONType
 
 
 class Product(SQLModel, table=True):
     __tablename__ = "products"
-    __table_args__ = (sa.Index("ix_products_scope_created", "merchant_id", "livemode", "created_at"),)
+    __table_args__ = (sa.Index("ix_products_scope_newest", "merchant_id", "livemode", "sort_key"),)
 
     id: str = Field(primary_key=True, max_length=40)
     merchant_id: str = Field(foreign_key="merchants.id", max_length=40)
@@ -28,6 +29,8 @@ class Product(SQLModel, table=True):
     image_url: str = Field(default="", max_length=2000)
     version: int = Field(default=1, sa_type=sa.BigInteger)
     created_at: int = Field(sa_type=sa.BigInteger)
+    # Orders lists newest first, finer than the one-second `created_at`.
+    sort_key: int = Field(default_factory=clock.sort_key, sa_type=sa.BigInteger)
     updated_at: int = Field(sa_type=sa.BigInteger)
 
 

@@ -88,10 +88,10 @@ def _requested_from_create(r: pb.CreateProductRequest) -> Requested:
 async def create(session: AsyncSession, caller: Caller, catalogue: Catalogue,
                  request: pb.CreateProductRequest) -> Loaded:
     spec = normalize(catalogue, _requested_from_create(request))
-    for where, items in (("variants", spec.variants), ("selling_plans", spec.selling_plans)):
-        for i, item in enumerate(items):
-            if item.id:
-                raise invalid(f"{where}[{i}].id", "ids are assigned by paygate; omit them on create")
+    named = [f"variants[{i}].id" for i, v in enumerate(spec.variants) if v.id]
+    named += [f"selling_plans[{i}].id" for i, p in enumerate(spec.selling_plans) if p.id]
+    if named:
+        raise invalid(named[0], "ids are assigned by paygate; omit them on create")
     now = clock.now()
     product = Product(id=new_id("prod"), merchant_id=caller.merchant_id, livemode=caller.livemode,
                       name=spec.name, default_currency=spec.default_currency, created_at=now, updated_at=now)
@@ -178,9 +178,30 @@ def _current_as_requested(loaded: Loaded) -> Requested:
     )
 
 
+def _paths(request: pb.UpdateProductRequest) -> list[str]:
+    """The fields to update, as AIP-134 reads a mask: `*` is every field, no mask is every populated field."""
+    paths = list(request.update_mask.paths)
+    if paths == ["*"]:
+        return sorted(UPDATABLE)
+    if paths:
+        return paths
+    populated = []
+    for name in sorted(UPDATABLE):
+        field = pb.UpdateProductRequest.DESCRIPTOR.fields_by_name[name]
+        if field.is_repeated:
+            present = len(getattr(request, name)) > 0
+        elif field.has_presence:
+            present = request.HasField(name)
+        else:
+            present = getattr(request, name) != field.default_value
+        if present:
+            populated.append(name)
+    return populated
+
+
 async def update(session: AsyncSession, caller: Caller, catalogue: Catalogue,
                  request: pb.UpdateProductRequest) -> Loaded:
-    paths = list(request.update_mask.paths) or sorted(UPDATABLE)
+    paths = _paths(request)
     for path in paths:
         if path not in UPDATABLE:
             raise invalid("update_mask", f"{path!r} cannot be updated")
@@ -225,7 +246,7 @@ async def list_page(session: AsyncSession, caller: Caller, page: Page, active: b
         where.append(Product.active == active)
     total = (await session.exec(select(sa.func.count()).select_from(Product).where(*where))).one()
     rows = await session.exec(select(Product).where(*where)
-                              .order_by(col(Product.created_at).desc(), col(Product.id).desc())
+                              .order_by(col(Product.sort_key).desc())
                               .offset(page.offset).limit(page.size))
     return await _load(session, list(rows)), int(total)
 

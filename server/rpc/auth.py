@@ -11,6 +11,7 @@ import base64
 import binascii
 import time
 
+from google.protobuf.message import Message
 from paygate.v1 import options_pb2
 
 from server.db import Database
@@ -75,3 +76,15 @@ class Authenticator:
         if caller is None:
             raise Unauthenticated("key: not a valid public key")
         return caller
+
+
+def require_checkout_credentials(request: Message) -> None:
+    """A hosted checkout call names its public key and client secret before anything else is looked at.
+
+    Calls whose credentials travel inside the `request` JSON string are checked by their servicer instead.
+    """
+    fields = request.DESCRIPTOR.fields_by_name
+    if "request" in fields and request.request:  # type: ignore[attr-defined]
+        return
+    if not all(getattr(request, name, "") for name in ("key", "client_secret")):
+        raise Unauthenticated("key and client_secret are required")

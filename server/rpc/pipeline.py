@@ -17,12 +17,14 @@ import grpc
 from google.protobuf import any_pb2
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
+from paygate.v1 import options_pb2
+from sqlalchemy.exc import IntegrityError
 
 from server.db import Database
-from server.errors import DomainError, Unimplemented
+from server.errors import Conflict, DomainError, Unimplemented
 from server.idempotency import store
 from server.ids import random_base62
-from server.rpc.auth import Authenticator
+from server.rpc.auth import Authenticator, require_checkout_credentials
 from server.rpc.context import optional_caller, request_id, set_caller
 from server.rpc.methods import MethodInfo, check_required
 
@@ -89,6 +91,8 @@ class Pipeline(grpc.aio.ServerInterceptor):
         status: status_pb2.Status | None = None
         try:
             caller = await self._auth.authenticate(info.auth, metadata.get("authorization"))
+            if caller is None and info.auth == options_pb2.AUTH_POLICY_SECRET_OR_CLIENT_SECRET:
+                require_checkout_credentials(request)
             set_caller(caller)
             key = metadata.get("idempotency-key")
             if key is not None and info.mutates and caller is not None:
@@ -100,6 +104,10 @@ class Pipeline(grpc.aio.ServerInterceptor):
             status = e.status
         except NotImplementedError:
             status = to_status(Unimplemented(f"{info.descriptor.name} is not implemented yet"))
+        except IntegrityError:
+            # A concurrent request changed what this one relied on (e.g. deleted a referenced row).
+            status = to_status(Conflict("the request conflicts with a concurrent change; retry it",
+                                        reason="concurrent_modification"))
         except Exception:
             log.exception("unhandled error in %s", info.path)
             status = internal_status()
