@@ -39,7 +39,7 @@ class AssetServicer(assets_pb2_grpc.AssetServiceServicer):
 
     async def ListMerchantAssets(self, request: assets_pb2.ListMerchantAssetsRequest,
                                  context: grpc.aio.ServicerContext) -> assets_pb2.ListMerchantAssetsResponse:
-        async with self._rt.db.transaction() as session:
+        async with self._rt.db.read() as session:
             merchant = await get_merchant(session, request.merchant_id)
         if merchant is None:
             raise NotFound("merchant", request.merchant_id)

@@ -25,14 +25,14 @@ class CustomerServicer(customers_pb2_grpc.CustomerServiceServicer):
     async def ListCustomers(self, request: pb.ListCustomersRequest,
                             context: grpc.aio.ServicerContext) -> pb.ListCustomersResponse:
         page = page_of(request)
-        async with self._rt.db.transaction() as session:
+        async with self._rt.db.read() as session:
             rows, total = await service.list_page(session, current_caller(), page, request.email)
         return pb.ListCustomersResponse(customers=[to_proto(r) for r in rows], total=total,
                                         page=page.page, page_size=page.size)
 
     async def GetCustomer(self, request: pb.GetCustomerRequest,
                           context: grpc.aio.ServicerContext) -> pb.GetCustomerResponse:
-        async with self._rt.db.transaction() as session:
+        async with self._rt.db.read() as session:
             row = await service.get(session, current_caller(), request.id)
         return pb.GetCustomerResponse(customer=to_proto(row))
 
@@ -69,7 +69,7 @@ class CustomerServicer(customers_pb2_grpc.CustomerServiceServicer):
             await self._rt.auth.public_key_caller(request.key)
             # Client secrets belong to payment intents, which this build does not issue yet.
             raise Unauthenticated("client_secret: no payment with this client secret")
-        async with self._rt.db.transaction() as session:
+        async with self._rt.db.read() as session:
             if await service.find(session, caller, request.customer_id) is None:
                 raise invalid("customer_id", "no such customer")
         # Saved methods come from card providers; none is connected yet, so the list is empty.

@@ -41,7 +41,7 @@ def ensure_sqlite_dir(url: str) -> None:
         Path(rest[1:]).parent.mkdir(parents=True, exist_ok=True)
 
 
-def configure_sqlite(engine: sa.Engine) -> None:
+def configure_sqlite(engine: sa.Engine, *, writer: bool = True) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
         # Let SQLAlchemy, not the driver, issue BEGIN (see do_begin below).
@@ -55,7 +55,8 @@ def configure_sqlite(engine: sa.Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: sa.Connection) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        # Writers take the write lock up front; readers read a snapshot and never wait for writers (WAL).
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
 
 
 class Database:
@@ -69,9 +70,13 @@ class Database:
         if self.dialect == "postgresql":
             kwargs.update(pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
         self.engine: AsyncEngine = create_async_engine(async_url(url), **kwargs)
+        self._reader: AsyncEngine = self.engine
         if self.dialect == "sqlite":
             configure_sqlite(self.engine.sync_engine)
+            self._reader = create_async_engine(async_url(url))
+            configure_sqlite(self._reader.sync_engine, writer=False)
         self._sessions = async_sessionmaker(self.engine, class_=AsyncSession, expire_on_commit=False)
+        self._read_sessions = async_sessionmaker(self._reader, class_=AsyncSession, expire_on_commit=False)
 
     @property
     def is_postgres(self) -> bool:
@@ -91,9 +96,17 @@ class Database:
             if kept is not None:
                 raise kept
 
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[AsyncSession]:
+        """A read-only unit of work: a consistent snapshot that never queues behind writers."""
+        async with self._read_sessions() as session, session.begin():
+            yield session
+
     async def ping(self) -> None:
         async with self.engine.connect() as conn:
             await conn.execute(sa.text("SELECT 1"))
 
     async def close(self) -> None:
         await self.engine.dispose()
+        if self._reader is not self.engine:
+            await self._reader.dispose()

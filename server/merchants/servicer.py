@@ -16,7 +16,7 @@ class MerchantServicer(merchants_pb2_grpc.MerchantServiceServicer):
     async def GetCurrentMerchant(self, request: merchants_pb2.GetCurrentMerchantRequest,
                                  context: grpc.aio.ServicerContext) -> merchants_pb2.GetCurrentMerchantResponse:
         caller = current_caller()
-        async with self._rt.db.transaction() as session:
+        async with self._rt.db.read() as session:
             merchant = await get_merchant(session, caller.merchant_id)
             if merchant is None:
                 raise NotFound("merchant", caller.merchant_id)

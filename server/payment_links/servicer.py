@@ -26,14 +26,14 @@ class PaymentLinkServicer(payment_links_pb2_grpc.PaymentLinkServiceServicer):
                                context: grpc.aio.ServicerContext) -> pb.ListPaymentLinksResponse:
         page = page_of(request)
         active = request.active if request.HasField("active") else None
-        async with self._rt.db.transaction() as session:
+        async with self._rt.db.read() as session:
             rows, total = await service.list_page(session, current_caller(), page, active, request.product)
         return pb.ListPaymentLinksResponse(payment_links=[to_proto(r, self._base) for r in rows], total=total,
                                            page=page.page, page_size=page.size)
 
     async def GetPaymentLink(self, request: pb.GetPaymentLinkRequest,
                              context: grpc.aio.ServicerContext) -> pb.GetPaymentLinkResponse:
-        async with self._rt.db.transaction() as session:
+        async with self._rt.db.read() as session:
             loaded = await service.get(session, current_caller(), request.id)
         return pb.GetPaymentLinkResponse(payment_link=to_proto(loaded, self._base, with_price_range=True))
 

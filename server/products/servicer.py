@@ -25,14 +25,14 @@ class ProductServicer(products_pb2_grpc.ProductServiceServicer):
                            context: grpc.aio.ServicerContext) -> pb.ListProductsResponse:
         page = page_of(request, max_size=service.MAX_PAGE_SIZE)
         active = request.active if request.HasField("active") else None
-        async with self._rt.db.transaction() as session:
+        async with self._rt.db.read() as session:
             rows, total = await service.list_page(session, current_caller(), page, active)
         return pb.ListProductsResponse(products=[to_proto(r) for r in rows], total=total,
                                        page=page.page, page_size=page.size)
 
     async def GetProduct(self, request: pb.GetProductRequest,
                          context: grpc.aio.ServicerContext) -> pb.GetProductResponse:
-        async with self._rt.db.transaction() as session:
+        async with self._rt.db.read() as session:
             loaded = await service.get(session, current_caller(), request.id)
         return pb.GetProductResponse(product=to_proto(loaded))
 

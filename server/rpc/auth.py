@@ -47,7 +47,7 @@ class Authenticator:
         now = time.monotonic()
         if hit and hit[0] > now:
             return hit[1]
-        async with self._db.transaction() as session:
+        async with self._db.read() as session:
             row = await find_key(session, key)
         caller = Caller(row.merchant_id, row.livemode, row.kind) if row else None
         if len(self._cache) >= _CACHE_LIMIT:

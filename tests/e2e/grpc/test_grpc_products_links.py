@@ -1,5 +1,6 @@
 """Products and payment links over direct gRPC: creation, `update_mask` semantics of UpdateProduct
-(only masked fields change; an empty mask is a whole-product update) and the state rules of links."""
+(AIP-134, as proto/paygate/v1/products.proto documents it: only masked fields change, `*` replaces the whole
+product, no mask updates the populated fields) and the state rules of links."""
 
 from __future__ import annotations
 
@@ -123,9 +124,9 @@ def test_update_mask_on_fixed_price_reprices_the_same_variant(products, grpc_aut
     assert updated.name == "Mug"
 
 
-def test_empty_update_mask_replaces_the_whole_product(products, grpc_auth):
+def test_star_update_mask_replaces_the_whole_product(products, grpc_auth):
     product = _simple_product(products, grpc_auth)
-    request = pb.UpdateProductRequest(id=product.id, name="Plain mug", default_currency="USD",
+    request = pb.UpdateProductRequest(id=product.id, update_mask=_mask("*"), name="Plain mug", default_currency="USD",
                                       fixed_price=Price(amount="15"), variants=[pb.Variant(id=product.variants[0].id)])
     updated = products.UpdateProduct(request, metadata=grpc_auth).product
     assert (updated.name, updated.fixed_price.amount) == ("Plain mug", "15")
@@ -135,11 +136,23 @@ def test_empty_update_mask_replaces_the_whole_product(products, grpc_auth):
     assert [(v.id, v.price.amount) for v in updated.variants] == [(product.variants[0].id, "15")]
 
 
-def test_empty_update_mask_without_a_name_is_parameter_missing(products, grpc_auth):
+def test_star_update_mask_without_a_name_is_parameter_missing(products, grpc_auth):
     product = _simple_product(products, grpc_auth)
-    request = pb.UpdateProductRequest(id=product.id, default_currency="USD", fixed_price=Price(amount="15"))
+    request = pb.UpdateProductRequest(id=product.id, update_mask=_mask("*"), default_currency="USD",
+                                      fixed_price=Price(amount="15"))
     fails(lambda: products.UpdateProduct(request, metadata=grpc_auth), INVALID, "parameter_missing", field="name")
     assert _get(products, grpc_auth, product.id) == product
+
+
+def test_empty_update_mask_updates_only_the_populated_fields(products, grpc_auth):
+    product = _simple_product(products, grpc_auth)
+    request = pb.UpdateProductRequest(id=product.id, name="Renamed mug", fixed_price=Price(amount="14"))
+    updated = products.UpdateProduct(request, metadata=grpc_auth).product
+    assert (updated.name, updated.fixed_price.amount, updated.version) == ("Renamed mug", "14", 2)
+    assert (updated.description, updated.image_url, updated.default_currency) == (
+        "A mug", "https://img.example.com/mug.png", "USD")
+    assert dict(updated.metadata) == {"sku_family": "mugs"} and updated.collect_shipping_address
+    assert [(v.id, v.price.amount) for v in updated.variants] == [(product.variants[0].id, "14")]
 
 
 def test_update_increments_the_version(products, grpc_auth):
