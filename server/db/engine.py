@@ -6,6 +6,7 @@ two writers queue on the busy timeout instead of failing when a read lock is upg
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -71,7 +72,9 @@ class Database:
             kwargs.update(pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
         self.engine: AsyncEngine = create_async_engine(async_url(url), **kwargs)
         self._reader: AsyncEngine = self.engine
+        self._write_lock: asyncio.Lock | None = None
         if self.dialect == "sqlite":
+            self._write_lock = asyncio.Lock()
             configure_sqlite(self.engine.sync_engine)
             self._reader = create_async_engine(async_url(url))
             configure_sqlite(self._reader.sync_engine, writer=False)
@@ -84,6 +87,17 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
+        if self._write_lock is None:
+            async with self._transaction() as session:
+                yield session
+            return
+        # SQLite has one writer at a time. Writers of this process queue here in order, instead of sleeping in
+        # SQLite's busy handler; the busy timeout still arbitrates between processes.
+        async with self._write_lock, self._transaction() as session:
+            yield session
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[AsyncSession]:
         kept: DomainError | None = None
         async with self._sessions() as session:
             async with session.begin():
