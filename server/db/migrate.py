@@ -31,19 +31,20 @@ def _engine(url: str) -> sa.Engine:
 
 
 def head_revision() -> str:
-    return ScriptDirectory.from_config(_config("sqlite://")).get_current_head() or ""
+    """The newest revision; several comma-joined while parallel branches await their merge revision."""
+    return ",".join(sorted(ScriptDirectory.from_config(_config("sqlite://")).get_heads()))
 
 
 def current_revision(url: str) -> str:
     engine = _engine(url)
     try:
         with engine.connect() as conn:
-            return MigrationContext.configure(conn).get_current_revision() or ""
+            return ",".join(sorted(MigrationContext.configure(conn).get_current_heads()))
     finally:
         engine.dispose()
 
 
-def upgrade(url: str, revision: str = "head") -> None:
+def upgrade(url: str, revision: str = "heads") -> None:
     cfg = _config(url)
     engine = _engine(url)
     try:

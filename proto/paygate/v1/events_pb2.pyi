@@ -47,8 +47,8 @@ class EventData(_message.Message):
     OBJECT_FIELD_NUMBER: _ClassVar[int]
     PREVIOUS_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
     object: _struct_pb2.Struct
-    previous_attributes: _struct_pb2.Struct
-    def __init__(self, object: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., previous_attributes: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    previous_attributes: _struct_pb2.Value
+    def __init__(self, object: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., previous_attributes: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ...) -> None: ...
 
 class EventDelivery(_message.Message):
     __slots__ = ("id", "object", "event_id", "endpoint_id", "url", "attempt", "status", "http_status", "latency_ms", "response_excerpt", "created", "next_attempt_at")

@@ -1,0 +1,61 @@
+from __future__ import annotations
+
+from decimal import Decimal
+
+import sqlalchemy as sa
+from sqlmodel import Column, Field, SQLModel
+
+from server.db.types import DecimalText
+
+
+class WatchedAddress(SQLModel, table=True):
+    """An address the watcher looks for transfers to, on one network, until `watch_until`."""
+
+    __tablename__ = "watched_addresses"
+    __table_args__ = (sa.Index("ix_watched_network_until", "network", "watch_until"),)
+
+    network: str = Field(primary_key=True, max_length=40)
+    address: str = Field(primary_key=True, max_length=80)  # lower-case 0x… for EVM
+    owner_id: str = Field(max_length=40, index=True)  # the charge (or permanent deposit) it belongs to
+    merchant_id: str = Field(max_length=40)
+    livemode: bool
+    from_block: int = Field(default=0, sa_type=sa.BigInteger)  # no transfer before this block counts
+    watch_until: int = Field(sa_type=sa.BigInteger)  # Unix seconds; late funds until then are still recorded
+
+
+class ChainTransfer(SQLModel, table=True):
+    """One incoming transfer to a watched address: a native transfer (log_index -1) or an ERC-20 Transfer log."""
+
+    __tablename__ = "chain_transfers"
+    __table_args__ = (sa.UniqueConstraint("network", "tx_hash", "log_index", name="uq_chain_transfers_tx"),)
+
+    id: str = Field(primary_key=True, max_length=40)  # tx_…
+    network: str = Field(max_length=40)
+    tx_hash: str = Field(max_length=80)
+    log_index: int = -1
+    block_number: int = Field(sa_type=sa.BigInteger)
+    block_hash: str = Field(max_length=80)
+    from_address: str = Field(max_length=80)
+    to_address: str = Field(max_length=80, index=True)
+    asset_id: str = Field(max_length=60)
+    amount_base: Decimal = Field(sa_column=Column(DecimalText, nullable=False))  # smallest units, exact
+    decimals: int
+    owner_id: str = Field(max_length=40, index=True)
+    status: str = Field(max_length=12)  # submitted | confirming | confirmed | reverted
+    confirmations: int = 0
+    aml_status: str = Field(default="", max_length=12)  # '' (checking) | approved | rejected
+    aml_info: str = Field(default="", max_length=500)
+    created_at: int = Field(sa_type=sa.BigInteger)
+    updated_at: int = Field(sa_type=sa.BigInteger)
+
+
+class NetworkCursor(SQLModel, table=True):
+    """How far a network has been scanned, and which watcher holds it (a lease, so two never scan one network)."""
+
+    __tablename__ = "network_cursors"
+
+    network: str = Field(primary_key=True, max_length=40)
+    last_block: int = Field(default=-1, sa_type=sa.BigInteger)
+    last_block_hash: str = Field(default="", max_length=80)
+    holder: str = Field(default="", max_length=80)
+    lease_until: int = Field(default=0, sa_type=sa.BigInteger)
