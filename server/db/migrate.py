@@ -55,13 +55,13 @@ def upgrade(url: str, revision: str = "heads") -> None:
         engine.dispose()
 
 
-def autogenerate(url: str, message: str) -> None:
-    """Developer helper: write a new revision from the difference between the models and `url`."""
+def autogenerate(url: str, message: str, *, head: str = "head", rev_id: str | None = None) -> None:
+    """Developer helper: write a new revision from the difference between the models and `url` (migrated first)."""
     cfg = _config(url)
     engine = _engine(url)
     try:
         with engine.begin() as conn:
             cfg.attributes["connection"] = conn
-            command.revision(cfg, message=message, autogenerate=True)
+            command.revision(cfg, message=message, autogenerate=True, head=head, rev_id=rev_id)
     finally:
         engine.dispose()
