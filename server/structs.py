@@ -5,27 +5,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from google.protobuf import json_format, struct_pb2
+from google.protobuf import struct_pb2
 
+from gateway_http.codec import struct_to_python
 from server.errors import invalid
 
 MAX_METADATA_KEYS = 50
 MAX_METADATA_BYTES = 8 * 1024
 
 
-def _tidy(value: Any) -> Any:
-    # Struct keeps numbers as doubles; give back integers where the value is whole.
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
-        return int(value)
-    if isinstance(value, dict):
-        return {k: _tidy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_tidy(v) for v in value]
-    return value
-
-
 def to_dict(struct: struct_pb2.Struct) -> dict[str, Any]:
-    return _tidy(json_format.MessageToDict(struct))
+    return struct_to_python(struct)
 
 
 def fill(struct: struct_pb2.Struct, value: dict[str, Any] | None) -> None:

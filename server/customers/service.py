@@ -9,37 +9,24 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock, structs, validate
 from server.customers.models import Customer
-from server.errors import Forbidden, NotFound
 from server.ids import new_id
 from server.merchants.models import Merchant
 from server.paging import Page
 from server.rpc.context import Caller
+from server.scoping import find_owned, get_owned
+
+
+def _alive(row: Customer) -> bool:
+    return not row.deleted_at
 
 
 async def get(session: AsyncSession, caller: Caller, customer_id: str) -> Customer:
-    """The caller's customer, or `customer_not_found` (also for another merchant's id or a deleted one);
-    `forbidden` for the merchant's own live-mode customer named with a test key."""
-    row = await find(session, caller, customer_id)
-    if row is None:
-        if await _is_own_livemode_customer(session, caller, customer_id):
-            # DESIGN §2: a test key on a live object is a valid credential used where it is not allowed.
-            raise Forbidden("a test key cannot reach a live-mode customer; use the live secret key")
-        raise NotFound("customer", customer_id)
-    return row
-
-
-async def _is_own_livemode_customer(session: AsyncSession, caller: Caller, customer_id: str) -> bool:
-    if caller.livemode or not customer_id:
-        return False
-    row = await session.get(Customer, customer_id)
-    return row is not None and row.merchant_id == caller.merchant_id and row.livemode and not row.deleted_at
+    """The caller's customer; a deleted one is not found (see server/scoping.py for the refusals)."""
+    return await get_owned(session, Customer, customer_id, caller, "customer", alive=_alive)
 
 
 async def find(session: AsyncSession, caller: Caller, customer_id: str) -> Customer | None:
-    row = await session.get(Customer, customer_id) if customer_id else None
-    if row is None or row.merchant_id != caller.merchant_id or row.livemode != caller.livemode or row.deleted_at:
-        return None
-    return row
+    return await find_owned(session, Customer, customer_id, caller, alive=_alive)
 
 
 def _apply(row: Customer, request: customers_pb2.CreateCustomerRequest | customers_pb2.UpdateCustomerRequest) -> None:

@@ -13,13 +13,14 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock, structs
-from server.errors import Conflict, Forbidden, NotFound, invalid
+from server.errors import Conflict, invalid
 from server.ids import new_id
 from server.paging import Page
 from server.payment_links.models import PaymentLink, PaymentLinkItem
 from server.products import service as products
 from server.products.models import Product, ProductVariant
 from server.rpc.context import Caller
+from server.scoping import find_owned, get_owned
 
 MAX_ADDONS = 20
 MAX_PRIMARY = 100
@@ -34,29 +35,13 @@ class Loaded:
 
 
 async def find(session: AsyncSession, caller: Caller, link_id: str) -> PaymentLink | None:
-    row = await session.get(PaymentLink, link_id) if link_id else None
-    if row is None or row.merchant_id != caller.merchant_id or row.livemode != caller.livemode:
-        return None
-    return row
+    return await find_owned(session, PaymentLink, link_id, caller)
 
 
 async def get(session: AsyncSession, caller: Caller, link_id: str) -> Loaded:
-    """The caller's link, or `payment_link_not_found` (also for another merchant's id or a test link named with
-    a live key); `forbidden` for the merchant's own live-mode link named with a test key."""
-    row = await find(session, caller, link_id)
-    if row is None:
-        if await _is_own_livemode_link(session, caller, link_id):
-            # DESIGN §2: a test key on a live object is a valid credential used where it is not allowed.
-            raise Forbidden("a test key cannot reach a live-mode payment link; use the live secret key")
-        raise NotFound("payment_link", link_id)
+    """The caller's link with its product and variants (see server/scoping.py for the refusals)."""
+    row = await get_owned(session, PaymentLink, link_id, caller, "payment_link")
     return (await _load(session, [row]))[0]
-
-
-async def _is_own_livemode_link(session: AsyncSession, caller: Caller, link_id: str) -> bool:
-    if caller.livemode or not link_id:
-        return False
-    row = await session.get(PaymentLink, link_id)
-    return row is not None and row.merchant_id == caller.merchant_id and row.livemode
 
 
 async def _load(session: AsyncSession, links: list[PaymentLink]) -> list[Loaded]:

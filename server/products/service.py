@@ -12,7 +12,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock, structs
 from server.assets.catalogue import Catalogue
-from server.errors import Conflict, Forbidden, NotFound, invalid
+from server.errors import Conflict, invalid
 from server.ids import new_id
 from server.paging import Page
 from server.payment_links.models import PaymentLink, PaymentLinkItem
@@ -20,6 +20,7 @@ from server.products.convert import option_names, plan_to_proto, variant_to_prot
 from server.products.models import Product, ProductVariant, SellingPlan
 from server.products.rules import ProductSpec, Requested, normalize
 from server.rpc.context import Caller
+from server.scoping import find_owned, get_owned
 from server.validate import money_text
 
 MAX_PAGE_SIZE = 50
@@ -36,29 +37,13 @@ class Loaded:
 
 
 async def find(session: AsyncSession, caller: Caller, product_id: str) -> Product | None:
-    row = await session.get(Product, product_id) if product_id else None
-    if row is None or row.merchant_id != caller.merchant_id or row.livemode != caller.livemode:
-        return None
-    return row
+    return await find_owned(session, Product, product_id, caller)
 
 
 async def get(session: AsyncSession, caller: Caller, product_id: str) -> Loaded:
-    """The caller's product, or `product_not_found` (also for another merchant's id or a test product named
-    with a live key); `forbidden` for the merchant's own live-mode product named with a test key."""
-    row = await find(session, caller, product_id)
-    if row is None:
-        if await _is_own_livemode_product(session, caller, product_id):
-            # DESIGN §2: a test key on a live object is a valid credential used where it is not allowed.
-            raise Forbidden("a test key cannot reach a live-mode product; use the live secret key")
-        raise NotFound("product", product_id)
+    """The caller's product with its variants and plans (see server/scoping.py for the refusals)."""
+    row = await get_owned(session, Product, product_id, caller, "product")
     return (await _load(session, [row]))[0]
-
-
-async def _is_own_livemode_product(session: AsyncSession, caller: Caller, product_id: str) -> bool:
-    if caller.livemode or not product_id:
-        return False
-    row = await session.get(Product, product_id)
-    return row is not None and row.merchant_id == caller.merchant_id and row.livemode
 
 
 async def _load(session: AsyncSession, products: list[Product]) -> list[Loaded]:
