@@ -9,10 +9,17 @@ export PAYGATE_TEST_PG ?= postgresql://postgres@127.0.0.1:5432/test
 
 .PHONY: run test setup gen check-gen lint fmt unit bench clean
 
-run: setup  ## migrate, seed a demo merchant, serve HTTP + gRPC + scheduler on SQLite
-	$(VENV)/bin/paygate migrate
-	$(VENV)/bin/paygate demo
-	$(VENV)/bin/paygate serve
+run: setup  ## start the dev chain, migrate, seed a demo merchant, serve HTTP + gRPC + scheduler on SQLite
+	@mkdir -p var && rm -f var/devchain.json
+	@# The dev chain runs in the background (a block every 2 s) until serve stops; serve reads the networks file
+	@# it writes, so wait for its JSON line first.
+	@$(VENV)/bin/paygate devchain --block-time 2 > var/devchain.json 2> var/devchain.log & chain=$$!; \
+	  trap 'kill $$chain 2>/dev/null; wait $$chain' EXIT INT TERM; \
+	  until [ -s var/devchain.json ]; do \
+	    kill -0 $$chain 2>/dev/null || { echo "paygate devchain failed:"; cat var/devchain.log; exit 1; }; sleep 0.2; \
+	  done; \
+	  echo "dev chain: $$(cat var/devchain.json | cut -c1-160)…"; \
+	  $(VENV)/bin/paygate migrate && $(VENV)/bin/paygate demo && $(VENV)/bin/paygate serve
 
 test: setup check-gen lint  ## the whole suite, HTTP tests against SQLite and PostgreSQL
 	$(PY) -m pytest

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -27,6 +28,7 @@ from gateway_http.routes import Binding, bindings, by_template
 
 log = logging.getLogger("paygate.http")
 RPC_TIMEOUT_SECONDS = 30.0
+JSON_RECURSION_LIMIT = 1000
 _JSON_TYPES = ("application/json", "application/merge-patch+json")
 
 
@@ -82,12 +84,18 @@ class Gateway:
         ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if ctype not in _JSON_TYPES:
             raise codec.CodecError("Content-Type", "send application/json")
+        # Libraries may raise the interpreter's recursion limit (py_ecc, imported by web3, sets 100000); a deeply
+        # nested body must meet a RecursionError, not overflow the C stack. The parse has no await: this is safe.
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(min(limit, JSON_RECURSION_LIMIT))
         try:
             body = simplejson.loads(raw, use_decimal=False)
         except (ValueError, UnicodeDecodeError):
             raise codec.CodecError("body", "not valid JSON") from None
         except RecursionError:
             raise codec.CodecError("body", "nested too deeply") from None
+        finally:
+            sys.setrecursionlimit(limit)
         if not isinstance(body, dict):
             raise codec.CodecError("body", "must be a JSON object")
         return body

@@ -2,7 +2,8 @@
 
 Out: snake_case names in field order; int64 as JSON numbers; enums as their `wire_value`; unset optional scalars
 and unset messages as `null`; empty repeated fields as `[]`; decimal strings marked `json_number` as exact JSON
-numbers (Decimal); Struct values with whole numbers as integers.
+numbers (Decimal); strings marked `json_document` inline as the JSON they hold; Struct values with whole numbers
+as integers.
 
 In: JSON values checked against the field types, `null` meaning "not given", unknown fields ignored (clients of
 this API family send extras); a wrong type raises `CodecError` naming the field path (`variants[1].price`).
@@ -16,6 +17,7 @@ from decimal import Decimal, InvalidOperation
 from functools import cache
 from typing import Any, cast
 
+import simplejson
 from google.protobuf import descriptor as d
 from google.protobuf import struct_pb2
 from google.protobuf.message import Message
@@ -78,6 +80,9 @@ def _scalar_encoder(field: d.FieldDescriptor) -> Encoder:
         return lambda v: wire.get(v, "")
     if field.type == F.TYPE_STRING and field.GetOptions().Extensions[options_pb2.json_number]:
         return lambda v: Decimal(v) if v else Decimal(0)
+    if field.type == F.TYPE_STRING and field.GetOptions().Extensions[options_pb2.json_document]:
+        # Inline JSON (event snapshots): numbers stay Decimal so that their digits reach the wire unchanged.
+        return lambda v: simplejson.loads(v, use_decimal=True) if v else None
     if field.type == F.TYPE_BYTES:
         return lambda v: base64.b64encode(v).decode()
     return lambda v: v

@@ -47,6 +47,8 @@ def _single(field: d.FieldDescriptor, components: dict[str, Any]) -> dict[str, A
         return {"type": "number"}
     if field.GetOptions().Extensions[options_pb2.json_number]:
         return {"type": "number", "description": "exact decimal"}
+    if field.GetOptions().Extensions[options_pb2.json_document]:
+        return {"type": "object", "nullable": True}
     return {"type": "string"}
 
 

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import logging
 
+from scheduler.chain_watch import INTERVAL_SECONDS as CHAIN_WATCH_SECONDS
+from scheduler.chain_watch import watch_chains
 from server import clock
 from server.customers.identity import purge_expired as purge_customer_tokens
 from server.idempotency.store import purge_expired as purge_idempotency_keys
+from server.payment_intents.expiry import INTERVAL_SECONDS as EXPIRY_SECONDS
+from server.payment_intents.expiry import expire_payment_intents
 from server.runtime import Runtime
+from server.webhooks import delivery as webhooks
 
 log = logging.getLogger("paygate.scheduler")
 
@@ -22,4 +27,6 @@ async def purge_lapsed(rt: Runtime) -> None:
 
 
 # (job, interval in seconds)
-JOBS = [(purge_lapsed, 600)]
+JOBS = [(purge_lapsed, 600), (webhooks.deliver_webhooks, webhooks.poll_seconds()),
+        (expire_payment_intents, EXPIRY_SECONDS)]
+JOBS.append((watch_chains, CHAIN_WATCH_SECONDS))

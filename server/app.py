@@ -14,12 +14,16 @@ from grpc_reflection.v1alpha import reflection
 
 from server.assets.servicer import AssetServicer
 from server.customers.servicer import CustomerServicer
+from server.events.servicer import EventServicer
 from server.merchants.servicer import MerchantServicer
+from server.payment_intents import chain_listener  # noqa: F401  (registers the transfer listener)
+from server.payment_intents.servicer import PaymentIntentServicer
 from server.payment_links.servicer import PaymentLinkServicer
 from server.products.servicer import ProductServicer
 from server.rpc.methods import registry
 from server.rpc.pipeline import Pipeline
 from server.runtime import Runtime
+from server.webhooks.servicer import WebhookEndpointServicer
 
 log = logging.getLogger("paygate.server")
 
@@ -27,9 +31,12 @@ log = logging.getLogger("paygate.server")
 SERVICERS: dict[str, Callable[[Runtime], object]] = {
     "paygate.v1.AssetService": AssetServicer,
     "paygate.v1.CustomerService": CustomerServicer,
+    "paygate.v1.EventService": EventServicer,
     "paygate.v1.MerchantService": MerchantServicer,
+    "paygate.v1.PaymentIntentService": PaymentIntentServicer,
     "paygate.v1.PaymentLinkService": PaymentLinkServicer,
     "paygate.v1.ProductService": ProductServicer,
+    "paygate.v1.WebhookEndpointService": WebhookEndpointServicer,
 }
 HEALTH_INTERVAL_SECONDS = 5.0
 MAX_MESSAGE_BYTES = 4 << 20

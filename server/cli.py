@@ -4,6 +4,8 @@
     paygate merchants create --name N [--json]   a merchant with test and live keys (secrets shown once)
     paygate serve [--only http|grpc|scheduler]   run the service (all three parts by default)
     paygate demo [--json]                        seed a demo merchant, product and payment link
+    paygate devchain [--port 8545] [--networks-file PATH]
+                                                 a local Anvil chain with test USDT/USDC (until Ctrl-C)
 
 A bad configuration or an unreachable database stops with one line on stderr and exit status 2 or 1.
 """
@@ -14,9 +16,10 @@ import argparse
 import asyncio
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
-from server.config import ConfigError, Settings, load_settings
+from server.config import DEFAULT_NETWORKS_FILE, ConfigError, Settings, load_settings
 
 
 class Stop(Exception):
@@ -40,12 +43,19 @@ def _parser() -> argparse.ArgumentParser:
                        help="run only this part (repeatable); default: all three in one process")
     demo = sub.add_parser("demo", help="seed a demo merchant, product and payment link")
     demo.add_argument("--json", action="store_true")
+    devchain = sub.add_parser("devchain", help="run a local Anvil chain with test tokens")
+    devchain.add_argument("--port", type=int, default=8545)
+    devchain.add_argument("--networks-file", type=Path, default=DEFAULT_NETWORKS_FILE)
+    devchain.add_argument("--block-time", type=float, default=None,
+                          help="mine a block every N seconds (default: one block per transaction)")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
+        if args.command == "devchain":
+            return _devchain(args.port, args.networks_file, args.block_time)
         settings = load_settings()
         if args.command == "migrate":
             _migrate(settings, announce=True)
@@ -69,6 +79,17 @@ def main(argv: list[str] | None = None) -> int:
         return e.status
     except KeyboardInterrupt:
         return 130
+
+
+def _devchain(port: int, networks_file: Path, block_time: float | None) -> int:
+    # Needs no settings or database: it only starts a node and writes the networks file.
+    from server.rails.evm import devchain
+
+    try:
+        devchain.run(port, networks_file, block_time=block_time)
+    except devchain.DevChainError as e:
+        raise Stop(f"devchain: {e}") from None
+    return 0
 
 
 def _migrate(settings: Settings, *, announce: bool = False) -> None:
@@ -100,6 +121,8 @@ async def create_merchant_record(settings: Settings, name: str) -> dict[str, Any
     """The JSON of `paygate merchants create --json`: id, name, and each mode's keys."""
     from server.db import Database
     from server.merchants.service import create_merchant
+    from server.wallet.addresses import treasury_address
+    from server.wallet.keys import Keys
 
     if not name.strip():
         raise Stop("--name must not be empty", 2)
@@ -108,11 +131,14 @@ async def create_merchant_record(settings: Settings, name: str) -> dict[str, Any
     try:
         async with db.transaction() as session:
             merchant, keys = await create_merchant(session, name)
+            # Allocates the merchant's wallet account in each mode; live stays empty without a configured mnemonic.
+            wallet = Keys(settings.wallet_mnemonic)
+            treasury = {mode: await treasury_address(session, wallet, merchant.id, mode == "live") for mode in keys}
     finally:
         await db.close()
     out: dict[str, Any] = {"merchant_id": merchant.id, "name": merchant.name}
     for mode, k in keys.items():
-        out[mode] = {"secret_key": k.secret_key, "public_key": k.public_key, "treasury_address": ""}
+        out[mode] = {"secret_key": k.secret_key, "public_key": k.public_key, "treasury_address": treasury[mode] or ""}
     return out
 
 

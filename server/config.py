@@ -6,6 +6,7 @@ A bad value raises `ConfigError` with one line that names the setting; the CLI p
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -13,8 +14,14 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from urllib.parse import urlsplit
 
+_EVM_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
+
 DEFAULT_DATABASE_URL = "sqlite:///var/paygate.db"
 DEFAULT_NETWORKS_FILE = Path("var/networks.dev.toml")
+# Price of one unit in USD, by coin or fiat code. A rate source behind `server.rates`; the live feed is an adapter.
+DEFAULT_RATES: tuple[tuple[str, Decimal], ...] = tuple(
+    (k, Decimal(v)) for k, v in {"USD": "1", "EUR": "1.08", "GBP": "1.27", "USDT": "1", "USDC": "1",
+                                 "ETH": "3000", "POL": "0.5", "BNB": "600"}.items())
 
 
 class ConfigError(Exception):
@@ -33,6 +40,11 @@ class Settings:
     tx_fee_percent: Decimal = Decimal("1")
     log_level: str = "INFO"
     providers: frozenset[str] = field(default_factory=frozenset)
+    aml_deny_list: frozenset[str] = field(default_factory=frozenset)  # lower-case 0x addresses
+    aml_mode: str = "sync"  # sync: decide when a transfer is confirmed; async: decide on a later watcher pass
+    # Key of the HMAC that derives client secrets; empty: a development key in var/ (test mode only).
+    secret_key: str = ""
+    rates: tuple[tuple[str, Decimal], ...] = DEFAULT_RATES
 
     @property
     def checkout_base(self) -> str:
@@ -51,6 +63,7 @@ _ENV = {
     "PAYGATE_NETWORKS": "networks_file",
     "PAYGATE_WALLET_MNEMONIC": "wallet_mnemonic",
     "PAYGATE_LOG_LEVEL": "log_level",
+    "PAYGATE_SECRET_KEY": "secret_key",
 }
 
 
@@ -129,4 +142,37 @@ def _validate(raw: dict[str, object]) -> Settings:
     if not isinstance(providers, list):
         raise ConfigError("providers: expected a list of provider ids, e.g. [\"provider_a\"]")
     s["providers"] = frozenset(str(p) for p in providers)
+    deny = raw.get("aml_deny_list", [])
+    if not isinstance(deny, list) or not all(isinstance(a, str) and _EVM_ADDRESS.fullmatch(a) for a in deny):
+        raise ConfigError("aml_deny_list: expected a list of 0x addresses, e.g. [\"0x8576…\"]")
+    s["aml_deny_list"] = frozenset(a.lower() for a in deny)
+    mode = str(raw.get("aml_mode", "sync"))
+    if mode not in ("sync", "async"):
+        raise ConfigError(f"aml_mode {mode!r}: expected sync or async")
+    s["aml_mode"] = mode
+    secret_key = str(raw.get("secret_key", ""))
+    if secret_key and Path(secret_key).is_file():
+        secret_key = Path(secret_key).read_text().strip()
+    if secret_key and len(secret_key) < 32:
+        raise ConfigError("secret_key: use at least 32 random characters (or a path to a file holding them)")
+    s["secret_key"] = secret_key
+    s["rates"] = _rates(raw.get("rates"))
     return Settings(**s)  # type: ignore[arg-type]
+
+
+def _rates(raw: object) -> tuple[tuple[str, Decimal], ...]:
+    """`[rates]` USD prices by coin or fiat code, merged over the defaults: `ETH = "3000"`."""
+    if raw is None:
+        return DEFAULT_RATES
+    if not isinstance(raw, dict):
+        raise ConfigError('rates: expected a table of USD prices, e.g. rates = { ETH = "3000" }')
+    table = dict(DEFAULT_RATES)
+    for code, value in raw.items():
+        try:
+            price = Decimal(str(value))
+        except InvalidOperation:
+            price = Decimal(0)
+        if not price.is_finite() or price <= 0:
+            raise ConfigError(f"rates.{code}: expected a positive decimal price in USD")
+        table[str(code)] = price
+    return tuple(table.items())

@@ -45,6 +45,12 @@ contract_address = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"
 """
 
 
+# The BIP-39 test vector (not Anvil's mnemonic, whose accounts are the funded payers) and a fixed server secret:
+# every process of a test run derives the same addresses and client secrets.
+TEST_MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
+TEST_SECRET_KEY = "0123456789abcdef" * 4
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -89,7 +95,8 @@ class Service:
     process: subprocess.Popen[bytes] | None = None
 
     def create_merchant(self, name: str = "Test merchant") -> dict[str, Any]:
-        settings = load_settings({"PAYGATE_DATABASE_URL": self.database_url})
+        # The same settings as the server's, so that keys derived from the wallet (treasury) agree with it.
+        settings = load_settings({k: v for k, v in self.env.items() if k.startswith("PAYGATE_")})
         return asyncio.run(create_merchant_record(settings, name))
 
     def log(self) -> str:
@@ -102,20 +109,30 @@ def paygate(env: dict[str, str], workdir: Path, *args: str, timeout: float = 60)
                           capture_output=True, timeout=timeout)
 
 
-def start(kind: str, workdir: Path) -> Service:
+def start(kind: str, workdir: Path, *, only: tuple[str, ...] = (), networks_file: Path | None = None,
+          config: str = "", extra_env: dict[str, str] | None = None) -> Service:
+    """`only`: the parts to run (`paygate serve --only …`); all three when empty. `networks_file`: a real chain's
+    (tests/chain.py) instead of the static test catalogue. `config`: paygate.toml content."""
     workdir.mkdir(parents=True, exist_ok=True)
-    (workdir / "networks.toml").write_text(TEST_NETWORKS)
+    if networks_file is None:
+        networks_file = workdir / "networks.toml"
+        networks_file.write_text(TEST_NETWORKS)
+    if config:
+        (workdir / "paygate.toml").write_text(config)
     url = create_database(kind, workdir)
     http_port, grpc_port = free_port(), free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAYGATE_")}
     env.update(PAYGATE_DATABASE_URL=url, PAYGATE_HTTP_ADDR=f"127.0.0.1:{http_port}",
-               PAYGATE_GRPC_ADDR=f"127.0.0.1:{grpc_port}", PAYGATE_NETWORKS=str(workdir / "networks.toml"),
-               PAYGATE_CHECKOUT_URL="https://checkout.test", PYTHONPATH=str(Path(__file__).parents[1]))
+               PAYGATE_GRPC_ADDR=f"127.0.0.1:{grpc_port}", PAYGATE_NETWORKS=str(networks_file),
+               PAYGATE_CHECKOUT_URL="https://checkout.test", PYTHONPATH=str(Path(__file__).parents[1]),
+               PAYGATE_WALLET_MNEMONIC=TEST_MNEMONIC, PAYGATE_SECRET_KEY=TEST_SECRET_KEY)
+    env.update(extra_env or {})
     migrated = paygate(env, workdir, "migrate")
     assert migrated.returncode == 0, migrated.stderr
     service = Service(kind, url, f"http://127.0.0.1:{http_port}", f"127.0.0.1:{grpc_port}", env, workdir)
     log = (workdir / "serve.log").open("wb")
-    service.process = subprocess.Popen([sys.executable, "-m", "server.cli", "serve"], env=env, cwd=workdir,
+    roles = [arg for part in only for arg in ("--only", part)]
+    service.process = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", *roles], env=env, cwd=workdir,
                                        stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 from paygate.v1 import customers_pb2
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock, structs, validate
+from server.customers.convert import to_proto
 from server.customers.models import Customer
+from server.events.outbox import changed, record, snapshot
 from server.ids import new_id
 from server.merchants.models import Merchant
 from server.paging import Page
@@ -50,14 +54,26 @@ async def create(session: AsyncSession, caller: Caller, request: customers_pb2.C
                    created=now, updated=now)
     _apply(row, request)
     session.add(row)
+    await _event(session, row, "customer.created")
     return row
+
+
+async def _event(session: AsyncSession, row: Customer, type: str, before: dict[str, Any] | None = None) -> None:
+    # Written now: the event row references the customer's merchant, and its snapshot is the customer as saved.
+    await session.flush()
+    after = to_proto(row)
+    previous = changed(before, snapshot(after)) if before is not None else None
+    await record(session, merchant_id=row.merchant_id, livemode=row.livemode, type=type, resource=after,
+                 previous_attributes=previous)
 
 
 async def update(session: AsyncSession, caller: Caller, request: customers_pb2.UpdateCustomerRequest) -> Customer:
     row = await get(session, caller, request.id)
+    before = snapshot(to_proto(row))
     _apply(row, request)
     row.updated = clock.now()
     session.add(row)
+    await _event(session, row, "customer.updated", before)
     return row
 
 
@@ -66,6 +82,7 @@ async def delete(session: AsyncSession, caller: Caller, customer_id: str) -> Non
     row = await get(session, caller, customer_id)
     row.deleted_at = row.updated = clock.now()
     session.add(row)
+    await _event(session, row, "customer.deleted")
 
 
 async def list_page(session: AsyncSession, caller: Caller, page: Page, email: str) -> tuple[list[Customer], int]:
@@ -110,4 +127,5 @@ async def create_for_identity(session: AsyncSession, caller: Caller, idp_key: st
     # Written now: rows added next in the same unit of work (an auth token) reference it by foreign key, and the
     # unit of work does not order inserts of models without a relationship between them.
     await session.flush()
+    await _event(session, row, "customer.created")
     return row

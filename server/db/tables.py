@@ -1,28 +1,41 @@
 """Imports every table so that `SQLModel.metadata` is complete (Alembic and the tests read it)."""
 
+from server.aml.models import AmlCheck
 from server.chains.models import ChainTransfer, NetworkCursor, WatchedAddress
 from server.customers.models import AuthToken, Customer, EphemeralToken, VerificationCode
 from server.events.models import Event
 from server.idempotency.models import IdempotencyKey
 from server.merchants.models import ApiKey, Merchant
+from server.payment_intents.models import Charge, ChargeTransfer, PaymentIntent
 from server.payment_links.models import PaymentLink, PaymentLinkItem
 from server.products.models import Product, ProductVariant, SellingPlan
+from server.wallet.models import PermanentDeposit, WalletAccount, WalletCounter
+from server.webhooks.models import Delivery, WebhookEndpoint
 
 __all__ = [
+    "AmlCheck",
     "ApiKey",
     "AuthToken",
     "ChainTransfer",
+    "Charge",
+    "ChargeTransfer",
     "Customer",
+    "Delivery",
     "EphemeralToken",
     "Event",
     "IdempotencyKey",
     "Merchant",
     "NetworkCursor",
+    "PaymentIntent",
     "PaymentLink",
     "PaymentLinkItem",
+    "PermanentDeposit",
     "Product",
     "ProductVariant",
     "SellingPlan",
     "VerificationCode",
+    "WalletAccount",
+    "WalletCounter",
     "WatchedAddress",
+    "WebhookEndpoint",
 ]

@@ -1,12 +1,9 @@
 from __future__ import annotations
 
-from typing import Any
-
 import sqlalchemy as sa
 from sqlmodel import Column, Field, SQLModel
 
 from server import clock
-from server.db.types import JSONType
 
 
 class Event(SQLModel, table=True):
@@ -25,8 +22,10 @@ class Event(SQLModel, table=True):
     api_version: str = Field(max_length=10)
     object_type: str = Field(max_length=40)
     object_id: str = Field(max_length=40)
-    # {"object": {...}, "previous_attributes": {...} or null}
-    data: dict[str, Any] = Field(sa_column=Column(JSONType, nullable=False))
+    # The JSON text of {"object": {...}, "previous_attributes": {...} or null}. Text, not a JSON column: the
+    # snapshot's decimal numbers (customer totals) keep their exact digits, which a JSON column's float round trip
+    # would not.
+    data: str = Field(sa_column=Column(sa.Text, nullable=False))
     created: int = Field(sa_type=sa.BigInteger, index=True)
     # Orders events of one object, finer than the one-second `created`.
     sort_key: int = Field(default_factory=clock.sort_key, sa_type=sa.BigInteger)

@@ -14,6 +14,7 @@ from google.protobuf.message import Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway_http.codec import encode
+from gateway_http.envelope import dumps
 from server import clock
 from server.events.models import Event
 from server.ids import new_id
@@ -40,7 +41,7 @@ async def record(session: AsyncSession, *, merchant_id: str, livemode: bool, typ
     event = Event(
         id=new_id("evt"), merchant_id=merchant_id, livemode=livemode, type=type, api_version=API_VERSION,
         object_type=str(data.get("object") or type.split(".")[0]), object_id=str(data.get("id", "")),
-        data={"object": data, "previous_attributes": previous_attributes}, created=clock.now(),
+        data=dumps({"object": data, "previous_attributes": previous_attributes}).decode(), created=clock.now(),
     )
     session.add(event)
     await session.flush()

@@ -24,11 +24,10 @@ _sym_db = _symbol_database.Default()
 
 from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.api import field_behavior_pb2 as google_dot_api_dot_field__behavior__pb2
-from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from paygate.v1 import options_pb2 as paygate_dot_v1_dot_options__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17paygate/v1/events.proto\x12\npaygate.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x18paygate/v1/options.proto\"\xa8\x01\n\x05\x45vent\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06object\x18\x02 \x01(\t\x12\x13\n\x0b\x61pi_version\x18\x03 \x01(\t\x12\x0f\n\x07\x63reated\x18\x04 \x01(\x03\x12#\n\x04\x64\x61ta\x18\x05 \x01(\x0b\x32\x15.paygate.v1.EventData\x12\x10\n\x08livemode\x18\x06 \x01(\x08\x12\x18\n\x10pending_webhooks\x18\x07 \x01(\x05\x12\x0c\n\x04type\x18\x08 \x01(\t\"i\n\tEventData\x12\'\n\x06object\x18\x01 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x33\n\x13previous_attributes\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\"\xa7\x02\n\rEventDelivery\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06object\x18\x02 \x01(\t\x12\x10\n\x08\x65vent_id\x18\x03 \x01(\t\x12\x13\n\x0b\x65ndpoint_id\x18\x04 \x01(\t\x12\x0b\n\x03url\x18\x05 \x01(\t\x12\x0f\n\x07\x61ttempt\x18\x06 \x01(\x05\x12/\n\x06status\x18\x07 \x01(\x0e\x32\x1f.paygate.v1.EventDeliveryStatus\x12\x13\n\x0bhttp_status\x18\x08 \x01(\x05\x12\x12\n\nlatency_ms\x18\t \x01(\x03\x12\x18\n\x10response_excerpt\x18\n \x01(\t\x12\x0f\n\x07\x63reated\x18\x0b \x01(\x03\x12\x1c\n\x0fnext_attempt_at\x18\x0c \x01(\x03H\x00\x88\x01\x01\x42\x12\n\x10_next_attempt_at\"\xb7\x01\n\x11ListEventsRequest\x12\x11\n\x04page\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\tpage_size\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\x0c\n\x04type\x18\x03 \x01(\t\x12\x18\n\x0b\x63reated_gte\x18\x04 \x01(\x03H\x02\x88\x01\x01\x12\x18\n\x0b\x63reated_lte\x18\x05 \x01(\x03H\x03\x88\x01\x01\x42\x07\n\x05_pageB\x0c\n\n_page_sizeB\x0e\n\x0c_created_gteB\x0e\n\x0c_created_lte\"g\n\x12ListEventsResponse\x12!\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x11.paygate.v1.Event\x12\r\n\x05total\x18\x02 \x01(\x03\x12\x0c\n\x04page\x18\x03 \x01(\x05\x12\x11\n\tpage_size\x18\x04 \x01(\x05\"#\n\x0fGetEventRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"4\n\x10GetEventResponse\x12 \n\x05\x65vent\x18\x01 \x01(\x0b\x32\x11.paygate.v1.Event\"P\n\x12ResendEventRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x18\n\x0b\x65ndpoint_id\x18\x02 \x01(\tH\x00\x88\x01\x01\x42\x0e\n\x0c_endpoint_id\"D\n\x13ResendEventResponse\x12-\n\ndeliveries\x18\x01 \x03(\x0b\x32\x19.paygate.v1.EventDelivery\"p\n\x1aListEventDeliveriesRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x11\n\x04page\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\tpage_size\x18\x03 \x01(\x05H\x01\x88\x01\x01\x42\x07\n\x05_pageB\x0c\n\n_page_size\"|\n\x1bListEventDeliveriesResponse\x12-\n\ndeliveries\x18\x01 \x03(\x0b\x32\x19.paygate.v1.EventDelivery\x12\r\n\x05total\x18\x02 \x01(\x03\x12\x0c\n\x04page\x18\x03 \x01(\x05\x12\x11\n\tpage_size\x18\x04 \x01(\x05*\xce\x01\n\x13\x45ventDeliveryStatus\x12%\n!EVENT_DELIVERY_STATUS_UNSPECIFIED\x10\x00\x12.\n\x1d\x45VENT_DELIVERY_STATUS_PENDING\x10\x01\x1a\x0b\xda\xb5\x18\x07pending\x12\x32\n\x1f\x45VENT_DELIVERY_STATUS_SUCCEEDED\x10\x02\x1a\r\xda\xb5\x18\tsucceeded\x12,\n\x1c\x45VENT_DELIVERY_STATUS_FAILED\x10\x03\x1a\n\xda\xb5\x18\x06\x66\x61iled2\xd6\x03\n\x0c\x45ventService\x12_\n\nListEvents\x12\x1d.paygate.v1.ListEventsRequest\x1a\x1e.paygate.v1.ListEventsResponse\"\x12\x82\xd3\xe4\x93\x02\x0c\x12\n/v1/events\x12\x65\n\x08GetEvent\x12\x1b.paygate.v1.GetEventRequest\x1a\x1c.paygate.v1.GetEventResponse\"\x1e\x82\xd3\xe4\x93\x02\x18\x12\x0f/v1/events/{id}b\x05\x65vent\x12q\n\x0bResendEvent\x12\x1e.paygate.v1.ResendEventRequest\x1a\x1f.paygate.v1.ResendEventResponse\"!\x82\xd3\xe4\x93\x02\x1b\"\x16/v1/events/{id}/resend:\x01*\x12\x8a\x01\n\x13ListEventDeliveries\x12&.paygate.v1.ListEventDeliveriesRequest\x1a\'.paygate.v1.ListEventDeliveriesResponse\"\"\x82\xd3\xe4\x93\x02\x1c\x12\x1a/v1/events/{id}/deliveriesb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17paygate/v1/events.proto\x12\npaygate.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x18paygate/v1/options.proto\"\xa8\x01\n\x05\x45vent\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06object\x18\x02 \x01(\t\x12\x13\n\x0b\x61pi_version\x18\x03 \x01(\t\x12\x0f\n\x07\x63reated\x18\x04 \x01(\x03\x12#\n\x04\x64\x61ta\x18\x05 \x01(\x0b\x32\x15.paygate.v1.EventData\x12\x10\n\x08livemode\x18\x06 \x01(\x08\x12\x18\n\x10pending_webhooks\x18\x07 \x01(\x05\x12\x0c\n\x04type\x18\x08 \x01(\t\"P\n\tEventData\x12\x14\n\x06object\x18\x03 \x01(\tB\x04\xb0\xb6\x18\x01\x12!\n\x13previous_attributes\x18\x04 \x01(\tB\x04\xb0\xb6\x18\x01J\x04\x08\x01\x10\x02J\x04\x08\x02\x10\x03\"\xa7\x02\n\rEventDelivery\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06object\x18\x02 \x01(\t\x12\x10\n\x08\x65vent_id\x18\x03 \x01(\t\x12\x13\n\x0b\x65ndpoint_id\x18\x04 \x01(\t\x12\x0b\n\x03url\x18\x05 \x01(\t\x12\x0f\n\x07\x61ttempt\x18\x06 \x01(\x05\x12/\n\x06status\x18\x07 \x01(\x0e\x32\x1f.paygate.v1.EventDeliveryStatus\x12\x13\n\x0bhttp_status\x18\x08 \x01(\x05\x12\x12\n\nlatency_ms\x18\t \x01(\x03\x12\x18\n\x10response_excerpt\x18\n \x01(\t\x12\x0f\n\x07\x63reated\x18\x0b \x01(\x03\x12\x1c\n\x0fnext_attempt_at\x18\x0c \x01(\x03H\x00\x88\x01\x01\x42\x12\n\x10_next_attempt_at\"\xb7\x01\n\x11ListEventsRequest\x12\x11\n\x04page\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\tpage_size\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\x0c\n\x04type\x18\x03 \x01(\t\x12\x18\n\x0b\x63reated_gte\x18\x04 \x01(\x03H\x02\x88\x01\x01\x12\x18\n\x0b\x63reated_lte\x18\x05 \x01(\x03H\x03\x88\x01\x01\x42\x07\n\x05_pageB\x0c\n\n_page_sizeB\x0e\n\x0c_created_gteB\x0e\n\x0c_created_lte\"g\n\x12ListEventsResponse\x12!\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x11.paygate.v1.Event\x12\r\n\x05total\x18\x02 \x01(\x03\x12\x0c\n\x04page\x18\x03 \x01(\x05\x12\x11\n\tpage_size\x18\x04 \x01(\x05\"#\n\x0fGetEventRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"4\n\x10GetEventResponse\x12 \n\x05\x65vent\x18\x01 \x01(\x0b\x32\x11.paygate.v1.Event\"P\n\x12ResendEventRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x18\n\x0b\x65ndpoint_id\x18\x02 \x01(\tH\x00\x88\x01\x01\x42\x0e\n\x0c_endpoint_id\"D\n\x13ResendEventResponse\x12-\n\ndeliveries\x18\x01 \x03(\x0b\x32\x19.paygate.v1.EventDelivery\"p\n\x1aListEventDeliveriesRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x11\n\x04page\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\tpage_size\x18\x03 \x01(\x05H\x01\x88\x01\x01\x42\x07\n\x05_pageB\x0c\n\n_page_size\"|\n\x1bListEventDeliveriesResponse\x12-\n\ndeliveries\x18\x01 \x03(\x0b\x32\x19.paygate.v1.EventDelivery\x12\r\n\x05total\x18\x02 \x01(\x03\x12\x0c\n\x04page\x18\x03 \x01(\x05\x12\x11\n\tpage_size\x18\x04 \x01(\x05*\xce\x01\n\x13\x45ventDeliveryStatus\x12%\n!EVENT_DELIVERY_STATUS_UNSPECIFIED\x10\x00\x12.\n\x1d\x45VENT_DELIVERY_STATUS_PENDING\x10\x01\x1a\x0b\xda\xb5\x18\x07pending\x12\x32\n\x1f\x45VENT_DELIVERY_STATUS_SUCCEEDED\x10\x02\x1a\r\xda\xb5\x18\tsucceeded\x12,\n\x1c\x45VENT_DELIVERY_STATUS_FAILED\x10\x03\x1a\n\xda\xb5\x18\x06\x66\x61iled2\xd6\x03\n\x0c\x45ventService\x12_\n\nListEvents\x12\x1d.paygate.v1.ListEventsRequest\x1a\x1e.paygate.v1.ListEventsResponse\"\x12\x82\xd3\xe4\x93\x02\x0c\x12\n/v1/events\x12\x65\n\x08GetEvent\x12\x1b.paygate.v1.GetEventRequest\x1a\x1c.paygate.v1.GetEventResponse\"\x1e\x82\xd3\xe4\x93\x02\x18\x12\x0f/v1/events/{id}b\x05\x65vent\x12q\n\x0bResendEvent\x12\x1e.paygate.v1.ResendEventRequest\x1a\x1f.paygate.v1.ResendEventResponse\"!\x82\xd3\xe4\x93\x02\x1b\"\x16/v1/events/{id}/resend:\x01*\x12\x8a\x01\n\x13ListEventDeliveries\x12&.paygate.v1.ListEventDeliveriesRequest\x1a\'.paygate.v1.ListEventDeliveriesResponse\"\"\x82\xd3\xe4\x93\x02\x1c\x12\x1a/v1/events/{id}/deliveriesb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -41,6 +40,10 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_EVENTDELIVERYSTATUS'].values_by_name["EVENT_DELIVERY_STATUS_SUCCEEDED"]._serialized_options = b'\332\265\030\tsucceeded'
   _globals['_EVENTDELIVERYSTATUS'].values_by_name["EVENT_DELIVERY_STATUS_FAILED"]._loaded_options = None
   _globals['_EVENTDELIVERYSTATUS'].values_by_name["EVENT_DELIVERY_STATUS_FAILED"]._serialized_options = b'\332\265\030\006failed'
+  _globals['_EVENTDATA'].fields_by_name['object']._loaded_options = None
+  _globals['_EVENTDATA'].fields_by_name['object']._serialized_options = b'\260\266\030\001'
+  _globals['_EVENTDATA'].fields_by_name['previous_attributes']._loaded_options = None
+  _globals['_EVENTDATA'].fields_by_name['previous_attributes']._serialized_options = b'\260\266\030\001'
   _globals['_GETEVENTREQUEST'].fields_by_name['id']._loaded_options = None
   _globals['_GETEVENTREQUEST'].fields_by_name['id']._serialized_options = b'\342A\001\002'
   _globals['_RESENDEVENTREQUEST'].fields_by_name['id']._loaded_options = None
@@ -55,30 +58,30 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_EVENTSERVICE'].methods_by_name['ResendEvent']._serialized_options = b'\202\323\344\223\002\033\"\026/v1/events/{id}/resend:\001*'
   _globals['_EVENTSERVICE'].methods_by_name['ListEventDeliveries']._loaded_options = None
   _globals['_EVENTSERVICE'].methods_by_name['ListEventDeliveries']._serialized_options = b'\202\323\344\223\002\034\022\032/v1/events/{id}/deliveries'
-  _globals['_EVENTDELIVERYSTATUS']._serialized_start=1509
-  _globals['_EVENTDELIVERYSTATUS']._serialized_end=1715
-  _globals['_EVENT']._serialized_start=159
-  _globals['_EVENT']._serialized_end=327
-  _globals['_EVENTDATA']._serialized_start=329
-  _globals['_EVENTDATA']._serialized_end=434
-  _globals['_EVENTDELIVERY']._serialized_start=437
-  _globals['_EVENTDELIVERY']._serialized_end=732
-  _globals['_LISTEVENTSREQUEST']._serialized_start=735
-  _globals['_LISTEVENTSREQUEST']._serialized_end=918
-  _globals['_LISTEVENTSRESPONSE']._serialized_start=920
-  _globals['_LISTEVENTSRESPONSE']._serialized_end=1023
-  _globals['_GETEVENTREQUEST']._serialized_start=1025
-  _globals['_GETEVENTREQUEST']._serialized_end=1060
-  _globals['_GETEVENTRESPONSE']._serialized_start=1062
-  _globals['_GETEVENTRESPONSE']._serialized_end=1114
-  _globals['_RESENDEVENTREQUEST']._serialized_start=1116
-  _globals['_RESENDEVENTREQUEST']._serialized_end=1196
-  _globals['_RESENDEVENTRESPONSE']._serialized_start=1198
-  _globals['_RESENDEVENTRESPONSE']._serialized_end=1266
-  _globals['_LISTEVENTDELIVERIESREQUEST']._serialized_start=1268
-  _globals['_LISTEVENTDELIVERIESREQUEST']._serialized_end=1380
-  _globals['_LISTEVENTDELIVERIESRESPONSE']._serialized_start=1382
-  _globals['_LISTEVENTDELIVERIESRESPONSE']._serialized_end=1506
-  _globals['_EVENTSERVICE']._serialized_start=1718
-  _globals['_EVENTSERVICE']._serialized_end=2188
+  _globals['_EVENTDELIVERYSTATUS']._serialized_start=1454
+  _globals['_EVENTDELIVERYSTATUS']._serialized_end=1660
+  _globals['_EVENT']._serialized_start=129
+  _globals['_EVENT']._serialized_end=297
+  _globals['_EVENTDATA']._serialized_start=299
+  _globals['_EVENTDATA']._serialized_end=379
+  _globals['_EVENTDELIVERY']._serialized_start=382
+  _globals['_EVENTDELIVERY']._serialized_end=677
+  _globals['_LISTEVENTSREQUEST']._serialized_start=680
+  _globals['_LISTEVENTSREQUEST']._serialized_end=863
+  _globals['_LISTEVENTSRESPONSE']._serialized_start=865
+  _globals['_LISTEVENTSRESPONSE']._serialized_end=968
+  _globals['_GETEVENTREQUEST']._serialized_start=970
+  _globals['_GETEVENTREQUEST']._serialized_end=1005
+  _globals['_GETEVENTRESPONSE']._serialized_start=1007
+  _globals['_GETEVENTRESPONSE']._serialized_end=1059
+  _globals['_RESENDEVENTREQUEST']._serialized_start=1061
+  _globals['_RESENDEVENTREQUEST']._serialized_end=1141
+  _globals['_RESENDEVENTRESPONSE']._serialized_start=1143
+  _globals['_RESENDEVENTRESPONSE']._serialized_end=1211
+  _globals['_LISTEVENTDELIVERIESREQUEST']._serialized_start=1213
+  _globals['_LISTEVENTDELIVERIESREQUEST']._serialized_end=1325
+  _globals['_LISTEVENTDELIVERIESRESPONSE']._serialized_start=1327
+  _globals['_LISTEVENTDELIVERIESRESPONSE']._serialized_end=1451
+  _globals['_EVENTSERVICE']._serialized_start=1663
+  _globals['_EVENTSERVICE']._serialized_end=2133
 # @@protoc_insertion_point(module_scope)

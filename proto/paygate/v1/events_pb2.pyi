@@ -1,6 +1,5 @@
 from google.api import annotations_pb2 as _annotations_pb2
 from google.api import field_behavior_pb2 as _field_behavior_pb2
-from google.protobuf import struct_pb2 as _struct_pb2
 from paygate.v1 import options_pb2 as _options_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
@@ -46,9 +45,9 @@ class EventData(_message.Message):
     __slots__ = ("object", "previous_attributes")
     OBJECT_FIELD_NUMBER: _ClassVar[int]
     PREVIOUS_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
-    object: _struct_pb2.Struct
-    previous_attributes: _struct_pb2.Value
-    def __init__(self, object: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., previous_attributes: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ...) -> None: ...
+    object: str
+    previous_attributes: str
+    def __init__(self, object: _Optional[str] = ..., previous_attributes: _Optional[str] = ...) -> None: ...
 
 class EventDelivery(_message.Message):
     __slots__ = ("id", "object", "event_id", "endpoint_id", "url", "attempt", "status", "http_status", "latency_ms", "response_excerpt", "created", "next_attempt_at")

@@ -32,3 +32,5 @@ WIRE_VALUE_FIELD_NUMBER: _ClassVar[int]
 wire_value: _descriptor.FieldDescriptor
 JSON_NUMBER_FIELD_NUMBER: _ClassVar[int]
 json_number: _descriptor.FieldDescriptor
+JSON_DOCUMENT_FIELD_NUMBER: _ClassVar[int]
+json_document: _descriptor.FieldDescriptor

@@ -1,0 +1,64 @@
+"""An intent with everything its API shape shows: charges, their transfers, the customer, the merchant's name."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server.chains.models import ChainTransfer
+from server.customers.models import Customer
+from server.merchants.models import Merchant
+from server.payment_intents.models import Charge, ChargeTransfer, PaymentIntent
+
+
+@dataclass
+class Loaded:
+    intent: PaymentIntent
+    charges: list[Charge] = field(default_factory=list)  # oldest first
+    transfers: dict[str, list[ChainTransfer]] = field(default_factory=dict)  # by charge id, oldest first
+    customer: Customer | None = None
+    merchant_name: str = ""
+
+    def transfers_of(self, charge: Charge) -> list[ChainTransfer]:
+        return self.transfers.get(charge.id, [])
+
+    @property
+    def latest_charge(self) -> Charge | None:
+        return self.charges[-1] if self.charges else None
+
+
+async def load(session: AsyncSession, intents: list[PaymentIntent]) -> list[Loaded]:
+    if not intents:
+        return []
+    ids = [i.id for i in intents]
+    charges = list(await session.exec(select(Charge).where(col(Charge.payment_intent_id).in_(ids))
+                                      .order_by(col(Charge.sort_key))))
+    by_charge: dict[str, list[ChainTransfer]] = defaultdict(list)
+    if charges:
+        rows = await session.exec(
+            select(ChargeTransfer.charge_id, ChainTransfer)
+            .join(ChainTransfer, col(ChainTransfer.id) == col(ChargeTransfer.transfer_id))
+            .where(col(ChargeTransfer.charge_id).in_([c.id for c in charges]))
+            .order_by(col(ChainTransfer.created_at), col(ChainTransfer.block_number), col(ChainTransfer.log_index),
+                      col(ChainTransfer.id)))
+        for charge_id, transfer in rows:
+            by_charge[charge_id].append(transfer)
+    customer_ids = list({i.customer_id for i in intents if i.customer_id})
+    customers = {c.id: c for c in await session.exec(select(Customer).where(col(Customer.id).in_(customer_ids)))} \
+        if customer_ids else {}
+    merchant_ids = list({i.merchant_id for i in intents})
+    names = {m.id: m.name for m in await session.exec(select(Merchant).where(col(Merchant.id).in_(merchant_ids)))}
+    out = []
+    for intent in intents:
+        own = [c for c in charges if c.payment_intent_id == intent.id]
+        out.append(Loaded(intent=intent, charges=own, transfers={c.id: by_charge.get(c.id, []) for c in own},
+                          customer=customers.get(intent.customer_id or ""),
+                          merchant_name=names.get(intent.merchant_id, "")))
+    return out
+
+
+async def load_one(session: AsyncSession, intent: PaymentIntent) -> Loaded:
+    return (await load(session, [intent]))[0]

@@ -1,0 +1,138 @@
+"""Opening a crypto payment attempt: a quote, a deposit address, and the watched-address row for the watcher.
+
+No network I/O: the quote comes from the rate source (the configured table; a live feed must serve from its cache)
+and the address is derived locally, so the whole attempt is one short transaction.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server import clock
+from server.assets.catalogue import Asset
+from server.chains.models import NetworkCursor, WatchedAddress
+from server.errors import MissingParameter, invalid
+from server.ids import new_id
+from server.payment_intents.aggregate import Loaded
+from server.payment_intents.env import Env
+from server.payment_intents.models import Charge
+from server.payment_intents.states import OPEN_FOR_PAYMENT, UnexpectedState
+from server.payment_intents.totals import ChargeStatus
+from server.rates import RateUnavailable
+from server.rates.quotes import quote
+from server.wallet.addresses import new_deposit_address
+from server.wallet.models import PermanentDeposit
+
+ASSET_FIELD = "payment_method_options.crypto.asset_id"
+# Late funds are still recorded this long after the quote (and the intent) expired.
+WATCH_GRACE_SECONDS = 24 * 3600
+
+
+def check_open(loaded: Loaded, now: int) -> None:
+    """A new attempt needs an intent that still takes payments and has not expired."""
+    intent = loaded.intent
+    if intent.status not in OPEN_FOR_PAYMENT or intent.expired_at <= now:
+        state = intent.status if intent.expired_at > now else f"{intent.status} (expired)"
+        raise UnexpectedState(state, "open_a_payment_attempt")
+
+
+def payable_asset(env: Env, asset_id: str, livemode: bool, field: str = ASSET_FIELD) -> Asset:
+    """Only payable crypto assets of the caller's mode: test keys pay with -TEST assets, live keys on mainnets."""
+    asset = env.catalogue.by_id.get(asset_id)
+    if asset is None or asset.is_fiat:
+        raise invalid(field, f"{asset_id!r} is not a crypto asset of the catalogue")
+    if asset.is_mainnet != livemode:
+        hint = "test keys pay with assets ending in -TEST" if not livemode else "live keys pay on production networks"
+        raise invalid(field, f"{asset_id!r} is not available in {'live' if livemode else 'test'} mode; {hint}")
+    if not asset.payable:
+        raise invalid(field, f"{asset_id!r} is not payable (its network has no reachable RPC configured)")
+    return asset
+
+
+def _paid_so_far(loaded: Loaded) -> Decimal:
+    """Approved funds in the intent's currency, each at the rate quoted to the payer."""
+    return sum((c.amount_captured * c.exchange_rate for c in loaded.charges), Decimal(0))
+
+
+async def open_crypto(session: AsyncSession, env: Env, loaded: Loaded, asset_id: str) -> Loaded:
+    intent = loaded.intent
+    now = clock.now()
+    check_open(loaded, now)
+    asset_id = asset_id or intent.permanent_deposit_asset_id
+    if not asset_id:
+        raise MissingParameter(ASSET_FIELD)
+    asset = payable_asset(env, asset_id, intent.livemode)
+    if intent.paid_asset_id and asset.id != intent.paid_asset_id:
+        raise invalid(ASSET_FIELD, f"funds already arrived in {intent.paid_asset_id}; pay the rest in that asset")
+    if intent.permanent_deposit and intent.permanent_deposit_asset_id and asset.id != intent.permanent_deposit_asset_id:
+        raise invalid(ASSET_FIELD, f"this intent pays to its permanent deposit in {intent.permanent_deposit_asset_id}")
+    current = loaded.latest_charge
+    if current is not None and current.asset_id == asset.id and current.status == ChargeStatus.PENDING \
+            and current.quote_expires_at > now:
+        return loaded  # the open attempt still stands: same address, same quote
+    currency = env.catalogue.currency(intent.currency)
+    due = intent.amount - _paid_so_far(loaded)
+    if currency is None or due <= 0:
+        raise UnexpectedState(intent.status, "open_a_payment_attempt")
+    try:
+        q = await quote(env.rates, asset, currency, due, now)
+    except RateUnavailable as e:
+        raise invalid(ASSET_FIELD, f"{e}; choose another asset") from None
+    deposit: PermanentDeposit | None = None
+    if intent.permanent_deposit and intent.customer_id:
+        deposit = await permanent_deposit(session, env, intent.merchant_id, intent.livemode, intent.customer_id, asset)
+        address, index = deposit.address, deposit.address_index
+    else:
+        address, index = await new_deposit_address(session, env.keys, intent.merchant_id, intent.livemode)
+    charge = Charge(id=new_id("ch"), payment_intent_id=intent.id, merchant_id=intent.merchant_id,
+                    livemode=intent.livemode, payment_method_type="crypto", asset_id=asset.id, network=asset.network,
+                    amount=q.amount, exchange_rate=q.exchange_rate, deposit_address=address, address_index=index,
+                    permanent_deposit_id=deposit.id if deposit else None, quote_expires_at=q.expires_at,
+                    status=ChargeStatus.PENDING, created=now)
+    session.add(charge)
+    await session.flush()
+    await watch(session, network=asset.network, address=address, owner_id=deposit.id if deposit else charge.id,
+                merchant_id=intent.merchant_id, livemode=intent.livemode,
+                until=max(q.expires_at, intent.expired_at) + WATCH_GRACE_SECONDS)
+    intent.payment_method_type = "crypto"
+    intent.updated = now
+    session.add(intent)
+    loaded.charges.append(charge)
+    loaded.transfers[charge.id] = []
+    return loaded
+
+
+async def permanent_deposit(session: AsyncSession, env: Env, merchant_id: str, livemode: bool, customer_id: str,
+                            asset: Asset) -> PermanentDeposit:
+    """The customer's reusable address for this asset, made on first use."""
+    row = (await session.exec(select(PermanentDeposit).where(
+        PermanentDeposit.merchant_id == merchant_id, PermanentDeposit.livemode == livemode,
+        PermanentDeposit.customer_id == customer_id, PermanentDeposit.asset_id == asset.id))).first()
+    if row is not None:
+        return row
+    address, index = await new_deposit_address(session, env.keys, merchant_id, livemode)
+    row = PermanentDeposit(id=new_id("pd"), merchant_id=merchant_id, livemode=livemode, customer_id=customer_id,
+                           asset_id=asset.id, network=asset.network, address=address, address_index=index,
+                           created=clock.now())
+    session.add(row)
+    await session.flush()
+    return row
+
+
+async def watch(session: AsyncSession, *, network: str, address: str, owner_id: str, merchant_id: str,
+                livemode: bool, until: int) -> None:
+    """Ask the watcher to look for transfers to `address` until `until` (extended, never shortened)."""
+    row = await session.get(WatchedAddress, (network, address))
+    if row is not None:
+        row.watch_until = max(row.watch_until, until)
+        session.add(row)
+        return
+    cursor = await session.get(NetworkCursor, network)
+    # The address is new: nothing before the next unscanned block can be a payment to it.
+    session.add(WatchedAddress(network=network, address=address, owner_id=owner_id, merchant_id=merchant_id,
+                               livemode=livemode, from_block=cursor.last_block + 1 if cursor else 0,
+                               watch_until=until))
+    await session.flush()

@@ -1,0 +1,51 @@
+"""The payments side of the chain seam: on every ChainTransfer change, settle the intent it pays.
+
+Registered in `server.chains.hooks.TRANSFER_LISTENERS` at import (server/app.py and the scheduler's jobs import
+this module, so every process that may run the watcher has it). Runs inside the watcher's transaction: the charge,
+the intent, its status and its events change together with the transfer, or not at all.
+"""
+
+from __future__ import annotations
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server.chains import hooks
+from server.chains.models import ChainTransfer
+from server.payment_intents import settle
+from server.payment_intents.env import current
+from server.payment_intents.models import Charge, ChargeTransfer, PaymentIntent
+from server.payment_intents.states import OPEN_FOR_PAYMENT, Status
+
+
+async def _attribute(session: AsyncSession, transfer: ChainTransfer) -> Charge | None:
+    """The charge this transfer pays, decided once. A charge's own address names it; a permanent deposit address
+    pays the oldest of its charges whose intent is still open, else its newest (late funds stay visible)."""
+    link = await session.get(ChargeTransfer, transfer.id)
+    if link is not None:
+        return await session.get(Charge, link.charge_id)
+    charge = await session.get(Charge, transfer.owner_id)
+    if charge is None:
+        candidates = list(await session.exec(
+            select(Charge, PaymentIntent.status)
+            .join(PaymentIntent, col(PaymentIntent.id) == col(Charge.payment_intent_id))
+            .where(Charge.permanent_deposit_id == transfer.owner_id, Charge.asset_id == transfer.asset_id)
+            .order_by(col(Charge.sort_key))))
+        if not candidates:
+            return None  # not a payment address (the watcher serves other owners too)
+        open_ = [c for c, status in candidates if status in OPEN_FOR_PAYMENT or status == Status.PROCESSING]
+        charge = open_[0] if open_ else candidates[-1][0]
+    session.add(ChargeTransfer(transfer_id=transfer.id, charge_id=charge.id))
+    await session.flush()
+    return charge
+
+
+async def on_transfer_changed(session: AsyncSession, transfer: ChainTransfer, previous_status: str,
+                              previous_aml: str) -> None:
+    charge = await _attribute(session, transfer)
+    if charge is not None:
+        await settle.settle(session, current(), charge.payment_intent_id)
+
+
+if on_transfer_changed not in hooks.TRANSFER_LISTENERS:
+    hooks.TRANSFER_LISTENERS.append(on_transfer_changed)

@@ -1,0 +1,165 @@
+"""Rows → the spec's payment intent and charge shapes (proto). Business rules live in totals/states/settle."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paygate.v1 import payment_intents_pb2 as pb
+from paygate.v1 import refunds_pb2
+from paygate.v1.money_pb2 import Address, AssetAmount, Price
+from paygate.v1.payment_links_pb2 import PaymentLinkProduct
+
+from server import clock, structs
+from server.chains.models import ChainTransfer
+from server.customers.convert import to_proto as customer_proto
+from server.errors import Unavailable
+from server.payment_intents import totals
+from server.payment_intents.aggregate import Loaded
+from server.payment_intents.env import Env
+from server.payment_intents.models import Charge
+from server.payment_intents.states import Status
+from server.validate import money_text
+
+STATUS = {
+    Status.REQUIRES_PAYMENT_METHOD: pb.PAYMENT_INTENT_STATUS_REQUIRES_PAYMENT_METHOD,
+    Status.PROCESSING: pb.PAYMENT_INTENT_STATUS_PROCESSING,
+    Status.SUCCESS: pb.PAYMENT_INTENT_STATUS_SUCCESS,
+    Status.CANCELED: pb.PAYMENT_INTENT_STATUS_CANCELED,
+    Status.REFUNDED: pb.PAYMENT_INTENT_STATUS_REFUNDED,
+    Status.PARTIAL_PAID: pb.PAYMENT_INTENT_STATUS_PARTIAL_PAID,
+}
+CHARGE_STATUS = {
+    totals.ChargeStatus.PENDING: pb.CHARGE_STATUS_PENDING,
+    totals.ChargeStatus.SUCCESS: pb.CHARGE_STATUS_SUCCESS,
+    totals.ChargeStatus.FAILED: pb.CHARGE_STATUS_FAILED,
+    totals.ChargeStatus.EXPIRED: pb.CHARGE_STATUS_EXPIRED,
+}
+TX_STATUS = {"submitted": pb.TRANSACTION_STATUS_SUBMITTED, "confirming": pb.TRANSACTION_STATUS_CONFIRMING,
+             "confirmed": pb.TRANSACTION_STATUS_CONFIRMED}
+AML_STATUS = {"": refunds_pb2.AML_STATUS_UNSPECIFIED, "approved": refunds_pb2.AML_STATUS_APPROVED,
+              "rejected": refunds_pb2.AML_STATUS_REJECTED}
+
+
+def _stage(loaded: Loaded, now: int) -> int:
+    intent = loaded.intent
+    match intent.status:
+        case Status.REQUIRES_PAYMENT_METHOD:
+            open_ = any(c.status == totals.ChargeStatus.PENDING and c.quote_expires_at > now for c in loaded.charges)
+            return pb.PAYMENT_INTENT_STAGE_AWAITING_PAYMENT if open_ else pb.PAYMENT_INTENT_STAGE_CREATED
+        case Status.PROCESSING:
+            return pb.PAYMENT_INTENT_STAGE_PROCESSING
+        case Status.PARTIAL_PAID:
+            return pb.PAYMENT_INTENT_STAGE_PARTIAL_PAID
+        case Status.SUCCESS:
+            return pb.PAYMENT_INTENT_STAGE_COMPLETED
+        case Status.CANCELED:
+            return pb.PAYMENT_INTENT_STAGE_EXPIRED if intent.cancellation_reason == "expired" else \
+                pb.PAYMENT_INTENT_STAGE_CANCELED
+        case Status.REFUNDED:
+            return pb.PAYMENT_INTENT_STAGE_REFUNDED
+    return pb.PAYMENT_INTENT_STAGE_UNSPECIFIED
+
+
+def crypto_options(env: Env, charge: Charge) -> pb.CryptoPaymentOptions:
+    asset = env.catalogue.by_id.get(charge.asset_id)
+    return pb.CryptoPaymentOptions(
+        asset_id=charge.asset_id, amount=totals.text(charge.amount), token=asset.token if asset else "",
+        network=charge.network, decimals=asset.decimals if asset else 0,
+        exchange_rate=totals.text(charge.exchange_rate), deposit_address=charge.deposit_address,
+        expired_at=charge.quote_expires_at)
+
+
+def transaction(env: Env, t: ChainTransfer) -> pb.TransactionDetails:
+    asset = env.catalogue.by_id.get(t.asset_id)
+    return pb.TransactionDetails(
+        tx_id=t.id, source_address=t.from_address, destination_address=t.to_address, tx_hash=t.tx_hash,
+        amount=str(int(t.amount_base)), token=asset.token if asset else t.asset_id.split("-")[0],
+        network=t.network, asset_id=t.asset_id, created_at=t.created_at,
+        status=TX_STATUS.get(t.status, pb.TRANSACTION_STATUS_UNSPECIFIED),
+        aml_status=AML_STATUS.get(t.aml_status, refunds_pb2.AML_STATUS_UNSPECIFIED), aml_info=t.aml_info,
+        decimals=t.decimals)
+
+
+def charge_proto(env: Env, loaded: Loaded, charge: Charge, now: int) -> pb.Charge:
+    intent = loaded.intent
+    moves = loaded.transfers_of(charge)
+    status = totals.shown_status(charge, totals.charge_totals(moves), intent.status, now)
+    out = pb.Charge(
+        id=charge.id, object="charge", amount=AssetAmount(asset_id=charge.asset_id, amount=totals.text(charge.amount)),
+        transactions=[transaction(env, t) for t in moves if t.status != totals.REVERTED],
+        refunded=False, created=charge.created, payment_provider="", payment_method_type=charge.payment_method_type,
+        payment_method_options=pb.PaymentMethodOptions(crypto=crypto_options(env, charge)),
+        exchange_rate=totals.text(charge.exchange_rate), status=CHARGE_STATUS[status],
+        paid=charge.amount_captured > 0, captured=charge.amount_captured > 0,
+        amount_captured=AssetAmount(asset_id=charge.asset_id, amount=totals.text(charge.amount_captured)),
+        amount_refunded=AssetAmount(asset_id=charge.asset_id, amount="0"), currency=intent.currency,
+        customer=intent.customer_id or "", description=intent.description, livemode=intent.livemode,
+        payment_intent=intent.id, receipt_email=intent.receipt_email)
+    if charge.frozen_amount > 0:
+        structs.fill(out.fraud_details, {"aml_status": "rejected", "frozen_amount": totals.text(charge.frozen_amount)})
+    if status == totals.ChargeStatus.FAILED:
+        out.failure_code = "aml_rejected"
+        out.failure_message = "every transaction of this payment attempt was rejected by AML screening"
+    return out
+
+
+def _details(loaded: Loaded) -> pb.PaymentDetails:
+    intent = loaded.intent
+    latest = loaded.latest_charge
+    asset = intent.paid_asset_id or (latest.asset_id if latest else intent.currency)
+
+    def amount(value: Any) -> AssetAmount:
+        return AssetAmount(asset_id=asset, amount=totals.text(value))
+
+    return pb.PaymentDetails(
+        amount_captured=amount(intent.amount_captured), amount_refunded=amount(intent.amount_refunded),
+        tx_fee=amount(intent.tx_fee), tax_fee=amount(intent.tax_fee), frozen_amount=amount(intent.frozen_amount),
+        net_amount=amount(intent.net_amount), network_fee=amount(intent.network_fee))
+
+
+def _link_details(loaded: Loaded) -> pb.PaymentLinkDetails:
+    snap = loaded.intent.link_snapshot or {}
+    link = pb.IntentPaymentLink(id=snap.get("payment_link_id", ""), product=PaymentLinkProduct(**snap["product"]),
+                                total_price=Price(amount=snap["total"], currency=snap["currency"]))
+    for item in snap.get("items", []):
+        link.product_items.add(variant_id=item["variant_id"], variant_title=item["variant_title"],
+                               quantity=item["quantity"], price=Price(amount=item["price"], currency=item["currency"]),
+                               selling_plan_id=item.get("selling_plan_id", ""), is_primary=item["is_primary"])
+    return pb.PaymentLinkDetails(merchant_id=loaded.intent.merchant_id, merchant_name=loaded.merchant_name,
+                                 payment_link=link)
+
+
+def client_secret(env: Env, loaded: Loaded) -> str:
+    try:
+        return env.secrets.of(loaded.intent.id, loaded.intent.livemode)
+    except Unavailable:
+        # A live intent while secret_key is unset: never block the chain listener over a display field.
+        return ""
+
+
+def to_proto(env: Env, loaded: Loaded, now: int | None = None) -> pb.PaymentIntent:
+    now = clock.now() if now is None else now
+    i = loaded.intent
+    paid_asset = i.paid_asset_id or i.currency
+    out = pb.PaymentIntent(
+        id=i.id, object="payment_intent", amount=AssetAmount(asset_id=i.currency, amount=money_text(i.amount)),
+        payment_details=_details(loaded), canceled_at=i.canceled_at, cancellation_reason=i.cancellation_reason,
+        client_secret=client_secret(env, loaded), created=i.created, updated=i.updated, currency=i.currency,
+        description=i.description, livemode=i.livemode, merchant_order_id=i.merchant_order_id,
+        payment_method_type=i.payment_method_type, charges=[charge_proto(env, loaded, c, now) for c in loaded.charges],
+        receipt_email=i.receipt_email, status=STATUS[Status(i.status)], payment_intent_status=_stage(loaded, now),
+        complete_on_first_payment=i.complete_on_first_payment, permanent_deposit=i.permanent_deposit,
+        permanent_deposit_asset_id=i.permanent_deposit_asset_id, expired_at=i.expired_at, return_url=i.return_url,
+        amount_overpaid=AssetAmount(asset_id=paid_asset, amount=totals.text(i.amount_overpaid)),
+        amount_received_late=AssetAmount(asset_id=paid_asset, amount=totals.text(i.amount_received_late)),
+    )
+    structs.fill(out.metadata, i.metadata_)
+    if loaded.customer is not None:
+        out.customer.CopyFrom(customer_proto(loaded.customer))
+    if i.link_snapshot:
+        out.payment_link_details.CopyFrom(_link_details(loaded))
+    if i.shipping_address:
+        out.shipping_address.CopyFrom(Address(**i.shipping_address))
+    if loaded.latest_charge is not None:
+        out.payment_method_options.crypto.CopyFrom(crypto_options(env, loaded.latest_charge))
+    return out

@@ -1,0 +1,48 @@
+"""The expiry job: intents past `expired_at` with nothing paid become Canceled (`cancellation_reason` expired).
+
+Claims its rows with `FOR UPDATE SKIP LOCKED` on PostgreSQL, so several scheduler processes share the work
+without doing one intent twice; SQLite has one writer at a time. An intent with funds in flight (Processing) or
+received (PartialPaid, Success) is left alone.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from sqlmodel import col, select
+
+from server import clock
+from server.db import Database
+from server.payment_intents import (
+    chain_listener,  # noqa: F401  (the scheduler process settles transfers too)
+    service,
+)
+from server.payment_intents.env import Env, current
+from server.payment_intents.models import PaymentIntent
+from server.payment_intents.states import Status
+from server.runtime import Runtime
+
+log = logging.getLogger("paygate.payment_intents")
+BATCH = 200
+INTERVAL_SECONDS = 5
+
+
+async def expire_due(db: Database, env: Env, now: int | None = None) -> int:
+    """Expire one batch of due intents; the number expired."""
+    now = clock.now() if now is None else now
+    async with db.transaction() as session:
+        stmt = (select(PaymentIntent)
+                .where(PaymentIntent.status == Status.REQUIRES_PAYMENT_METHOD, col(PaymentIntent.expired_at) <= now)
+                .order_by(col(PaymentIntent.expired_at)).limit(BATCH))
+        if db.is_postgres:
+            stmt = stmt.with_for_update(skip_locked=True)
+        rows = list(await session.exec(stmt))
+        for intent in rows:
+            await service.expire(session, env, intent, now)
+    return len(rows)
+
+
+async def expire_payment_intents(rt: Runtime) -> None:
+    count = await expire_due(rt.db, current(rt.settings, rt.catalogue))
+    if count:
+        log.info("payment intents expired", extra={"count": count})

@@ -1,0 +1,98 @@
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Column, Field, SQLModel
+
+from server import clock
+from server.db.types import DecimalText, JSONType
+
+
+def _money(nullable: bool = False) -> Any:
+    return Field(default=None if nullable else Decimal(0), sa_column=Column(DecimalText, nullable=nullable))
+
+
+class PaymentIntent(SQLModel, table=True):
+    __tablename__ = "payment_intents"
+    __table_args__ = (
+        sa.Index("ix_payment_intents_scope_newest", "merchant_id", "livemode", "sort_key"),
+        sa.Index("ix_payment_intents_due", "status", "expired_at"),  # the expiry job's claim
+    )
+
+    id: str = Field(primary_key=True, max_length=40)
+    merchant_id: str = Field(foreign_key="merchants.id", max_length=40)
+    livemode: bool
+    amount: Decimal = _money()
+    currency: str = Field(max_length=60)
+    customer_id: str | None = Field(default=None, foreign_key="customers.id", max_length=40, index=True)
+    description: str = Field(default="", max_length=1000)
+    metadata_: dict[str, Any] = Field(default_factory=dict, sa_column=Column("metadata", JSONType, nullable=False))
+    merchant_order_id: str = Field(default="", max_length=255, index=True)
+    payment_method_type: str = Field(default="", max_length=20)
+    receipt_email: str = Field(default="", max_length=255)
+    return_url: str = Field(default="", max_length=2000)
+    shipping_address: dict[str, Any] | None = Field(default=None, sa_column=Column(JSONType, nullable=True))
+    status: str = Field(max_length=30)
+    complete_on_first_payment: bool = False
+    permanent_deposit: bool = False
+    permanent_deposit_asset_id: str = Field(default="", max_length=60)
+    expired_at: int = Field(sa_type=sa.BigInteger)
+    canceled_at: int = Field(default=0, sa_type=sa.BigInteger)
+    cancellation_reason: str = Field(default="", max_length=255)
+    # Payment link purchase: the link and what was bought, as priced at creation.
+    payment_link_id: str | None = Field(default=None, max_length=40, index=True)
+    link_snapshot: dict[str, Any] | None = Field(default=None, sa_column=Column(JSONType, nullable=True))
+    product_version: int | None = Field(default=None, sa_type=sa.BigInteger)
+    # payment_details, maintained by the chain listener, in the paid asset.
+    paid_asset_id: str = Field(default="", max_length=60)
+    amount_captured: Decimal = _money()
+    amount_refunded: Decimal = _money()
+    tx_fee: Decimal = _money()
+    tax_fee: Decimal = _money()
+    frozen_amount: Decimal = _money()
+    net_amount: Decimal = _money()
+    network_fee: Decimal = _money()
+    # Facts, not states: paid over the amount due; received after cancel or expiry.
+    amount_overpaid: Decimal = _money()
+    amount_received_late: Decimal = _money()
+    created: int = Field(sa_type=sa.BigInteger)
+    # Orders lists newest first, finer than the one-second `created`.
+    sort_key: int = Field(default_factory=clock.sort_key, sa_type=sa.BigInteger)
+    updated: int = Field(sa_type=sa.BigInteger)
+
+
+class Charge(SQLModel, table=True):
+    """One payment attempt: a quote in one asset and the deposit address that receives it."""
+
+    __tablename__ = "charges"
+
+    id: str = Field(primary_key=True, max_length=40)
+    payment_intent_id: str = Field(foreign_key="payment_intents.id", max_length=40, index=True)
+    merchant_id: str = Field(foreign_key="merchants.id", max_length=40)
+    livemode: bool
+    payment_method_type: str = Field(max_length=20)
+    asset_id: str = Field(max_length=60)
+    network: str = Field(max_length=40)
+    amount: Decimal = _money()  # the quote, in the asset
+    exchange_rate: Decimal = _money()
+    deposit_address: str = Field(max_length=80)
+    address_index: int = Field(sa_type=sa.BigInteger)
+    permanent_deposit_id: str | None = Field(default=None, max_length=40, index=True)
+    quote_expires_at: int = Field(sa_type=sa.BigInteger)
+    status: str = Field(default="Pending", max_length=20)
+    amount_captured: Decimal = _money()
+    frozen_amount: Decimal = _money()
+    created: int = Field(sa_type=sa.BigInteger)
+    sort_key: int = Field(default_factory=clock.sort_key, sa_type=sa.BigInteger)
+
+
+class ChargeTransfer(SQLModel, table=True):
+    """Which charge a chain transfer pays, decided once when it is first seen (a permanent deposit address
+    serves several intents in turn, so the transfer's owner alone does not say)."""
+
+    __tablename__ = "charge_transfers"
+
+    transfer_id: str = Field(primary_key=True, max_length=40)
+    charge_id: str = Field(foreign_key="charges.id", max_length=40, index=True)

@@ -1,0 +1,95 @@
+"""Pricing a payment link purchase from the link's variants: the primary variant times its quantity plus add-ons.
+
+The result is kept on the intent as a snapshot (what was bought, at which price), shown as payment_link_details.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from paygate.v1 import payment_intents_pb2 as pb
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server.errors import invalid
+from server.payment_links import service as links
+from server.products.models import ProductVariant, SellingPlan
+from server.rpc.context import Caller
+from server.validate import money_text
+
+MAX_QUANTITY = 10_000
+
+
+@dataclass(frozen=True)
+class Priced:
+    amount: Decimal
+    currency: str
+    snapshot: dict[str, Any]
+    product_version: int
+
+
+def _title(variant: ProductVariant, product_name: str) -> str:
+    return " / ".join(str(v) for v in variant.option_values.values()) or product_name
+
+
+def _item(variant: ProductVariant, title: str, quantity: int, *, primary: bool, plan: str = "") -> dict[str, Any]:
+    return {"variant_id": variant.id, "variant_title": title, "quantity": quantity,
+            "price": money_text(variant.price), "currency": variant.currency, "selling_plan_id": plan,
+            "is_primary": primary}
+
+
+async def price_link(session: AsyncSession, caller: Caller, request: pb.CreatePaymentIntentRequest) -> Priced:
+    row = await links.find(session, caller, request.payment_link_id)
+    if row is None:
+        raise invalid("payment_link_id", "no such payment link")
+    if not row.active:
+        raise invalid("payment_link_id", "the payment link is not active")
+    link = await links.get(session, caller, row.id)
+    product = link.product
+    if request.HasField("product_version") and request.product_version != product.version:
+        raise invalid("product_version", f"the product changed since (now version {product.version}); reload it")
+    primary_ids = [i.variant_id for i in link.items if i.kind == "primary"]
+    addons = {i.variant_id: i for i in link.items if i.kind == "addon"}
+    choice = request.primary_variant
+    variant_id = choice.variant_id or link.link.default_variant_id
+    if variant_id not in primary_ids:
+        raise invalid("primary_variant.variant_id", f"{variant_id!r} is not a primary variant of the payment link")
+    quantity = choice.quantity if choice.HasField("quantity") else 1
+    if not 1 <= quantity <= MAX_QUANTITY:
+        raise invalid("primary_variant.quantity", f"must be from 1 to {MAX_QUANTITY}")
+    variant = link.variants[variant_id]
+    if not variant.active:
+        raise invalid("primary_variant.variant_id", "this variant is no longer sold")
+    if choice.selling_plan_id:
+        plan = (await session.exec(select(SellingPlan).where(SellingPlan.id == choice.selling_plan_id,
+                                                             SellingPlan.product_id == product.id))).first()
+        if plan is None:
+            raise invalid("primary_variant.selling_plan_id", "not a selling plan of the product")
+    items = [_item(variant, _title(variant, product.name), quantity, primary=True, plan=choice.selling_plan_id)]
+    total = variant.price * quantity
+    chosen: dict[str, int] = {}
+    for i, addon in enumerate(request.addons):
+        where = f"addons[{i}]"
+        spec = addons.get(addon.variant_id)
+        if spec is None:
+            raise invalid(f"{where}.variant_id", f"{addon.variant_id!r} is not an add-on of the payment link")
+        if addon.variant_id in chosen:
+            raise invalid(f"{where}.variant_id", "each add-on may appear once")
+        if not spec.min_quantity <= addon.quantity <= spec.max_quantity:
+            raise invalid(f"{where}.quantity", f"must be from {spec.min_quantity} to {spec.max_quantity}")
+        chosen[addon.variant_id] = addon.quantity
+    for vid, spec in addons.items():
+        if spec.min_quantity > 0 and vid not in chosen:
+            raise invalid("addons", f"add-on {vid} needs a quantity of at least {spec.min_quantity}")
+    for vid, qty in chosen.items():
+        if qty:
+            addon_variant = link.variants[vid]
+            items.append(_item(addon_variant, _title(addon_variant, product.name), qty, primary=False))
+            total += addon_variant.price * qty
+    snapshot = {"payment_link_id": row.id, "total": money_text(total), "currency": variant.currency,
+                "product": {"id": product.id, "name": product.name, "description": product.description,
+                            "active": product.active},
+                "items": items}
+    return Priced(total, variant.currency, snapshot, product.version)

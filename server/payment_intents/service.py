@@ -1,0 +1,197 @@
+"""Payment intents: create, list, retrieve, choose a payment method, cancel. Scoped to the caller's merchant and mode.
+
+Each operation validates, decides and writes in the caller's unit of work, events included (transactional outbox).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import sqlalchemy as sa
+from google.protobuf.json_format import MessageToDict
+from paygate.v1 import payment_intents_pb2 as pb
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server import clock, structs, validate
+from server.chains.models import ChainTransfer
+from server.customers import service as customers
+from server.customers.models import Customer
+from server.errors import MissingParameter, Unimplemented, invalid
+from server.ids import new_id
+from server.paging import Page
+from server.payment_intents import attempts, pricing, settle
+from server.payment_intents.aggregate import Loaded, load, load_one
+from server.payment_intents.env import Env
+from server.payment_intents.models import Charge, ChargeTransfer, PaymentIntent
+from server.payment_intents.states import Event, Status, UnexpectedState, transition
+from server.rates import RateUnavailable
+from server.rates.quotes import price_code
+from server.rpc.context import Caller
+from server.scoping import find_owned, get_owned
+
+DEFAULT_EXPIRES_IN = 24 * 3600
+MAX_EXPIRES_IN = 30 * 24 * 3600
+EXPANDABLE = ("invoice", "subscription")
+METHODS = ("crypto", "cards")
+
+
+def check_expand(expand: list[str]) -> None:
+    """`invoice` and `subscription` are accepted (nothing to expand until invoices exist); others are refused."""
+    for i, value in enumerate(expand):
+        if value not in EXPANDABLE:
+            raise invalid(f"expand[{i}]", f"{value!r} cannot be expanded; use invoice or subscription")
+
+
+async def find(session: AsyncSession, caller: Caller, intent_id: str) -> PaymentIntent | None:
+    return await find_owned(session, PaymentIntent, intent_id, caller)
+
+
+async def get(session: AsyncSession, caller: Caller, intent_id: str, *, for_update: bool = False) -> Loaded:
+    row = await get_owned(session, PaymentIntent, intent_id, caller, "payment_intent")
+    if for_update:
+        row = await settle.lock(session, row.id) or row
+    return await load_one(session, row)
+
+
+async def _amount_and_currency(env: Env, session: AsyncSession, caller: Caller,
+                               request: pb.CreatePaymentIntentRequest) -> tuple[Decimal, str, pricing.Priced | None]:
+    priced = await pricing.price_link(session, caller, request) if request.payment_link_id else None
+    if priced is not None:
+        if request.amount and validate.amount("amount", request.amount) != priced.amount:
+            raise invalid("amount", f"the payment link prices this purchase at {priced.amount} {priced.currency}; "
+                                    "leave amount out")
+        if request.currency and request.currency != priced.currency:
+            raise invalid("currency", f"the payment link sells in {priced.currency}")
+        return priced.amount, priced.currency, priced
+    if not request.amount:
+        raise MissingParameter("amount")
+    if not request.currency:
+        raise MissingParameter("currency")
+    amount = validate.amount("amount", request.amount, allow_zero=False)
+    currency = env.catalogue.currency(request.currency)
+    if currency is None or (not currency.is_fiat and currency.is_mainnet != caller.livemode):
+        raise invalid("currency", f"{request.currency!r} is not a currency or asset of this mode")
+    exponent = amount.as_tuple().exponent
+    if isinstance(exponent, int) and -exponent > currency.decimals:
+        raise invalid("amount", f"at most {currency.decimals} decimal places in {currency.id}")
+    try:
+        await env.rates.usd_price(price_code(currency))
+    except RateUnavailable:
+        raise invalid("currency", f"no exchange rate for {request.currency}; it cannot be paid in crypto") from None
+    return amount, currency.id, None
+
+
+async def create(session: AsyncSession, env: Env, caller: Caller, request: pb.CreatePaymentIntentRequest) -> Loaded:
+    env.secrets.check_available(caller.livemode)  # a live intent needs a configured secret_key
+    amount, currency, priced = await _amount_and_currency(env, session, caller, request)
+    customer: Customer | None = None
+    if request.customer:
+        customer = await customers.find(session, caller, request.customer)
+        if customer is None:
+            raise invalid("customer", "no such customer")
+    expires_in = request.expires_in if request.HasField("expires_in") else DEFAULT_EXPIRES_IN
+    if not 1 <= expires_in <= MAX_EXPIRES_IN:
+        raise invalid("expires_in", f"must be from 1 to {MAX_EXPIRES_IN} seconds (30 days)")
+    method = request.payment_method_type.strip()
+    if method and method not in METHODS:
+        raise invalid("payment_method_type", "use crypto or cards")
+    deposit_asset = request.permanent_deposit_asset_id.strip()
+    if request.permanent_deposit and customer is None:
+        raise invalid("permanent_deposit", "a permanent deposit address belongs to a customer; give customer")
+    if deposit_asset:
+        if not request.permanent_deposit:
+            raise invalid("permanent_deposit_asset_id", "only with permanent_deposit=true")
+        attempts.payable_asset(env, deposit_asset, caller.livemode, "permanent_deposit_asset_id")
+    now = clock.now()
+    intent = PaymentIntent(
+        id=new_id("pi"), merchant_id=caller.merchant_id, livemode=caller.livemode, amount=amount, currency=currency,
+        customer_id=customer.id if customer else None,
+        description=validate.text("description", request.description, max_length=1000),
+        metadata_=structs.metadata_of(request.metadata),
+        merchant_order_id=validate.text("merchant_order_id", request.merchant_order_id.strip()),
+        payment_method_type=method, receipt_email=validate.email("receipt_email", request.receipt_email),
+        return_url=validate.url("return_url", request.return_url),
+        shipping_address=MessageToDict(request.shipping_address, preserving_proto_field_name=True)
+        if request.HasField("shipping_address") else None,
+        status=Status.REQUIRES_PAYMENT_METHOD, complete_on_first_payment=request.complete_on_first_payment,
+        permanent_deposit=request.permanent_deposit, permanent_deposit_asset_id=deposit_asset,
+        expired_at=now + expires_in, payment_link_id=priced.snapshot["payment_link_id"] if priced else None,
+        link_snapshot=priced.snapshot if priced else None,
+        product_version=priced.product_version if priced else None, created=now, updated=now)
+    session.add(intent)
+    await session.flush()
+    loaded = Loaded(intent=intent, customer=customer, merchant_name=(await load_one(session, intent)).merchant_name)
+    await settle.record(session, env, loaded, "payment_intent.created", None)
+    return loaded
+
+
+async def list_page(session: AsyncSession, caller: Caller, page: Page,
+                    request: pb.ListPaymentIntentsRequest) -> tuple[list[Loaded], int]:
+    check_expand(list(request.expand))
+    where = [col(PaymentIntent.merchant_id) == caller.merchant_id, col(PaymentIntent.livemode) == caller.livemode]
+    if request.customer:
+        where.append(col(PaymentIntent.customer_id) == request.customer.strip())
+    elif request.customer_email:
+        email = request.customer_email.strip().lower()
+        where.append(col(PaymentIntent.customer_id).in_(
+            select(Customer.id).where(Customer.merchant_id == caller.merchant_id,
+                                      Customer.livemode == caller.livemode, sa.func.lower(Customer.email) == email)))
+    if request.merchant_order_id:
+        where.append(col(PaymentIntent.merchant_order_id) == request.merchant_order_id.strip())
+    total = (await session.exec(select(sa.func.count()).select_from(PaymentIntent).where(*where))).one()
+    rows = await session.exec(select(PaymentIntent).where(*where).order_by(col(PaymentIntent.sort_key).desc())
+                              .offset(page.offset).limit(page.size))
+    return await load(session, list(rows)), int(total)
+
+
+def _method_of(method: str, options: pb.PaymentMethodOptionsInput) -> str:
+    method = method.strip()
+    if not method:
+        if options.HasField("crypto"):
+            return "crypto"
+        if options.HasField("fiat"):
+            return "cards"
+        raise MissingParameter("payment_method_type")
+    if method not in METHODS:
+        raise invalid("payment_method_type", "use crypto or cards")
+    return method
+
+
+async def choose_method(session: AsyncSession, env: Env, loaded: Loaded, method: str,
+                        options: pb.PaymentMethodOptionsInput) -> Loaded:
+    """Choosing crypto opens a payment attempt (or returns the open one for the same asset)."""
+    attempts.check_open(loaded, clock.now())
+    if _method_of(method, options) == "cards":
+        raise Unimplemented("card payments are not available in this build; pay with crypto")
+    return await attempts.open_crypto(session, env, loaded, options.crypto.asset_id.strip())
+
+
+async def update(session: AsyncSession, env: Env, caller: Caller, request: pb.UpdatePaymentIntentRequest) -> Loaded:
+    loaded = await get(session, caller, request.id, for_update=True)
+    return await choose_method(session, env, loaded, request.payment_method_type, request.payment_method_options)
+
+
+async def _has_confirmed_funds(session: AsyncSession, intent_id: str) -> bool:
+    row = await session.exec(
+        select(ChainTransfer.id).join(ChargeTransfer, col(ChargeTransfer.transfer_id) == col(ChainTransfer.id))
+        .join(Charge, col(Charge.id) == col(ChargeTransfer.charge_id))
+        .where(Charge.payment_intent_id == intent_id, ChainTransfer.status == "confirmed").limit(1))
+    return row.first() is not None
+
+
+async def cancel(session: AsyncSession, env: Env, caller: Caller, request: pb.CancelPaymentIntentRequest) -> Loaded:
+    loaded = await get(session, caller, request.id, for_update=True)
+    intent = loaded.intent
+    transition(intent.status, Event.CANCEL)  # refuses Success, PartialPaid, Canceled, Refunded
+    if await _has_confirmed_funds(session, intent.id):
+        raise UnexpectedState(f"{intent.status} with confirmed funds", Event.CANCEL)
+    reason = validate.text("reason", request.reason.strip()) if request.HasField("reason") else ""
+    await settle.move(session, env, loaded, Event.CANCEL, canceled_at=clock.now(), cancellation_reason=reason)
+    return loaded
+
+
+async def expire(session: AsyncSession, env: Env, intent: PaymentIntent, now: int) -> None:
+    """Expiry with nothing paid: Canceled with cancellation_reason `expired`."""
+    loaded = await load_one(session, intent)
+    await settle.move(session, env, loaded, Event.EXPIRE, canceled_at=now, cancellation_reason="expired")

@@ -1,0 +1,126 @@
+"""Bringing an intent up to date with its transfers, moving the state machine, and recording the events.
+
+Runs inside the caller's transaction (the chain watcher's, the cancel call's or the expiry job's), so a status
+change and its event are committed together or not at all.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server import clock
+from server.events import outbox
+from server.payment_intents import convert, totals
+from server.payment_intents.aggregate import Loaded, load_one
+from server.payment_intents.env import Env
+from server.payment_intents.models import PaymentIntent
+from server.payment_intents.states import EVENT_TYPES, Event, Status, allowed, transition
+from server.rates.quotes import round_down
+
+FAILED_EVENT = "payment_intent.payment_failed"
+
+
+async def lock(session: AsyncSession, intent_id: str) -> PaymentIntent | None:
+    """The intent, locked until the end of the transaction (PostgreSQL; SQLite has a single writer already)."""
+    return await session.get(PaymentIntent, intent_id, with_for_update=True, populate_existing=True)
+
+
+def snapshot(env: Env, loaded: Loaded) -> dict[str, Any]:
+    return outbox.snapshot(convert.to_proto(env, loaded))
+
+
+async def record(session: AsyncSession, env: Env, loaded: Loaded, type_: str,
+                 before: dict[str, Any] | None) -> None:
+    """The event with the intent as the API shows it now; `before` (None for a new intent) gives the changes."""
+    resource = convert.to_proto(env, loaded)
+    previous = None if before is None else outbox.changed(before, outbox.snapshot(resource))
+    await outbox.record(session, merchant_id=loaded.intent.merchant_id, livemode=loaded.intent.livemode, type=type_,
+                        resource=resource, previous_attributes=previous)
+
+
+async def move(session: AsyncSession, env: Env, loaded: Loaded, event: Event, **facts: Any) -> None:
+    """Apply one transition (and the facts that go with it) and record the event of the status entered."""
+    before = snapshot(env, loaded)
+    intent = loaded.intent
+    intent.status = transition(intent.status, event)
+    for name, value in facts.items():
+        setattr(intent, name, value)
+    intent.updated = clock.now()
+    session.add(intent)
+    if type_ := EVENT_TYPES.get(Status(intent.status)):
+        await record(session, env, loaded, type_, before)
+
+
+def _decimals(env: Env, asset_id: str) -> int:
+    asset = env.catalogue.by_id.get(asset_id)
+    return asset.decimals if asset else 18
+
+
+def _recompute(env: Env, loaded: Loaded) -> tuple[list[str], Event | None, bool]:
+    """Charges' and the intent's totals from the transfers. Returns (charges that just failed, the outcome event,
+    whether any transfer may still count: unsettled or approved)."""
+    intent = loaded.intent
+    failed_now: list[str] = []
+    captured = frozen = paid = Decimal(0)
+    pending = live = 0
+    last_rate = Decimal(0)
+    for charge in loaded.charges:
+        t = totals.charge_totals(loaded.transfers_of(charge))
+        status = totals.charge_status(t)
+        if status == totals.ChargeStatus.FAILED and charge.status != status:
+            failed_now.append(charge.id)
+        charge.status, charge.amount_captured, charge.frozen_amount = status, t.approved, t.rejected
+        if t.live and not intent.paid_asset_id:
+            intent.paid_asset_id = charge.asset_id
+        captured += t.approved
+        frozen += t.rejected
+        paid += t.approved * charge.exchange_rate  # in the intent's currency, at the quote the payer was given
+        pending += t.pending
+        live += t.live
+        if t.approved:
+            last_rate = charge.exchange_rate
+    decimals = _decimals(env, intent.paid_asset_id)
+    intent.amount_captured, intent.frozen_amount = captured, frozen
+    intent.tx_fee = totals.fee(captured, env.settings.tx_fee_percent, decimals)
+    intent.net_amount = captured - intent.tx_fee - intent.tax_fee - intent.amount_refunded - intent.network_fee
+    intent.amount_overpaid = round_down((paid - intent.amount) / last_rate, decimals) \
+        if paid > intent.amount and last_rate else Decimal(0)
+    # Cancel needs no confirmed funds, so whatever was captured on a canceled intent arrived late.
+    intent.amount_received_late = captured if intent.status == Status.CANCELED else Decimal(0)
+
+    outcome: Event | None = None
+    if captured > 0 and (intent.complete_on_first_payment or paid >= intent.amount):
+        outcome = Event.PAID_IN_FULL
+    elif captured > 0:
+        outcome = Event.PAID_PARTIALLY if not pending else None
+    elif pending:
+        outcome = None
+    elif frozen > 0:
+        outcome = Event.PAYMENT_FAILED
+    elif not live:
+        outcome = Event.TRANSACTIONS_REVERTED
+    return failed_now, outcome, pending > 0 or captured > 0
+
+
+async def settle(session: AsyncSession, env: Env, intent_id: str) -> Loaded | None:
+    """Recompute the intent from its transfers and move it as far as the facts allow."""
+    intent = await lock(session, intent_id)
+    if intent is None:
+        return None
+    loaded = await load_one(session, intent)
+    before = snapshot(env, loaded)
+    failed_now, outcome, counting = _recompute(env, loaded)
+    for charge in loaded.charges:
+        session.add(charge)
+    intent.updated = clock.now()
+    session.add(intent)
+    if counting and intent.status == Status.REQUIRES_PAYMENT_METHOD:
+        await move(session, env, loaded, Event.TRANSACTION_SEEN)
+    if outcome is not None and allowed(intent.status, outcome):
+        await move(session, env, loaded, outcome)
+    if failed_now:
+        await record(session, env, loaded, FAILED_EVENT, before)
+    return loaded

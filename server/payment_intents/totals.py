@@ -1,0 +1,90 @@
+"""What a charge's transfers add up to, and the charge status that follows. Pure functions over rows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+
+from server.chains.models import ChainTransfer
+from server.payment_intents.models import Charge
+from server.payment_intents.states import Status
+
+UNCONFIRMED = frozenset({"submitted", "confirming"})
+REVERTED = "reverted"
+
+
+class ChargeStatus:
+    PENDING = "Pending"
+    SUCCESS = "Success"
+    FAILED = "Failed"
+    EXPIRED = "Expired"  # shown only: closed with nothing received
+
+
+def units(t: ChainTransfer) -> Decimal:
+    """The transfer's amount in the asset's units (exact)."""
+    return Decimal(t.amount_base).scaleb(-t.decimals)
+
+
+@dataclass(frozen=True)
+class ChargeTotals:
+    approved: Decimal = Decimal(0)  # confirmed and approved by AML: captured
+    rejected: Decimal = Decimal(0)  # confirmed and rejected by AML: frozen
+    confirmed: int = 0  # confirmed transfers, whatever their AML result
+    pending: int = 0  # seen but unconfirmed, or confirmed and still being screened
+    live: int = 0  # seen and not reverted
+
+
+def charge_totals(transfers: Iterable[ChainTransfer]) -> ChargeTotals:
+    approved = rejected = Decimal(0)
+    confirmed = pending = live = 0
+    for t in transfers:
+        if t.status == REVERTED:
+            continue
+        live += 1
+        if t.status in UNCONFIRMED:
+            pending += 1
+            continue
+        confirmed += 1
+        if t.aml_status == "approved":
+            approved += units(t)
+        elif t.aml_status == "rejected":
+            rejected += units(t)
+        else:
+            pending += 1
+    return ChargeTotals(approved, rejected, confirmed, pending, live)
+
+
+def charge_status(totals: ChargeTotals) -> str:
+    """Pending while anything is unsettled; Success once approved funds arrived; Failed when every transfer was
+    rejected (the checkout reports the payment as failed)."""
+    if totals.pending:
+        return ChargeStatus.PENDING
+    if totals.approved > 0:
+        return ChargeStatus.SUCCESS
+    if totals.rejected > 0:
+        return ChargeStatus.FAILED
+    return ChargeStatus.PENDING
+
+
+def shown_status(charge: Charge, totals: ChargeTotals, intent_status: str, now: int) -> str:
+    """An open charge that received nothing is Expired once its quote lapsed or its intent was canceled."""
+    if charge.status == ChargeStatus.PENDING and not totals.live and (
+            charge.quote_expires_at <= now or intent_status == Status.CANCELED):
+        return ChargeStatus.EXPIRED
+    return charge.status
+
+
+def step(decimals: int) -> Decimal:
+    return Decimal(1).scaleb(-decimals)
+
+
+def fee(captured: Decimal, percent: Decimal, decimals: int) -> Decimal:
+    return (captured * percent / 100).quantize(step(decimals), rounding=ROUND_HALF_UP)
+
+
+def text(value: Decimal) -> str:
+    """An asset amount as a decimal string without exponent or trailing zeros: "10", "0.003334"."""
+    if value == 0:
+        return "0"
+    return format(value.normalize(), "f")

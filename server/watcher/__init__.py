@@ -1,0 +1,13 @@
+"""The chain watcher: finds transfers to watched addresses and follows them to `confirmed` (or `reverted`).
+
+* `lease.py`   — the NetworkCursor row as a lease, so one watcher at a time scans a network;
+* `watcher.py` — one pass over one network: resume point, re-organisations, batches of blocks;
+* `ledger.py`  — the transfers' statuses and every change told to `server.chains.hooks` listeners.
+
+The chain itself is read through a rail's `ChainScanner` (`server.rails`); AML screening is `server.aml`.
+The scheduler runs a pass per network every few seconds (`scheduler/chain_watch.py`).
+"""
+
+from server.watcher.watcher import NetworkWatcher, PassReport
+
+__all__ = ["NetworkWatcher", "PassReport"]

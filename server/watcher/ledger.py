@@ -1,0 +1,147 @@
+"""Recording what a scan saw: new transfers, re-organised ones and confirmations, each change told to the listeners.
+
+Statuses (`confirmations` counts the blocks built on top of the transfer's block):
+
+    submitted   in a block, nothing on top yet
+    confirming  1 ≤ confirmations < the network's threshold
+    confirmed   confirmations ≥ threshold; AML screening starts
+    reverted    its block left the canonical chain; if the transaction is mined again the same row is recorded
+                again (reverted → submitted …), so a transfer is never counted twice
+
+Every change runs `hooks.notify(session, transfer, previous_status, previous_aml)` in the caller's transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from sqlmodel import col, or_, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server import clock
+from server.aml import Screening
+from server.chains import hooks
+from server.chains.models import ChainTransfer
+from server.ids import new_id
+from server.rails.base import ScanResult, SeenTransfer
+
+SUBMITTED, CONFIRMING, CONFIRMED, REVERTED = "submitted", "confirming", "confirmed", "reverted"
+OPEN = (SUBMITTED, CONFIRMING)
+
+
+def status_for(confirmations: int, threshold: int) -> str:
+    if confirmations >= threshold:
+        return CONFIRMED
+    return CONFIRMING if confirmations >= 1 else SUBMITTED
+
+
+@dataclass(frozen=True)
+class Watched:
+    owner_id: str
+    from_block: int
+
+
+@dataclass
+class Counts:
+    inserted: int = 0
+    reverted: int = 0
+    recorded_again: int = 0
+    status_changes: int = 0
+
+    def add(self, other: Counts) -> None:
+        self.inserted += other.inserted
+        self.reverted += other.reverted
+        self.recorded_again += other.recorded_again
+        self.status_changes += other.status_changes
+
+
+class Ledger:
+    def __init__(self, network: str, threshold: int, screening: Screening) -> None:
+        self.network = network
+        self.threshold = threshold
+        self.screening = screening
+
+    async def apply(self, session: AsyncSession, result: ScanResult, watched: dict[str, Watched],
+                    head: int) -> Counts:
+        """Makes the stored transfers of [result.start, result.end] agree with the chain, then (at the head)
+        brings every open transfer's confirmations up to date."""
+        counts = Counts()
+        at_head = result.end == head
+        # Stored transfers whose block is no longer canonical. At the head, blocks above it count too: they are
+        # gone when the chain got shorter (a re-organisation to a shorter fork, a restarted dev chain).
+        in_range = col(ChainTransfer.block_number) >= result.start
+        if not at_head:
+            in_range &= col(ChainTransfer.block_number) <= result.end
+        stored = (await session.exec(select(ChainTransfer).where(
+            ChainTransfer.network == self.network, col(ChainTransfer.status) != REVERTED, in_range))).all()
+        for gone in stored:
+            if result.hashes.get(gone.block_number) != gone.block_hash:
+                await self._move(session, gone, REVERTED, gone.confirmations)
+                counts.reverted += 1
+
+        seen = {(t.tx_hash, t.log_index): t for t in result.transfers
+                if t.to_address in watched and t.block_number >= watched[t.to_address].from_block}
+        known = await self._known(session, {t.tx_hash for t in seen.values()})
+        for key, t in seen.items():
+            confirmations = max(head - t.block_number, 0)
+            if (row := known.get(key)) is None:
+                await self._insert(session, t, watched[t.to_address].owner_id, confirmations)
+                counts.inserted += 1
+                continue
+            if row.status != REVERTED and row.block_hash != t.block_hash:
+                # Seen before in a block that is not canonical any more, outside this range: the same fork change.
+                await self._move(session, row, REVERTED, row.confirmations)
+                counts.reverted += 1
+            if row.status == REVERTED:
+                row.block_number, row.block_hash = t.block_number, t.block_hash
+                await self._move(session, row, status_for(confirmations, self.threshold), confirmations)
+                counts.recorded_again += 1
+        if at_head:
+            counts.add(await self.refresh_open(session, head))
+        return counts
+
+    async def refresh_open(self, session: AsyncSession, head: int) -> Counts:
+        counts = Counts()
+        rows = (await session.exec(select(ChainTransfer).where(
+            ChainTransfer.network == self.network, or_(*(col(ChainTransfer.status) == s for s in OPEN)),
+            col(ChainTransfer.block_number) <= head))).all()
+        for row in rows:
+            confirmations = head - row.block_number
+            status = status_for(confirmations, self.threshold)
+            if status != row.status:
+                await self._move(session, row, status, confirmations)
+                counts.status_changes += 1
+            elif confirmations != row.confirmations:
+                row.confirmations, row.updated_at = confirmations, clock.now()
+                session.add(row)  # a count alone is not a change listeners act on
+        return counts
+
+    async def _known(self, session: AsyncSession, tx_hashes: set[str]) -> dict[tuple[str, int], ChainTransfer]:
+        if not tx_hashes:
+            return {}
+        rows = (await session.exec(select(ChainTransfer).where(
+            ChainTransfer.network == self.network, col(ChainTransfer.tx_hash).in_(tx_hashes)))).all()
+        return {(r.tx_hash, r.log_index): r for r in rows}
+
+    async def _insert(self, session: AsyncSession, t: SeenTransfer, owner_id: str, confirmations: int) -> None:
+        now = clock.now()
+        row = ChainTransfer(
+            id=new_id("tx"), network=self.network, tx_hash=t.tx_hash, log_index=t.log_index,
+            block_number=t.block_number, block_hash=t.block_hash, from_address=t.from_address,
+            to_address=t.to_address, asset_id=t.asset_id, amount_base=Decimal(t.amount_base), decimals=t.decimals,
+            owner_id=owner_id, status=status_for(confirmations, self.threshold), confirmations=confirmations,
+            created_at=now, updated_at=now)
+        session.add(row)
+        await hooks.notify(session, row, "", "")
+        if row.status == CONFIRMED:
+            await self.screening.on_confirmed(session, row)
+
+    async def _move(self, session: AsyncSession, row: ChainTransfer, status: str, confirmations: int) -> None:
+        previous = row.status
+        row.status, row.confirmations, row.updated_at = status, confirmations, clock.now()
+        session.add(row)
+        await session.flush()
+        await hooks.notify(session, row, previous, row.aml_status)
+        if status == CONFIRMED:
+            await self.screening.on_confirmed(session, row)

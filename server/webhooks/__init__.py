@@ -1,0 +1,16 @@
+"""Webhooks: endpoints, and signed, retried, at-least-once delivery of events from the transactional outbox.
+
+    signing.py   the Paygate-Signature scheme: sign() and verify_signature() (what receivers use)
+    urls.py      which endpoint addresses are allowed (no private networks in live mode)
+    queue.py     the outbox subscriber that schedules one delivery per subscribed endpoint; resends
+    retry.py     backoff with jitter for three days, a pure function
+    delivery.py  the scheduler job: claim due attempts, POST them, record the outcome
+    service.py, servicer.py, convert.py, models.py   the WebhookEndpoint resource
+
+Importing this package registers the outbox subscriber, so that every recorded event is fanned out.
+"""
+
+from server.webhooks import queue as _queue  # noqa: F401  (registers the outbox subscriber)
+from server.webhooks.signing import sign, verify_signature
+
+__all__ = ["sign", "verify_signature"]

@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+from paygate.v1 import events_pb2, webhook_endpoints_pb2
+
+from server.webhooks.models import Delivery, WebhookEndpoint
+
+_STATUS = {
+    "pending": events_pb2.EVENT_DELIVERY_STATUS_PENDING,
+    "succeeded": events_pb2.EVENT_DELIVERY_STATUS_SUCCEEDED,
+    "failed": events_pb2.EVENT_DELIVERY_STATUS_FAILED,
+}
+
+
+def endpoint_to_proto(row: WebhookEndpoint, *, with_secret: bool = False) -> webhook_endpoints_pb2.WebhookEndpoint:
+    out = webhook_endpoints_pb2.WebhookEndpoint(
+        id=row.id, object="webhook_endpoint", url=row.url, enabled_events=row.enabled_events,
+        description=row.description, disabled=row.disabled, secret=row.secret if with_secret else "",
+        api_version=row.api_version, livemode=row.livemode, created=row.created, updated=row.updated,
+    )
+    if row.previous_secret and row.previous_secret_expires_at is not None:
+        out.previous_secret_expires_at = row.previous_secret_expires_at
+    return out
+
+
+def delivery_to_proto(row: Delivery) -> events_pb2.EventDelivery:
+    out = events_pb2.EventDelivery(
+        id=row.id, object="event_delivery", event_id=row.event_id, endpoint_id=row.endpoint_id, url=row.url,
+        attempt=row.attempt, status=_STATUS[row.status], http_status=row.http_status, latency_ms=row.latency_ms,
+        response_excerpt=row.response_excerpt,
+        created=row.attempted_at if row.attempted_at is not None else row.due_at,
+    )
+    if row.next_attempt_at is not None:
+        out.next_attempt_at = row.next_attempt_at
+    return out

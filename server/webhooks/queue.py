@@ -1,0 +1,79 @@
+"""Which deliveries exist: one pending attempt per subscribed endpoint when an event is recorded (an outbox
+subscriber, so in the event's own transaction), a new one on resend, and the attempt log of an event."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server import clock
+from server.events.models import Event
+from server.events.outbox import SUBSCRIBERS
+from server.ids import new_id
+from server.paging import Page
+from server.webhooks.models import Delivery, WebhookEndpoint
+
+ALL_EVENTS = "*"
+
+
+def subscribed(enabled_events: list[str], event_type: str) -> bool:
+    return ALL_EVENTS in enabled_events or event_type in enabled_events
+
+
+def _pending(event: Event, endpoint: WebhookEndpoint, *, attempt: int, now: int) -> Delivery:
+    return Delivery(id=new_id("evtd"), event_id=event.id, endpoint_id=endpoint.id, merchant_id=event.merchant_id,
+                    object_id=event.object_id, event_sort_key=event.sort_key, attempt=attempt, due_at=now,
+                    window_start=now, url=endpoint.url)
+
+
+async def active_endpoints(session: AsyncSession, merchant_id: str, livemode: bool) -> list[WebhookEndpoint]:
+    rows = await session.exec(select(WebhookEndpoint).where(
+        col(WebhookEndpoint.merchant_id) == merchant_id, col(WebhookEndpoint.livemode) == livemode,
+        col(WebhookEndpoint.disabled).is_(False), col(WebhookEndpoint.deleted_at).is_(None)))
+    return list(rows)
+
+
+async def fan_out(session: AsyncSession, event: Event) -> None:
+    """The outbox subscriber: the event's deliveries are committed with the event, or neither is."""
+    for endpoint in await active_endpoints(session, event.merchant_id, event.livemode):
+        if subscribed(endpoint.enabled_events, event.type):
+            session.add(_pending(event, endpoint, attempt=1, now=event.created))
+
+
+async def resend(session: AsyncSession, event: Event, endpoints: list[WebhookEndpoint]) -> list[Delivery]:
+    """A new attempt of `event` to each endpoint, due now; an attempt already waiting is returned, not doubled."""
+    now = clock.now()
+    out: list[Delivery] = []
+    for endpoint in endpoints:
+        rows = list(await session.exec(select(Delivery).where(
+            col(Delivery.event_id) == event.id, col(Delivery.endpoint_id) == endpoint.id)))
+        waiting = next((r for r in rows if r.status == "pending"), None)
+        if waiting is None:
+            # A fresh three-day window: the merchant asked for it.
+            waiting = _pending(event, endpoint, attempt=max((r.attempt for r in rows), default=0) + 1, now=now)
+            session.add(waiting)
+        out.append(waiting)
+    return out
+
+
+async def attempts_of(session: AsyncSession, event_id: str, page: Page) -> tuple[list[Delivery], int]:
+    where = col(Delivery.event_id) == event_id
+    total = (await session.exec(select(sa.func.count()).select_from(Delivery).where(where))).one()
+    rows = await session.exec(select(Delivery).where(where).order_by(col(Delivery.sort_key).desc())
+                              .offset(page.offset).limit(page.size))
+    return list(rows), int(total)
+
+
+async def pending_counts(session: AsyncSession, event_ids: list[str]) -> dict[str, int]:
+    """`pending_webhooks` of each event: its deliveries not yet answered with a 2xx and still to be tried."""
+    if not event_ids:
+        return {}
+    rows = await session.exec(
+        select(Delivery.event_id, sa.func.count()).where(col(Delivery.event_id).in_(event_ids),
+                                                         col(Delivery.status) == "pending")
+        .group_by(col(Delivery.event_id)))
+    return {event_id: int(n) for event_id, n in rows}
+
+
+SUBSCRIBERS.append(fan_out)

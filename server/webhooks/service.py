@@ -1,0 +1,136 @@
+"""Webhook endpoints: create, list, retrieve, update, delete, rotate the signing secret. Scoped to the caller's
+merchant and mode like every resource."""
+
+from __future__ import annotations
+
+import re
+
+import sqlalchemy as sa
+from paygate.v1 import webhook_endpoints_pb2 as pb
+from sqlmodel import col, delete, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server import clock, validate
+from server.errors import NotFound, invalid
+from server.events.outbox import API_VERSION
+from server.ids import new_id, random_base62
+from server.paging import Page
+from server.rpc.context import Caller
+from server.webhooks import urls
+from server.webhooks.models import Delivery, WebhookEndpoint
+from server.webhooks.queue import ALL_EVENTS
+
+MAX_ENABLED_EVENTS = 100
+DEFAULT_OVERLAP_SECONDS = 24 * 3600
+MAX_OVERLAP_SECONDS = 7 * 24 * 3600
+_EVENT_TYPE = re.compile(r"^[a-z][a-z_]*(\.[a-z][a-z_]*)+$")
+
+
+def new_secret() -> str:
+    return "whsec_" + random_base62(32)
+
+
+def _enabled_events(values: list[str]) -> list[str]:
+    if not values:
+        raise invalid("enabled_events", "at least one event type, or '*' for all")
+    if len(values) > MAX_ENABLED_EVENTS:
+        raise invalid("enabled_events", f"at most {MAX_ENABLED_EVENTS} event types")
+    out: list[str] = []
+    for i, value in enumerate(values):
+        value = value.strip()
+        if value != ALL_EVENTS and not _EVENT_TYPE.match(value):
+            raise invalid(f"enabled_events[{i}]", f"{value!r} is not an event type such as 'refund.succeeded'")
+        if value not in out:
+            out.append(value)
+    return [ALL_EVENTS] if ALL_EVENTS in out else out
+
+
+async def get(session: AsyncSession, caller: Caller, endpoint_id: str) -> WebhookEndpoint:
+    row = await find(session, caller, endpoint_id)
+    if row is None:
+        raise NotFound("webhook_endpoint", endpoint_id)
+    return row
+
+
+async def find(session: AsyncSession, caller: Caller, endpoint_id: str) -> WebhookEndpoint | None:
+    row = await session.get(WebhookEndpoint, endpoint_id) if endpoint_id else None
+    if row is None or row.merchant_id != caller.merchant_id or row.livemode != caller.livemode or row.deleted_at:
+        return None
+    return row
+
+
+async def create(session: AsyncSession, caller: Caller, request: pb.CreateWebhookEndpointRequest,
+                 url: str) -> WebhookEndpoint:
+    """`url` has been checked by `urls.check` before the transaction (it may resolve a host name)."""
+    now = clock.now()
+    row = WebhookEndpoint(
+        id=new_id("we"), merchant_id=caller.merchant_id, livemode=caller.livemode, url=url,
+        enabled_events=_enabled_events(list(request.enabled_events)),
+        description=validate.text("description", request.description, max_length=1000),
+        secret=new_secret(), api_version=API_VERSION, created=now, updated=now,
+    )
+    session.add(row)
+    return row
+
+
+async def update(session: AsyncSession, caller: Caller, request: pb.UpdateWebhookEndpointRequest,
+                 url: str | None) -> WebhookEndpoint:
+    row = await get(session, caller, request.id)
+    if url is not None:
+        row.url = url
+    if request.enabled_events:
+        row.enabled_events = _enabled_events(list(request.enabled_events))
+    if request.HasField("disabled"):
+        row.disabled = request.disabled
+    if request.HasField("description"):
+        row.description = validate.text("description", request.description, max_length=1000)
+    row.updated = clock.now()
+    session.add(row)
+    return row
+
+
+async def delete_endpoint(session: AsyncSession, caller: Caller, endpoint_id: str) -> None:
+    row = await get(session, caller, endpoint_id)
+    row.deleted_at = row.updated = clock.now()
+    session.add(row)
+    # Attempts not yet made are dropped; those made stay in the events' delivery logs.
+    await session.exec(delete(Delivery).where(col(Delivery.endpoint_id) == row.id,
+                                              col(Delivery.status) == "pending"))
+
+
+async def rotate(session: AsyncSession, caller: Caller, request: pb.RotateWebhookEndpointSecretRequest,
+                 ) -> WebhookEndpoint:
+    overlap = request.expires_in if request.HasField("expires_in") else DEFAULT_OVERLAP_SECONDS
+    if not 0 <= overlap <= MAX_OVERLAP_SECONDS:
+        raise invalid("expires_in", f"must be from 0 to {MAX_OVERLAP_SECONDS} seconds")
+    row = await get(session, caller, request.id)
+    now = clock.now()
+    if overlap:
+        row.previous_secret, row.previous_secret_expires_at = row.secret, now + overlap
+    else:
+        row.previous_secret, row.previous_secret_expires_at = "", None
+    row.secret = new_secret()
+    row.updated = now
+    session.add(row)
+    return row
+
+
+def signing_secrets(row: WebhookEndpoint, now: int) -> list[str]:
+    """The secrets that sign a delivery sent at `now`: the current one, and the previous one during its overlap."""
+    out = [row.secret]
+    if row.previous_secret and row.previous_secret_expires_at and now < row.previous_secret_expires_at:
+        out.append(row.previous_secret)
+    return out
+
+
+async def list_page(session: AsyncSession, caller: Caller, page: Page) -> tuple[list[WebhookEndpoint], int]:
+    where = [col(WebhookEndpoint.merchant_id) == caller.merchant_id,
+             col(WebhookEndpoint.livemode) == caller.livemode, col(WebhookEndpoint.deleted_at).is_(None)]
+    total = (await session.exec(select(sa.func.count()).select_from(WebhookEndpoint).where(*where))).one()
+    rows = await session.exec(select(WebhookEndpoint).where(*where).order_by(col(WebhookEndpoint.sort_key).desc())
+                              .offset(page.offset).limit(page.size))
+    return list(rows), int(total)
+
+
+async def checked_url(request_url: str, caller: Caller) -> str:
+    return await urls.check("url", request_url, livemode=caller.livemode)

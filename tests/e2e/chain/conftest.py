@@ -1,0 +1,59 @@
+"""Chain tests run on a real Anvil node (tests/chain.py) with the watcher in-process on a fresh SQLite database."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server.chains import hooks
+from server.chains.models import ChainTransfer
+from tests.chain import Chain, chain  # noqa: F401 - the session fixture
+from tests.e2e.chain.rig import Rig, deny_list_screening
+
+DENIED_SENDER = 9  # the dev account on the tests' deny list
+
+
+@dataclass(frozen=True)
+class Heard:
+    tx_hash: str
+    previous_status: str
+    status: str
+    previous_aml: str
+    aml_status: str
+
+
+@pytest.fixture
+def heard() -> Iterator[list[Heard]]:
+    """Every notify() call the watcher makes, in order, as (previous, new) status and AML pairs."""
+    calls: list[Heard] = []
+
+    async def listener(session: AsyncSession, t: ChainTransfer, previous_status: str, previous_aml: str) -> None:
+        assert session.in_transaction()  # listeners run inside the watcher's transaction
+        calls.append(Heard(t.tx_hash, previous_status, t.status, previous_aml, t.aml_status))
+
+    hooks.TRANSFER_LISTENERS.append(listener)
+    yield calls
+    hooks.TRANSFER_LISTENERS.remove(listener)
+
+
+def make_rig(chain: Chain, workdir: Path, mode: str = "sync") -> Rig:  # noqa: F811
+    screening = deny_list_screening(chain.accounts[DENIED_SENDER].address, mode)
+    return Rig(f"sqlite:///{workdir / 'paygate.db'}", chain.networks_file, screening)
+
+
+@pytest.fixture
+def rig(chain: Chain, tmp_path: Path) -> Iterator[Rig]:  # noqa: F811
+    r = make_rig(chain, tmp_path)
+    yield r
+    r.close()
+
+
+@pytest.fixture
+def async_rig(chain: Chain, tmp_path: Path) -> Iterator[Rig]:  # noqa: F811
+    r = make_rig(chain, tmp_path, mode="async")
+    yield r
+    r.close()

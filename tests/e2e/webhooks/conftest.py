@@ -1,0 +1,103 @@
+"""Webhook tests run against a paygate without its scheduler, so that each test decides when deliveries happen:
+in-process with a chosen `now` (`deliver`), or in scheduler subprocesses it starts and kills (`scheduler`)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from server.db import Database
+from server.webhooks import delivery
+from tests.conftest import ok
+from tests.e2e.webhooks.receiver import Receiver, running
+from tests.harness import Service, start, stop
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    svc = start(request.param, Path(tmp_path_factory.mktemp(f"paygate-webhooks-{request.param}")),
+                only=("http", "grpc"))
+    yield svc
+    stop(svc)
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    with running() as rec:
+        yield rec
+
+
+def deliver(service: Service, *, now: int | None = None, timeout: float = delivery.TIMEOUT_SECONDS) -> int:
+    """One delivery run in this process against the service's database: the number of attempts sent."""
+
+    async def run() -> int:
+        db = Database(service.database_url)
+        try:
+            return await delivery.run_once(db, now=now, timeout=timeout)
+        finally:
+            await db.close()
+
+    return asyncio.run(run())
+
+
+def create_endpoint(api: httpx.Client, url: str, events: list[str] | None = None) -> dict[str, Any]:
+    return ok(api.post("/v1/webhook_endpoints", json={"url": url, "enabled_events": events or ["*"]}))  # type: ignore[no-any-return]
+
+
+def create_customer(api: httpx.Client, name: str = "Ann") -> dict[str, Any]:
+    return ok(api.post("/v1/customers", json={"name": name}))  # type: ignore[no-any-return]
+
+
+def events_of(api: httpx.Client, **params: Any) -> list[dict[str, Any]]:
+    return ok(api.get("/v1/events", params={"page_size": 100, **params}))["events"]  # type: ignore[no-any-return]
+
+
+class Scheduler:
+    """`paygate serve --only scheduler` in a subprocess, polling often, with a clock the test can move."""
+
+    def __init__(self, service: Service, workdir: Path, clock_file: Path) -> None:
+        env = {**service.env, "PAYGATE_WEBHOOK_POLL_SECONDS": "0.1", "PAYGATE_CLOCK_OFFSET_FILE": str(clock_file)}
+        self.log = (workdir / f"scheduler-{os.urandom(3).hex()}.log").open("wb")
+        self.process = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--only", "scheduler"],
+                                        env=env, cwd=service.workdir, stdout=self.log, stderr=subprocess.STDOUT)
+
+    def kill9(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        self.log.close()
+
+
+@pytest.fixture
+def clock_file(tmp_path: Path) -> Path:
+    path = tmp_path / "clock-offset"
+    path.write_text("0")
+    return path
+
+
+@pytest.fixture
+def schedulers(service: Service, tmp_path: Path, clock_file: Path) -> Iterator[list[Scheduler]]:
+    """Started by the test (`schedulers.append(Scheduler(...))`); all stopped at the end."""
+    started: list[Scheduler] = []
+    yield started
+    for s in started:
+        s.stop()
+
+
+__all__ = ["Receiver", "Scheduler", "create_customer", "create_endpoint", "deliver", "events_of"]

@@ -1,0 +1,71 @@
+"""Delivery by real scheduler processes (`paygate serve --only scheduler`): killed with SIGKILL mid-batch, and
+two of them sharing one PostgreSQL."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+
+import pytest
+
+from server.webhooks import delivery
+from tests.conftest import ok
+from tests.e2e.webhooks.conftest import Scheduler, create_customer, create_endpoint
+
+
+def all_events(api) -> list[dict]:
+    out: list[dict] = []
+    while True:
+        page = ok(api.get("/v1/events", params={"page": len(out) // 100, "page_size": 100}))
+        out += page["events"]
+        if len(out) >= page["total"]:
+            return out
+
+
+def wait_until_delivered(api, count: int, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        events = all_events(api)
+        if len(events) >= count and all(e["pending_webhooks"] == 0 for e in events):
+            return
+        time.sleep(0.2)
+    raise AssertionError("deliveries still pending")
+
+
+def test_a_scheduler_killed_mid_batch_loses_no_event(service, api, receiver, schedulers, clock_file, tmp_path):
+    receiver.default = (200, 1.0)  # slow: the kill lands while requests are in flight
+    create_endpoint(api, receiver.url)
+    for i in range(delivery.BATCH_SIZE + 10):
+        create_customer(api, f"c{i}")
+    ids = {e["id"] for e in all_events(api)}
+    assert len(ids) == delivery.BATCH_SIZE + 10
+    first = Scheduler(service, tmp_path, clock_file)
+    schedulers.append(first)
+    receiver.wait_for(1)
+    first.kill9()
+    assert len(receiver.seen_ids) < len(ids)  # killed before finishing
+    # The next scheduler starts after the dead one's lease has run out (the clock moved, nobody waited).
+    clock_file.write_text(str(delivery.LEASE_SECONDS + 5))
+    receiver.default = (200, 0.0)
+    schedulers.append(Scheduler(service, tmp_path, clock_file))
+    wait_until_delivered(api, len(ids))
+    assert receiver.seen_ids == ids  # the receiver's dedup-by-id set has every event
+
+
+def test_two_schedulers_on_postgresql_never_send_the_same_attempt_twice(service, api, receiver, schedulers,
+                                                                       clock_file, tmp_path):
+    if service.kind != "postgresql":
+        pytest.skip("several scheduler processes share the work on PostgreSQL (SKIP LOCKED)")
+    receiver.default = (200, 0.01)
+    create_endpoint(api, receiver.url)
+    create_endpoint(api, receiver.url + "/second")
+    count = 150
+    for i in range(count):
+        create_customer(api, f"c{i}")
+    schedulers.extend([Scheduler(service, tmp_path, clock_file), Scheduler(service, tmp_path, clock_file)])
+    wait_until_delivered(api, count)
+    received = receiver.wait_for(2 * count)
+    sent = Counter((r.headers["paygate-event-id"], r.headers["paygate-delivery-id"],
+                    r.headers["paygate-delivery-attempt"]) for r in received)
+    assert len(received) == 2 * count and max(sent.values()) == 1
+    assert len({key[0] for key in sent}) == count

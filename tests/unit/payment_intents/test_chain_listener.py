@@ -1,0 +1,247 @@
+"""The transfer listener: ChainTransfer rows plus `hooks.notify` (what the watcher does) move charges and intents."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from paygate.v1 import payment_intents_pb2 as pb
+from sqlmodel import SQLModel, col, select
+
+import server.db.tables  # noqa: F401
+from server import clock
+from server.chains import hooks
+from server.chains.models import ChainTransfer, WatchedAddress
+from server.config import load_settings
+from server.db import Database
+from server.events.models import Event
+from server.ids import new_id
+from server.merchants.service import create_merchant
+from server.payment_intents import chain_listener, service
+from server.payment_intents import env as env_module
+from server.payment_intents.env import Env
+from server.payment_intents.models import Charge, PaymentIntent
+from server.rpc.context import Caller
+from tests.harness import TEST_NETWORKS
+
+USDT = "USDT-ETH-TEST"
+
+
+class World:
+    def __init__(self, db: Database, env: Env) -> None:
+        self.db, self.env = db, env
+
+    def run(self, coro: Any) -> Any:
+        return asyncio.run(coro)
+
+    async def _intent(self, fields: dict[str, Any]) -> tuple[str, Charge]:
+        async with self.db.transaction() as s:
+            merchant, _ = await create_merchant(s, "Shop")
+        caller = Caller(merchant.id, False, "secret")
+        body = {"amount": "10", "currency": "USD", "merchant_order_id": "order-7", **fields}
+        async with self.db.transaction() as s:
+            created = await service.create(s, self.env, caller, pb.CreatePaymentIntentRequest(**body))
+        async with self.db.transaction() as s:
+            loaded = await service.update(s, self.env, caller, pb.UpdatePaymentIntentRequest(
+                id=created.intent.id, payment_method_type="crypto",
+                payment_method_options=pb.PaymentMethodOptionsInput(crypto=pb.CryptoPaymentInput(asset_id=USDT))))
+        charge = loaded.latest_charge
+        assert charge is not None
+        self.cancel_caller = caller
+        return created.intent.id, charge
+
+    def intent_paying(self, **fields: Any) -> tuple[str, Charge]:
+        return self.run(self._intent(fields))  # type: ignore[no-any-return]
+
+    async def _transfer(self, charge: Charge, usdt: str, status: str, aml: str, transfer_id: str | None) -> str:
+        async with self.db.transaction() as s:
+            now = clock.now()
+            row = await s.get(ChainTransfer, transfer_id) if transfer_id else None
+            previous = (row.status, row.aml_status) if row else ("", "")
+            if row is None:
+                row = ChainTransfer(id=new_id("tx"), network="ETH-TEST", tx_hash="0x" + new_id("h")[2:].ljust(64, "0"),
+                                    block_number=10, block_hash="0xb", from_address="0x" + "a" * 40,
+                                    to_address=charge.deposit_address, asset_id=USDT,
+                                    amount_base=Decimal(usdt) * 10**6, decimals=6, owner_id=charge.id,
+                                    status=status, created_at=now, updated_at=now)
+            row.status, row.aml_status, row.updated_at = status, aml, now
+            row.aml_info = "sender on the deny list" if aml == "rejected" else ""
+            s.add(row)
+            await s.flush()
+            await hooks.notify(s, row, *previous)
+            return row.id
+
+    def transfer(self, charge: Charge, usdt: str, status: str = "submitted", aml: str = "",
+                 transfer_id: str | None = None) -> str:
+        return self.run(self._transfer(charge, usdt, status, aml, transfer_id))  # type: ignore[no-any-return]
+
+    def confirm(self, charge: Charge, usdt: str, aml: str = "approved") -> str:
+        return self.transfer(charge, usdt, "confirmed", aml)
+
+    async def _intent_row(self, intent_id: str) -> tuple[PaymentIntent, list[Charge], list[str]]:
+        async with self.db.read() as s:
+            intent = await s.get(PaymentIntent, intent_id)
+            charges = list(await s.exec(select(Charge).where(Charge.payment_intent_id == intent_id)))
+            events = list(await s.exec(select(Event.type).where(Event.object_id == intent_id)
+                                       .order_by(col(Event.sort_key))))
+        assert intent is not None
+        return intent, charges, events
+
+    def intent(self, intent_id: str) -> PaymentIntent:
+        return self.run(self._intent_row(intent_id))[0]  # type: ignore[no-any-return]
+
+    def charges(self, intent_id: str) -> list[Charge]:
+        return self.run(self._intent_row(intent_id))[1]  # type: ignore[no-any-return]
+
+    def events(self, intent_id: str) -> list[str]:
+        return self.run(self._intent_row(intent_id))[2]  # type: ignore[no-any-return]
+
+    async def _event_data(self, intent_id: str, type_: str) -> dict[str, Any]:
+        async with self.db.read() as s:
+            row = (await s.exec(select(Event).where(Event.object_id == intent_id, Event.type == type_))).first()
+        assert row is not None
+        return json.loads(row.data) if isinstance(row.data, str) else row.data  # type: ignore[no-any-return]
+
+    def event_data(self, intent_id: str, type_: str) -> dict[str, Any]:
+        return self.run(self._event_data(intent_id, type_))  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
+    url = f"sqlite:///{tmp_path / 'p.db'}"
+    engine = sa.create_engine(url)
+    SQLModel.metadata.create_all(engine)
+    engine.dispose()
+    networks = tmp_path / "networks.toml"
+    networks.write_text(TEST_NETWORKS)
+    env = Env.build(load_settings({"PAYGATE_DATABASE_URL": url, "PAYGATE_NETWORKS": str(networks)}),
+                    var_dir=tmp_path / "var")
+    monkeypatch.setattr(env_module, "_current", env)
+    assert chain_listener.on_transfer_changed in hooks.TRANSFER_LISTENERS
+    db = Database(url)
+    yield World(db, env)
+    asyncio.run(db.close())
+
+
+def test_choosing_crypto_watches_the_deposit_address(world: World) -> None:
+    intent_id, charge = world.intent_paying()
+
+    async def watched() -> WatchedAddress | None:
+        async with world.db.read() as s:
+            return await s.get(WatchedAddress, ("ETH-TEST", charge.deposit_address))
+
+    row = world.run(watched())
+    assert row is not None and row.owner_id == charge.id
+    intent = world.intent(intent_id)
+    # Watched past the quote and the intent's expiry, so late funds are still recorded.
+    assert row.watch_until >= max(charge.quote_expires_at, intent.expired_at) + 24 * 3600
+
+
+def test_first_transaction_seen_moves_to_processing(world: World) -> None:
+    intent_id, charge = world.intent_paying()
+    world.transfer(charge, "10")
+    assert world.intent(intent_id).status == "Processing"
+    assert world.events(intent_id) == ["payment_intent.created", "payment_intent.processing"]
+
+
+def test_partial_payment_then_top_up_succeeds(world: World) -> None:
+    intent_id, charge = world.intent_paying()
+    first = world.transfer(charge, "4")
+    world.transfer(charge, "4", "confirming", transfer_id=first)
+    assert world.intent(intent_id).status == "Processing"
+    world.transfer(charge, "4", "confirmed", "approved", transfer_id=first)
+    intent = world.intent(intent_id)
+    assert intent.status == "PartialPaid" and intent.amount_captured == Decimal(4)
+    world.confirm(charge, "6")
+    intent = world.intent(intent_id)
+    assert intent.status == "Success"
+    assert intent.amount_captured == Decimal(10) and intent.amount_overpaid == 0
+    assert intent.tx_fee == Decimal("0.1") and intent.net_amount == Decimal("9.9")  # tx_fee_percent 1
+    assert world.charges(intent_id)[0].status == "Success"
+    assert world.events(intent_id) == ["payment_intent.created", "payment_intent.processing",
+                                       "payment_intent.partially_paid", "payment_intent.succeeded"]
+    succeeded = world.event_data(intent_id, "payment_intent.succeeded")
+    assert succeeded["object"]["merchant_order_id"] == "order-7"
+    assert succeeded["object"]["status"] == "Success"
+    assert succeeded["previous_attributes"]["status"] == "PartialPaid"
+    tx = succeeded["object"]["charges"][0]["transactions"]
+    assert sorted(t["amount"] for t in tx) == ["4000000", "6000000"]  # smallest units
+    assert {t["status"] for t in tx} == {"confirmed"} and {t["aml_status"] for t in tx} == {"approved"}
+    assert succeeded["object"]["payment_details"]["amount_captured"] == {"asset_id": USDT, "amount": "10"}
+
+
+def test_complete_on_first_payment_succeeds_on_any_amount(world: World) -> None:
+    intent_id, charge = world.intent_paying(complete_on_first_payment=True)
+    world.confirm(charge, "1")
+    intent = world.intent(intent_id)
+    assert intent.status == "Success" and intent.amount_captured == Decimal(1)
+
+
+def test_overpayment_is_recorded_not_lost(world: World) -> None:
+    intent_id, charge = world.intent_paying()
+    world.confirm(charge, "12.5")
+    intent = world.intent(intent_id)
+    assert intent.status == "Success"
+    assert intent.amount_captured == Decimal("12.5") and intent.amount_overpaid == Decimal("2.5")
+    world.confirm(charge, "1")  # more after success: still recorded
+    assert world.intent(intent_id).amount_overpaid == Decimal("3.5")
+
+
+def test_funds_still_being_screened_keep_the_charge_pending(world: World) -> None:
+    intent_id, charge = world.intent_paying()
+    world.confirm(charge, "10", aml="")  # confirmed, screening still running
+    assert world.intent(intent_id).status == "Processing"
+    assert world.charges(intent_id)[0].status == "Pending"
+    world.transfer(charge, "10", "confirmed", "rejected", transfer_id=None)
+    # a second, rejected transfer alone does not fail the charge while the first is still screened
+    assert world.charges(intent_id)[0].status == "Pending"
+
+
+def test_all_funds_rejected_fails_the_charge(world: World) -> None:
+    intent_id, charge = world.intent_paying()
+    tx = world.transfer(charge, "10")
+    world.transfer(charge, "10", "confirmed", "rejected", transfer_id=tx)
+    intent = world.intent(intent_id)
+    assert intent.frozen_amount == Decimal(10) and intent.amount_captured == 0
+    assert intent.status == "RequiresPaymentMethod"  # the payer may try again
+    assert world.charges(intent_id)[0].status == "Failed"
+    assert world.events(intent_id)[-1] == "payment_intent.payment_failed"
+    failed = world.event_data(intent_id, "payment_intent.payment_failed")["object"]
+    assert failed["payment_details"]["frozen_amount"] == {"asset_id": USDT, "amount": "10"}
+    assert failed["charges"][0]["transactions"][0]["aml_info"] == "sender on the deny list"
+
+
+def test_late_funds_after_cancel_are_recorded_on_the_charge(world: World) -> None:
+    intent_id, charge = world.intent_paying()
+
+    async def cancel() -> None:
+        async with world.db.transaction() as s:
+            await service.cancel(s, world.env, world.cancel_caller, pb.CancelPaymentIntentRequest(id=intent_id))
+
+    world.run(cancel())
+    world.confirm(charge, "10")
+    intent = world.intent(intent_id)
+    assert intent.status == "Canceled"
+    assert intent.amount_received_late == Decimal(10) and intent.amount_captured == Decimal(10)
+    assert world.charges(intent_id)[0].amount_captured == Decimal(10)
+    assert world.events(intent_id) == ["payment_intent.created", "payment_intent.canceled"]
+
+
+def test_a_reorg_that_drops_every_transfer_reopens_the_intent(world: World) -> None:
+    intent_id, charge = world.intent_paying()
+    tx = world.transfer(charge, "10")
+    world.transfer(charge, "10", "reverted", transfer_id=tx)
+    assert world.intent(intent_id).status == "RequiresPaymentMethod"
+
+
+def test_transfers_of_other_owners_are_ignored(world: World) -> None:
+    intent_id, charge = world.intent_paying()
+    foreign = Charge.model_validate({**charge.model_dump(), "id": "ch_not_ours"})
+    world.transfer(foreign, "10")
+    assert world.intent(intent_id).status == "RequiresPaymentMethod"
