@@ -46,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
     devchain = sub.add_parser("devchain", help="run a local Anvil chain with test tokens")
     devchain.add_argument("--port", type=int, default=8545)
     devchain.add_argument("--networks-file", type=Path, default=DEFAULT_NETWORKS_FILE)
-    devchain.add_argument("--block-time", type=float, default=None,
+    devchain.add_argument("--block-time", type=int, default=None,
                           help="mine a block every N seconds (default: one block per transaction)")
     return p
 

@@ -130,10 +130,15 @@ def start(kind: str, workdir: Path, *, only: tuple[str, ...] = (), networks_file
     migrated = paygate(env, workdir, "migrate")
     assert migrated.returncode == 0, migrated.stderr
     service = Service(kind, url, f"http://127.0.0.1:{http_port}", f"127.0.0.1:{grpc_port}", env, workdir)
-    log = (workdir / "serve.log").open("wb")
+    return launch(service, only)
+
+
+def launch(service: Service, only: tuple[str, ...] = ()) -> Service:
+    """Runs `paygate serve` for `service` (again, after a crash) and waits until it answers /healthz."""
+    log = (service.workdir / "serve.log").open("ab")
     roles = [arg for part in only for arg in ("--only", part)]
-    service.process = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", *roles], env=env, cwd=workdir,
-                                       stdout=log, stderr=subprocess.STDOUT)
+    service.process = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", *roles], env=service.env,
+                                       cwd=service.workdir, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if service.process.poll() is not None:

@@ -121,7 +121,10 @@ def _start(port: int, compiled: Compiled, config_out: Path, log_path: Path | Non
                     for a, k in zip(keys["available_accounts"], keys["private_keys"], strict=True)]
         tokens = _deploy(w3, compiled.abi, compiled.bytecode, [a["address"] for a in accounts])
         if block_time:
-            w3.provider.make_request("evm_setIntervalMining", [block_time])  # type: ignore[arg-type]
+            # Anvil takes whole seconds here and answers an error object (which web3 does not raise) for 2.0.
+            reply = w3.provider.make_request("evm_setIntervalMining", [max(1, round(block_time))])  # type: ignore[arg-type]
+            if "error" in reply:
+                raise RuntimeError(f"anvil refused interval mining: {reply['error']}")
         return DevChain(rpc_url=rpc_url, chain_id=w3.eth.chain_id, tokens=tokens, accounts=accounts,
                         abi=compiled.abi, process=process)
     except BaseException:

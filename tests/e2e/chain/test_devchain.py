@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -108,3 +109,18 @@ def test_devchain_stops_anvil_on_sigterm(tmp_path: Path):
     with pytest.raises(httpx.HTTPError):
         httpx.post(info["rpc_url"], json={"jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": []},
                    timeout=2)
+
+
+def test_devchain_with_a_block_time_mines_blocks_on_its_own(tmp_path: Path) -> None:
+    from server.rails.evm import devchain as dev
+
+    chain = dev.start(free_port(), log_path=tmp_path / "anvil.log", block_time=1)
+    try:
+        w3 = Web3(HTTPProvider(chain.rpc_url))
+        first = w3.eth.block_number
+        deadline = time.monotonic() + 10
+        while w3.eth.block_number < first + 2:
+            assert time.monotonic() < deadline, "no block was mined on the interval"
+            time.sleep(0.2)
+    finally:
+        chain.stop()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Callable
 from decimal import Decimal
@@ -12,6 +13,7 @@ import httpx
 from tests.chain import Chain
 from tests.conftest import ok
 from tests.e2e.paid_on_chain.conftest import DENIED_PAYER
+from tests.harness import Service, launch
 
 PAYER = 1
 WAIT_SECONDS = 60
@@ -128,3 +130,19 @@ def test_an_expired_intent_is_canceled_and_late_funds_are_still_recorded(chain: 
         t["tx_hash"] == late.tx_hash and t["status"] == "confirmed" for t in transactions(i)))
     assert recorded["status"] == "Canceled"
     assert Decimal(recorded["amount_received_late"]["amount"]) == Decimal("10.5")
+
+
+def test_a_paygate_killed_between_two_payments_counts_both_once_after_restart(
+        chain: Chain, paygate: Service, shop: httpx.Client) -> None:
+    intent_id, quote = open_intent(shop, "USDT-ETH-TEST")
+    first = chain.send_token("USDT", PAYER, quote["deposit_address"], 4_000_000)
+    wait_for(shop, intent_id, lambda i: any(t["tx_hash"] == first.tx_hash for t in transactions(i)))
+    assert paygate.process is not None
+    paygate.process.send_signal(signal.SIGKILL)  # no shutdown: whatever was in flight is lost
+    paygate.process.wait(timeout=10)
+    second = chain.send_token("USDT", PAYER, quote["deposit_address"], 6_500_000)  # arrives while it is down
+    chain.mine(3)
+    launch(paygate)
+    paid = wait_for(shop, intent_id, lambda i: i["status"] == "Success")
+    assert sorted(t["tx_hash"] for t in transactions(paid)) == sorted([first.tx_hash, second.tx_hash])
+    assert Decimal(paid["payment_details"]["amount_captured"]["amount"]) == Decimal("10.5")
