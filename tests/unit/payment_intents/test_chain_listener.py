@@ -245,3 +245,28 @@ def test_transfers_of_other_owners_are_ignored(world: World) -> None:
     foreign = Charge.model_validate({**charge.model_dump(), "id": "ch_not_ours"})
     world.transfer(foreign, "10")
     assert world.intent(intent_id).status == "RequiresPaymentMethod"
+
+
+def test_a_new_attempt_after_the_quote_expired_gets_a_new_quote_and_address_and_the_old_stays_watched(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    intent_id, first = world.intent_paying()
+    later = first.quote_expires_at + 1
+    monkeypatch.setattr(clock, "now", lambda: later)
+
+    async def choose_again() -> Charge:
+        async with world.db.transaction() as s:
+            loaded = await service.update(s, world.env, world.cancel_caller, pb.UpdatePaymentIntentRequest(
+                id=intent_id, payment_method_type="crypto",
+                payment_method_options=pb.PaymentMethodOptionsInput(crypto=pb.CryptoPaymentInput(asset_id=USDT))))
+        assert loaded.latest_charge is not None
+        return loaded.latest_charge
+
+    async def watched() -> dict[str, int]:
+        async with world.db.read() as s:
+            return {w.address: w.watch_until for w in await s.exec(select(WatchedAddress))}
+
+    second = world.run(choose_again())
+    assert second.id != first.id and second.deposit_address != first.deposit_address
+    assert second.quote_expires_at > later
+    rows = world.run(watched())
+    assert rows[first.deposit_address] > later and rows[second.deposit_address] > later
