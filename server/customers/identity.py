@@ -8,7 +8,6 @@ body are accepted too (DESIGN.md §2).
 from __future__ import annotations
 
 import hmac
-import json
 import secrets
 from typing import Any
 
@@ -22,6 +21,7 @@ from server.customers import service as customers
 from server.customers.models import AuthToken, Customer, EphemeralToken, VerificationCode
 from server.errors import InvalidArgument, MissingParameter, NotFound, invalid
 from server.ids import digest, new_id, random_base62
+from server.request_string import merged
 from server.rpc.context import Caller
 
 EPHEMERAL_DEFAULT_SECONDS = 900
@@ -76,33 +76,15 @@ async def create_ephemeral_token(session: AsyncSession, caller: Caller,
 
 
 _STRING_FIELDS = ("ephemeral_token", "auth_token", "email", "phone", "verification_code", "payment_link_id")
-_BOOL_FIELDS = ("allow_create", "refresh_token")
 
 
 def merged_request(request: customers_pb2.ResolveIdentityRequest) -> dict[str, Any]:
-    """The body's fields, completed by those inside the `request` JSON object string."""
-    fields: dict[str, Any] = {}
-    if request.request:
-        try:
-            inner = json.loads(request.request)
-        except ValueError:
-            raise invalid("request", "must be a JSON object string") from None
-        if not isinstance(inner, dict):
-            raise invalid("request", "must be a JSON object string")
-        for name, value in inner.items():
-            if value is None:
-                continue
-            if name in _STRING_FIELDS and not isinstance(value, str):
-                raise invalid(f"request.{name}", "must be a string")
-            if name in _BOOL_FIELDS and not isinstance(value, bool):
-                raise invalid(f"request.{name}", "must be a boolean")
-            fields[name] = value
-    for name in _STRING_FIELDS:
-        if getattr(request, name):
-            fields[name] = getattr(request, name)
-    if request.HasField("allow_create"):
-        fields["allow_create"] = request.allow_create
-    if request.refresh_token:
+    """The given fields, from the body and the `request` JSON object string (see server/request_string.py)."""
+    whole = merged(request)
+    fields: dict[str, Any] = {name: getattr(whole, name) for name in _STRING_FIELDS if getattr(whole, name)}
+    if whole.HasField("allow_create"):
+        fields["allow_create"] = whole.allow_create
+    if whole.refresh_token:
         fields["refresh_token"] = True
     return fields
 

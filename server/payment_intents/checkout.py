@@ -8,16 +8,13 @@ secret. Order of refusals: a bad key → 401; an intent of another merchant or m
 
 from __future__ import annotations
 
-import json
 from typing import TypeVar
 
-from google.protobuf.json_format import ParseDict, ParseError
-from google.protobuf.message import Message
 from paygate.v1 import payment_intents_pb2 as pb
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
-from server.errors import Conflict, NotFound, Unauthenticated, invalid
+from server.errors import Conflict, NotFound, Unauthenticated
 from server.payment_intents import service, settle
 from server.payment_intents.aggregate import Loaded, load_one
 from server.payment_intents.env import Env
@@ -30,28 +27,6 @@ M = TypeVar("M", pb.GetCheckoutPaymentIntentRequest, pb.UpdateCheckoutPaymentInt
 
 class CheckoutUnusable(Conflict):
     reason = "ErrStatusUnexpected"
-
-
-def merged(request: M) -> M:
-    """The body's fields, completed and overridden by those inside the `request` JSON object string."""
-    if not request.request:
-        return request
-    try:
-        inner = json.loads(request.request)
-    except ValueError:
-        raise invalid("request", "must be a JSON object string") from None
-    if not isinstance(inner, dict):
-        raise invalid("request", "must be a JSON object string")
-    inner = {k: v for k, v in inner.items() if v is not None and k not in ("id", "request")}
-    parsed: Message = type(request)()
-    try:
-        ParseDict(inner, parsed, ignore_unknown_fields=True)
-    except ParseError as e:
-        raise invalid("request", f"a field has the wrong type: {e}") from None
-    out = type(request)()
-    out.CopyFrom(request)
-    out.MergeFrom(parsed)
-    return out
 
 
 async def checkout_caller(auth: Authenticator, header_caller: Caller | None, key: str) -> tuple[Caller, bool]:

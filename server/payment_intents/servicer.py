@@ -9,6 +9,7 @@ from server.paging import page_of
 from server.payment_intents import checkout, service
 from server.payment_intents.convert import to_proto
 from server.payment_intents.env import Env, configure
+from server.request_string import merged
 from server.rpc.context import current_caller, optional_caller
 from server.runtime import Runtime
 
@@ -57,7 +58,7 @@ class PaymentIntentServicer(payment_intents_pb2_grpc.PaymentIntentServiceService
 
     async def GetCheckoutPaymentIntent(self, request: pb.GetCheckoutPaymentIntentRequest,
                                        context: grpc.aio.ServicerContext) -> pb.GetCheckoutPaymentIntentResponse:
-        fields = checkout.merged(request)
+        fields = merged(request)
         caller, trusted = await checkout.checkout_caller(self._rt.auth, optional_caller(), fields.key)
         async with self._rt.db.read() as session:
             loaded = await checkout.open_intent(session, self._env, caller, trusted, fields.id, fields.client_secret)
@@ -68,7 +69,7 @@ class PaymentIntentServicer(payment_intents_pb2_grpc.PaymentIntentServiceService
     async def UpdateCheckoutPaymentIntent(self, request: pb.UpdateCheckoutPaymentIntentRequest,
                                           context: grpc.aio.ServicerContext
                                           ) -> pb.UpdateCheckoutPaymentIntentResponse:
-        fields = checkout.merged(request)
+        fields = merged(request)
         caller, trusted = await checkout.checkout_caller(self._rt.auth, optional_caller(), fields.key)
         async with self._rt.db.transaction() as session:
             loaded = await checkout.open_intent(session, self._env, caller, trusted, fields.id, fields.client_secret,
