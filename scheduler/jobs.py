@@ -12,6 +12,8 @@ from server.customers.identity import purge_expired as purge_customer_tokens
 from server.idempotency.store import purge_expired as purge_idempotency_keys
 from server.payment_intents.expiry import INTERVAL_SECONDS as EXPIRY_SECONDS
 from server.payment_intents.expiry import expire_payment_intents
+from server.refunds.sender import INTERVAL_SECONDS as REFUND_SECONDS
+from server.refunds.sender import send_refunds
 from server.runtime import Runtime
 from server.webhooks import delivery as webhooks
 
@@ -30,3 +32,4 @@ async def purge_lapsed(rt: Runtime) -> None:
 JOBS = [(purge_lapsed, 600), (webhooks.deliver_webhooks, webhooks.poll_seconds()),
         (expire_payment_intents, EXPIRY_SECONDS)]
 JOBS.append((watch_chains, CHAIN_WATCH_SECONDS))
+JOBS.append((send_refunds, REFUND_SECONDS))

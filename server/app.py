@@ -20,6 +20,7 @@ from server.payment_intents import chain_listener  # noqa: F401  (registers the 
 from server.payment_intents.servicer import PaymentIntentServicer
 from server.payment_links.servicer import PaymentLinkServicer
 from server.products.servicer import ProductServicer
+from server.refunds.servicer import RefundServicer
 from server.rpc.methods import registry
 from server.rpc.pipeline import Pipeline
 from server.runtime import Runtime
@@ -36,6 +37,7 @@ SERVICERS: dict[str, Callable[[Runtime], object]] = {
     "paygate.v1.PaymentIntentService": PaymentIntentServicer,
     "paygate.v1.PaymentLinkService": PaymentLinkServicer,
     "paygate.v1.ProductService": ProductServicer,
+    "paygate.v1.RefundService": RefundServicer,
     "paygate.v1.WebhookEndpointService": WebhookEndpointServicer,
 }
 HEALTH_INTERVAL_SECONDS = 5.0

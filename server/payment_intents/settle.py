@@ -124,3 +124,16 @@ async def settle(session: AsyncSession, env: Env, intent_id: str) -> Loaded | No
     if failed_now:
         await record(session, env, loaded, FAILED_EVENT, before)
     return loaded
+
+
+async def refunded(session: AsyncSession, env: Env, intent_id: str, amount: Decimal) -> None:
+    """A refund reached the customer: count it; once everything captured went back the intent is Refunded."""
+    intent = await lock(session, intent_id)
+    if intent is None:
+        return
+    intent.amount_refunded += amount
+    intent.net_amount -= amount
+    intent.updated = clock.now()
+    session.add(intent)
+    if intent.amount_refunded >= intent.amount_captured and allowed(intent.status, Event.REFUNDED_IN_FULL):
+        await move(session, env, await load_one(session, intent), Event.REFUNDED_IN_FULL)

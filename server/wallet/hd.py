@@ -47,3 +47,8 @@ def _chain(mnemonic: str, account: int, change: Bip44Changes) -> Bip44:
 def address(mnemonic: str, account: int, change: Bip44Changes, index: int) -> str:
     """The checksummed 0x address at m/44'/60'/account'/change/index."""
     return str(_chain(mnemonic, account, change).AddressIndex(index).PublicKey().ToAddress())
+
+
+def private_key(mnemonic: str, account: int, change: Bip44Changes, index: int) -> bytes:
+    """The private key at m/44'/60'/account'/change/index, derived when needed and never stored."""
+    return bytes(_chain(mnemonic, account, change).AddressIndex(index).PrivateKey().Raw().ToBytes())

@@ -10,6 +10,7 @@ from paygate.v1 import (
     payment_links_pb2_grpc,
     products_pb2_grpc,
     refunds_pb2_grpc,
+    subscriptions_pb2_grpc,
 )
 
 
@@ -42,3 +43,8 @@ def refunds(channel: grpc.Channel) -> refunds_pb2_grpc.RefundServiceStub:
 def other_auth(other_merchant: dict) -> list[tuple[str, str]]:
     """gRPC metadata carrying another merchant's test secret key."""
     return [("authorization", f"Bearer {other_merchant['test']['secret_key']}")]
+
+
+@pytest.fixture
+def subscriptions(channel: grpc.Channel) -> subscriptions_pb2_grpc.SubscriptionServiceStub:
+    return subscriptions_pb2_grpc.SubscriptionServiceStub(channel)

@@ -10,7 +10,7 @@ import paygate.v1 as api
 from google.protobuf import descriptor_pool
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
-from paygate.v1 import assets_pb2, refunds_pb2
+from paygate.v1 import assets_pb2, subscriptions_pb2
 from paygate.v1 import customers_pb2 as pb
 
 from tests.e2e.grpc.support import fails
@@ -55,13 +55,14 @@ def test_reflection_describes_the_methods_and_messages(channel):
     assert "email" in create.input_type.fields_by_name
 
 
-def test_unimplemented_rpc_is_unimplemented_with_reason_not_implemented(refunds, grpc_auth):
-    fails(lambda: refunds.ListRefunds(refunds_pb2.ListRefundsRequest(), metadata=grpc_auth),
+def test_unimplemented_rpc_is_unimplemented_with_reason_not_implemented(subscriptions, grpc_auth):
+    fails(lambda: subscriptions.ListSubscriptions(subscriptions_pb2.ListSubscriptionsRequest(), metadata=grpc_auth),
           grpc.StatusCode.UNIMPLEMENTED, "not_implemented")
 
 
-def test_unimplemented_rpc_still_requires_credentials(refunds):
-    fails(lambda: refunds.ListRefunds(refunds_pb2.ListRefundsRequest()), grpc.StatusCode.UNAUTHENTICATED,
+def test_unimplemented_rpc_still_requires_credentials(subscriptions):
+    fails(lambda: subscriptions.ListSubscriptions(subscriptions_pb2.ListSubscriptionsRequest()),
+          grpc.StatusCode.UNAUTHENTICATED,
           "unauthorized")
 
 

@@ -260,16 +260,16 @@ def test_delete_with_json_content_type_and_no_body_is_fine(api):
 
 
 def test_unimplemented_rpc_is_501_envelope(api):
-    fails(api.get("/v1/refunds"), 501, "not_implemented")
+    fails(api.get("/v1/subscriptions"), 501, "not_implemented")
 
 
 def test_unimplemented_rpc_leaks_no_internals(api):
-    msg = api.get("/v1/refunds").json()["msg"]
+    msg = api.get("/v1/subscriptions").json()["msg"]
     assert "Traceback" not in msg and 'File "' not in msg and "NotImplementedError" not in msg
 
 
 def test_unimplemented_post_is_501_envelope(api):
-    fails(api.post("/v1/refunds", json={"payment_intent_id": "pi_x", "amount": "1"}), 501, "not_implemented")
+    fails(api.post("/v1/subscriptions/sub_x/cancel", json={}), 501, "not_implemented")
 
 
 # ---------------------------------------------------------------- request id

@@ -1,0 +1,7 @@
+"""Refunds of crypto payments, paid in the original asset from the merchant's treasury (DESIGN §5, §6).
+
+    service.create ──► Pending ──(sender: sign, record, broadcast)──► Processing ──(confirmed)──► Success
+                          └──────────────(cannot be sent)──────────────────┴──────(reverted)────► Failed
+
+`states.py` holds the one table of legal moves; `sender.py` is the scheduler job that talks to the chain.
+"""

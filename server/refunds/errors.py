@@ -1,0 +1,36 @@
+"""The refusals of refund creation, each with the spec's `error_code` (all 400: nothing was changed).
+
+    InvalidArgument
+    ├── InvalidPaymentIntent   invalid_payment_intent  unknown, another merchant's, or not Success/PartialPaid
+    ├── RefundAmountExceeded   refund_amount_exceeded  more than what remains refundable
+    └── InsufficientFunds      insufficient_funds      the treasury holds less of the asset than the amount
+"""
+
+from __future__ import annotations
+
+from server.errors import InvalidArgument
+
+
+class InvalidPaymentIntent(InvalidArgument):
+    reason = "invalid_payment_intent"
+
+    def __init__(self) -> None:
+        # One message for unknown, foreign and unrefundable intents, so existence never leaks (DESIGN §11).
+        super().__init__("payment_intent_id: no refundable payment intent with that id "
+                         "(it must exist and be Success or PartialPaid)", field="payment_intent_id")
+
+
+class RefundAmountExceeded(InvalidArgument):
+    reason = "refund_amount_exceeded"
+
+    def __init__(self, refundable: str, asset_id: str) -> None:
+        super().__init__(f"amount: at most {refundable} {asset_id} remains refundable on this payment intent",
+                         field="amount")
+
+
+class InsufficientFunds(InvalidArgument):
+    reason = "insufficient_funds"
+
+    def __init__(self, asset_id: str, address: str) -> None:
+        super().__init__(f"amount: the treasury {address} holds less {asset_id} than the refund; fund it first",
+                         field="amount")

@@ -1,0 +1,48 @@
+"""The refund state machine: one table of legal moves and one function that applies them (DESIGN §6)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from server.errors import Conflict
+
+
+class Status(StrEnum):
+    PENDING = "Pending"
+    PROCESSING = "Processing"
+    SUCCESS = "Success"
+    FAILED = "Failed"
+
+
+class Event(StrEnum):
+    SUBMITTED = "submitted"  # the transaction was signed and recorded, about to be broadcast
+    CONFIRMED = "confirmed"  # the transaction reached the network's confirmation threshold
+    FAILED = "failed"  # it cannot be sent, or it reverted
+
+
+S, E = Status, Event
+TRANSITIONS: dict[tuple[Status, Event], Status] = {
+    (S.PENDING, E.SUBMITTED): S.PROCESSING,
+    (S.PENDING, E.FAILED): S.FAILED,
+    (S.PROCESSING, E.CONFIRMED): S.SUCCESS,
+    (S.PROCESSING, E.FAILED): S.FAILED,
+}
+# Event type recorded when a refund enters a status, besides `refund.updated` which every change records.
+EVENT_TYPES: dict[Status, str] = {S.SUCCESS: "refund.succeeded", S.FAILED: "refund.failed"}
+# Refunds whose amount counts against what remains refundable; a Failed refund frees its amount.
+HOLDING = frozenset({S.PENDING, S.PROCESSING, S.SUCCESS})
+
+
+class UnexpectedState(Conflict):
+    reason = "refund_unexpected_state"
+
+    def __init__(self, status: str, event: str) -> None:
+        super().__init__(f"a refund in status {status} cannot take {event}")
+
+
+def transition(status: str, event: Event) -> Status:
+    """The status after `event`, or `UnexpectedState`."""
+    try:
+        return TRANSITIONS[(Status(status), event)]
+    except (KeyError, ValueError):
+        raise UnexpectedState(status, event.value) from None

@@ -1,0 +1,64 @@
+"""Paying intents on chain and following refunds through the /v1 API."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+
+from tests.chain import Chain
+from tests.conftest import ok
+from tests.e2e.paid_on_chain.test_paid_on_chain import base_units, open_intent, wait_for
+from tests.e2e.refunds.conftest import Shop
+
+PAYER = 3
+FUNDER = 4
+WAIT_SECONDS = 60
+
+
+def paid_intent(chain: Chain, shop: Shop, asset_id: str = "USDT-ETH-TEST", amount: str = "10.50") -> dict[str, Any]:
+    intent_id, quote = open_intent(shop.api, asset_id, amount)
+    if asset_id.startswith("ETH-"):
+        chain.send_eth(PAYER, quote["deposit_address"], base_units(quote["amount"], quote["decimals"]))
+    else:
+        chain.send_token(asset_id.split("-")[0], PAYER, quote["deposit_address"],
+                         base_units(quote["amount"], quote["decimals"]))
+    chain.mine(3)
+    return wait_for(shop.api, intent_id, lambda i: i["status"] == "Success")
+
+
+def fund_treasury(chain: Chain, shop: Shop, *, usdt: int = 0, wei: int = 10**18) -> None:
+    chain.send_eth(FUNDER, shop.treasury, wei)
+    if usdt:
+        chain.send_token("USDT", FUNDER, shop.treasury, usdt)
+
+
+def refund(shop: Shop, intent_id: str, amount: str, **fields: Any) -> httpx.Response:
+    return shop.api.post("/v1/refunds", json={"payment_intent_id": intent_id, "amount": amount, **fields})
+
+
+def created(shop: Shop, intent_id: str, amount: str, **fields: Any) -> dict[str, Any]:
+    return ok(refund(shop, intent_id, amount, **fields))["refunds"][0]  # type: ignore[no-any-return]
+
+
+def wait_refund(chain: Chain, shop: Shop, refund_id: str, check: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        seen: dict[str, Any] = ok(shop.api.get(f"/v1/refunds/{refund_id}"))
+        if check(seen):
+            return seen
+        assert time.monotonic() < deadline, f"gave up waiting; last seen: {seen}"
+        chain.mine(1)  # confirmations for the refund transaction
+        time.sleep(0.5)
+
+
+def usdt_balance(chain: Chain, address: str) -> int:
+    return int(chain.tokens["USDT"].functions.balanceOf(chain.w3.to_checksum_address(address)).call())
+
+
+def events_of(shop: Shop, object_id: str) -> list[dict[str, Any]]:
+    """The object's events, oldest first."""
+    events = ok(shop.api.get("/v1/events", params={"page": 0, "page_size": 100}))["events"]
+    return [e for e in reversed(events) if e["data"]["object"].get("id") == object_id]

@@ -1,0 +1,27 @@
+"""Building and signing a refund transaction: pure functions, no node."""
+
+from __future__ import annotations
+
+from eth_account import Account
+
+from server.refunds import chain
+
+KEY = bytes.fromhex("59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d")
+
+
+def test_token_transfer_data_encodes_recipient_and_amount() -> None:
+    data = chain.transfer_data("0x00000000000000000000000000000000000000Ab", 2_000_000)
+    assert data == "0xa9059cbb" + "ab".rjust(64, "0") + format(2_000_000, "064x")
+
+
+def test_signing_the_same_transaction_twice_gives_the_same_hash() -> None:
+    tx = chain.Unsigned(to="0x00000000000000000000000000000000000000ab", value=1, data="0x", gas=21_000)
+    fees = chain.Fees(max_fee_per_gas=3 * 10**9, max_priority_fee_per_gas=10**9)
+    first, second = chain.sign(KEY, 31337, 7, tx, fees), chain.sign(KEY, 31337, 7, tx, fees)
+    assert first == second and first[1].startswith("0x")
+
+
+def test_a_signed_refund_recovers_to_the_treasury_key() -> None:
+    tx = chain.Unsigned(to="0x00000000000000000000000000000000000000ab", value=1, data="0x", gas=21_000)
+    raw, _ = chain.sign(KEY, 31337, 0, tx, chain.Fees(3 * 10**9, 10**9))
+    assert Account.recover_transaction(raw) == Account.from_key(KEY).address
