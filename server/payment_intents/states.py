@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from server.errors import Conflict
+from server import state_machine
 
 
 class Status(StrEnum):
@@ -58,13 +58,9 @@ EVENT_TYPES: dict[Status, str] = {
 OPEN_FOR_PAYMENT = frozenset({S.REQUIRES_PAYMENT_METHOD, S.PARTIAL_PAID})
 
 
-class UnexpectedState(Conflict):
+class UnexpectedState(state_machine.UnexpectedState):
     reason = "payment_intent_unexpected_state"
-
-    def __init__(self, status: str, event: str) -> None:
-        super().__init__(f"a payment intent in status {status} cannot take {event.replace('_', ' ')}")
-        self.status = status
-        self.event = event
+    noun = "payment intent"
 
 
 def allowed(status: str, event: Event) -> bool:
@@ -73,7 +69,4 @@ def allowed(status: str, event: Event) -> bool:
 
 def transition(status: str, event: Event) -> Status:
     """The status after `event`, or `UnexpectedState`."""
-    try:
-        return TRANSITIONS[(Status(status), event)]
-    except (KeyError, ValueError):
-        raise UnexpectedState(status, event.value) from None
+    return state_machine.apply(TRANSITIONS, Status, UnexpectedState, status, event)

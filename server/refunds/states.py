@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from server.errors import Conflict
+from server import state_machine
 
 
 class Status(StrEnum):
@@ -33,16 +33,11 @@ EVENT_TYPES: dict[Status, str] = {S.SUCCESS: "refund.succeeded", S.FAILED: "refu
 HOLDING = frozenset({S.PENDING, S.PROCESSING, S.SUCCESS})
 
 
-class UnexpectedState(Conflict):
+class UnexpectedState(state_machine.UnexpectedState):
     reason = "refund_unexpected_state"
-
-    def __init__(self, status: str, event: str) -> None:
-        super().__init__(f"a refund in status {status} cannot take {event}")
+    noun = "refund"
 
 
 def transition(status: str, event: Event) -> Status:
     """The status after `event`, or `UnexpectedState`."""
-    try:
-        return TRANSITIONS[(Status(status), event)]
-    except (KeyError, ValueError):
-        raise UnexpectedState(status, event.value) from None
+    return state_machine.apply(TRANSITIONS, Status, UnexpectedState, status, event)
