@@ -11,6 +11,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server.chains.models import ChainTransfer
 from server.customers.models import Customer
 from server.merchants.models import Merchant
+from server.payment_intents import totals
 from server.payment_intents.models import Charge, ChargeTransfer, PaymentIntent
 
 
@@ -18,12 +19,19 @@ from server.payment_intents.models import Charge, ChargeTransfer, PaymentIntent
 class Loaded:
     intent: PaymentIntent
     charges: list[Charge] = field(default_factory=list)  # oldest first
-    transfers: dict[str, list[ChainTransfer]] = field(default_factory=dict)  # by charge id, oldest first
+    # Every transfer to each charge's deposit address, by charge id, oldest first (in any asset).
+    transfers: dict[str, list[ChainTransfer]] = field(default_factory=dict)
     customer: Customer | None = None
     merchant_name: str = ""
 
     def transfers_of(self, charge: Charge) -> list[ChainTransfer]:
-        return self.transfers.get(charge.id, [])
+        """The transfers that pay `charge`: only those in its own asset (totals.counts_toward)."""
+        return totals.split(charge, self.transfers.get(charge.id, []))[0]
+
+    def unexpected_funds(self) -> list[tuple[Charge, ChainTransfer]]:
+        """Transfers in another asset than their charge's, not reverted: shown, never counted as paid."""
+        return [(c, t) for c in self.charges for t in totals.split(c, self.transfers.get(c.id, []))[1]
+                if t.status != totals.REVERTED]
 
     @property
     def latest_charge(self) -> Charge | None:

@@ -19,8 +19,10 @@ from server.payment_intents.states import OPEN_FOR_PAYMENT, Status
 
 
 async def _attribute(session: AsyncSession, transfer: ChainTransfer) -> Charge | None:
-    """The charge this transfer pays, decided once. A charge's own address names it; a permanent deposit address
-    pays the oldest of its charges whose intent is still open, else its newest (late funds stay visible)."""
+    """The charge whose address this transfer reached, decided once. A charge's own address names it; a permanent
+    deposit address goes to the oldest of its charges whose intent is still open, else its newest (late funds stay
+    visible). In any asset: a transfer in another asset than the charge's is linked too, so the intent shows it as
+    unexpected funds, but it never counts toward the charge (totals.counts_toward)."""
     link = await session.get(ChargeTransfer, transfer.id)
     if link is not None:
         return await session.get(Charge, link.charge_id)
@@ -29,7 +31,7 @@ async def _attribute(session: AsyncSession, transfer: ChainTransfer) -> Charge |
         candidates = list(await session.exec(
             select(Charge, PaymentIntent.status)
             .join(PaymentIntent, col(PaymentIntent.id) == col(Charge.payment_intent_id))
-            .where(Charge.permanent_deposit_id == transfer.owner_id, Charge.asset_id == transfer.asset_id)
+            .where(Charge.permanent_deposit_id == transfer.owner_id)
             .order_by(col(Charge.sort_key))))
         if not candidates:
             return None  # not a payment address (the watcher serves other owners too)

@@ -80,6 +80,14 @@ def transaction(env: Env, t: ChainTransfer) -> pb.TransactionDetails:
         decimals=t.decimals)
 
 
+def unexpected(charge: Charge, t: ChainTransfer) -> pb.UnexpectedFunds:
+    return pb.UnexpectedFunds(
+        asset_id=t.asset_id, amount=totals.text(totals.units(t)), tx_hash=t.tx_hash, tx_id=t.id, charge=charge.id,
+        network=t.network, source_address=t.from_address, status=TX_STATUS.get(t.status,
+                                                                               pb.TRANSACTION_STATUS_UNSPECIFIED),
+        aml_status=AML_STATUS.get(t.aml_status, refunds_pb2.AML_STATUS_UNSPECIFIED), created_at=t.created_at)
+
+
 def charge_proto(env: Env, loaded: Loaded, charge: Charge, now: int) -> pb.Charge:
     intent = loaded.intent
     moves = loaded.transfers_of(charge)
@@ -152,6 +160,7 @@ def to_proto(env: Env, loaded: Loaded, now: int | None = None) -> pb.PaymentInte
         permanent_deposit_asset_id=i.permanent_deposit_asset_id, expired_at=i.expired_at, return_url=i.return_url,
         amount_overpaid=AssetAmount(asset_id=paid_asset, amount=totals.text(i.amount_overpaid)),
         amount_received_late=AssetAmount(asset_id=paid_asset, amount=totals.text(i.amount_received_late)),
+        unexpected_funds=[unexpected(c, t) for c, t in loaded.unexpected_funds()],
     )
     structs.fill(out.metadata, i.metadata_)
     if loaded.customer is not None:

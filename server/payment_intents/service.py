@@ -173,10 +173,12 @@ async def update(session: AsyncSession, env: Env, caller: Caller, request: pb.Up
 
 
 async def _has_confirmed_funds(session: AsyncSession, intent_id: str) -> bool:
+    """Confirmed funds that pay a charge: only in the charge's own asset (unexpected funds never count as paid)."""
     row = await session.exec(
         select(ChainTransfer.id).join(ChargeTransfer, col(ChargeTransfer.transfer_id) == col(ChainTransfer.id))
         .join(Charge, col(Charge.id) == col(ChargeTransfer.charge_id))
-        .where(Charge.payment_intent_id == intent_id, ChainTransfer.status == "confirmed").limit(1))
+        .where(Charge.payment_intent_id == intent_id, ChainTransfer.status == "confirmed",
+               col(ChainTransfer.asset_id) == col(Charge.asset_id)).limit(1))
     return row.first() is not None
 
 

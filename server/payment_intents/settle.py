@@ -6,6 +6,7 @@ change and its event are committed together or not at all.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from decimal import Decimal
 from typing import Any
 
@@ -61,10 +62,16 @@ def _decimals(env: Env, asset_id: str) -> int:
 
 def _recompute(env: Env, loaded: Loaded) -> tuple[list[str], Event | None, bool]:
     """Charges' and the intent's totals from the transfers. Returns (charges that just failed, the outcome event,
-    whether any transfer may still count: unsettled or approved)."""
+    whether any transfer may still count: unsettled or approved).
+
+    Amounts are kept per asset and never added across assets: each charge counts only transfers in its own asset
+    (`Loaded.transfers_of`), and the intent's payment_details show the paid asset's totals alone. Value across
+    charges of different assets is compared in the intent's currency, each at the rate quoted to the payer."""
     intent = loaded.intent
     failed_now: list[str] = []
-    captured = frozen = paid = Decimal(0)
+    captured: dict[str, Decimal] = defaultdict(Decimal)
+    frozen: dict[str, Decimal] = defaultdict(Decimal)
+    paid = Decimal(0)
     pending = live = 0
     last_rate = Decimal(0)
     for charge in loaded.charges:
@@ -75,34 +82,37 @@ def _recompute(env: Env, loaded: Loaded) -> tuple[list[str], Event | None, bool]
         charge.status, charge.amount_captured, charge.frozen_amount = status, t.approved, t.rejected
         if t.live and not intent.paid_asset_id:
             intent.paid_asset_id = charge.asset_id
-        captured += t.approved
-        frozen += t.rejected
+        captured[charge.asset_id] += t.approved
+        frozen[charge.asset_id] += t.rejected
         paid += t.approved * charge.exchange_rate  # in the intent's currency, at the quote the payer was given
         pending += t.pending
         live += t.live
-        if t.approved:
+        if t.approved and charge.asset_id == intent.paid_asset_id:
             last_rate = charge.exchange_rate
     decimals = _decimals(env, intent.paid_asset_id)
-    intent.amount_captured, intent.frozen_amount = captured, frozen
-    intent.tx_fee = totals.fee(captured, env.settings.tx_fee_percent, decimals)
-    intent.net_amount = captured - intent.tx_fee - intent.tax_fee - intent.amount_refunded - intent.network_fee
+    intent.amount_captured = captured.get(intent.paid_asset_id, Decimal(0))
+    intent.frozen_amount = frozen.get(intent.paid_asset_id, Decimal(0))
+    intent.tx_fee = totals.fee(intent.amount_captured, env.settings.tx_fee_percent, decimals)
+    intent.net_amount = intent.amount_captured - intent.tx_fee - intent.tax_fee - intent.amount_refunded \
+        - intent.network_fee
     intent.amount_overpaid = round_down((paid - intent.amount) / last_rate, decimals) \
         if paid > intent.amount and last_rate else Decimal(0)
     # Cancel needs no confirmed funds, so whatever was captured on a canceled intent arrived late.
-    intent.amount_received_late = captured if intent.status == Status.CANCELED else Decimal(0)
+    intent.amount_received_late = intent.amount_captured if intent.status == Status.CANCELED else Decimal(0)
 
+    any_captured = any(v > 0 for v in captured.values())
     outcome: Event | None = None
-    if captured > 0 and (intent.complete_on_first_payment or paid >= intent.amount):
+    if any_captured and (intent.complete_on_first_payment or paid >= intent.amount):
         outcome = Event.PAID_IN_FULL
-    elif captured > 0:
+    elif any_captured:
         outcome = Event.PAID_PARTIALLY if not pending else None
     elif pending:
         outcome = None
-    elif frozen > 0:
+    elif any(v > 0 for v in frozen.values()):
         outcome = Event.PAYMENT_FAILED
     elif not live:
         outcome = Event.TRANSACTIONS_REVERTED
-    return failed_now, outcome, pending > 0 or captured > 0
+    return failed_now, outcome, pending > 0 or any_captured
 
 
 async def settle(session: AsyncSession, env: Env, intent_id: str) -> Loaded | None:

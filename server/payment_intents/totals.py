@@ -26,6 +26,21 @@ def units(t: ChainTransfer) -> Decimal:
     return Decimal(t.amount_base).scaleb(-t.decimals)
 
 
+def counts_toward(charge: Charge, t: ChainTransfer) -> bool:
+    """DESIGN §14: a transfer counts toward a charge only in the charge's own asset. Units of different assets are
+    never added up (1 USDT is not 1 ETH); funds in another asset are the intent's unexpected funds."""
+    return t.asset_id == charge.asset_id
+
+
+def split(charge: Charge, transfers: Iterable[ChainTransfer]) -> tuple[list[ChainTransfer], list[ChainTransfer]]:
+    """(transfers that pay the charge, transfers in another asset that reached its address), order kept."""
+    own: list[ChainTransfer] = []
+    unexpected: list[ChainTransfer] = []
+    for t in transfers:
+        (own if counts_toward(charge, t) else unexpected).append(t)
+    return own, unexpected
+
+
 @dataclass(frozen=True)
 class ChargeTotals:
     approved: Decimal = Decimal(0)  # confirmed and approved by AML: captured

@@ -95,7 +95,7 @@ UNFREEZE_WITHDRAW_STATUS_CONFIRMED: UnfreezeWithdrawStatus
 UNFREEZE_WITHDRAW_STATUS_FAILED: UnfreezeWithdrawStatus
 
 class PaymentIntent(_message.Message):
-    __slots__ = ("id", "object", "amount", "payment_details", "canceled_at", "cancellation_reason", "client_secret", "created", "updated", "currency", "customer", "description", "livemode", "metadata", "payment_link_details", "merchant_order_id", "payment_method_type", "charges", "receipt_email", "status", "payment_intent_status", "complete_on_first_payment", "permanent_deposit", "permanent_deposit_asset_id", "expired_at", "unfreeze_withdraws", "invoice", "invoice_details", "subscription", "subscription_details", "payment_method_options", "return_url", "shipping_address", "amount_overpaid", "amount_received_late")
+    __slots__ = ("id", "object", "amount", "payment_details", "canceled_at", "cancellation_reason", "client_secret", "created", "updated", "currency", "customer", "description", "livemode", "metadata", "payment_link_details", "merchant_order_id", "payment_method_type", "charges", "receipt_email", "status", "payment_intent_status", "complete_on_first_payment", "permanent_deposit", "permanent_deposit_asset_id", "expired_at", "unfreeze_withdraws", "invoice", "invoice_details", "subscription", "subscription_details", "payment_method_options", "return_url", "shipping_address", "amount_overpaid", "amount_received_late", "unexpected_funds")
     ID_FIELD_NUMBER: _ClassVar[int]
     OBJECT_FIELD_NUMBER: _ClassVar[int]
     AMOUNT_FIELD_NUMBER: _ClassVar[int]
@@ -131,6 +131,7 @@ class PaymentIntent(_message.Message):
     SHIPPING_ADDRESS_FIELD_NUMBER: _ClassVar[int]
     AMOUNT_OVERPAID_FIELD_NUMBER: _ClassVar[int]
     AMOUNT_RECEIVED_LATE_FIELD_NUMBER: _ClassVar[int]
+    UNEXPECTED_FUNDS_FIELD_NUMBER: _ClassVar[int]
     id: str
     object: str
     amount: _money_pb2.AssetAmount
@@ -166,7 +167,8 @@ class PaymentIntent(_message.Message):
     shipping_address: _money_pb2.Address
     amount_overpaid: _money_pb2.AssetAmount
     amount_received_late: _money_pb2.AssetAmount
-    def __init__(self, id: _Optional[str] = ..., object: _Optional[str] = ..., amount: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., payment_details: _Optional[_Union[PaymentDetails, _Mapping]] = ..., canceled_at: _Optional[int] = ..., cancellation_reason: _Optional[str] = ..., client_secret: _Optional[str] = ..., created: _Optional[int] = ..., updated: _Optional[int] = ..., currency: _Optional[str] = ..., customer: _Optional[_Union[_customers_pb2.Customer, _Mapping]] = ..., description: _Optional[str] = ..., livemode: _Optional[bool] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., payment_link_details: _Optional[_Union[PaymentLinkDetails, _Mapping]] = ..., merchant_order_id: _Optional[str] = ..., payment_method_type: _Optional[str] = ..., charges: _Optional[_Iterable[_Union[Charge, _Mapping]]] = ..., receipt_email: _Optional[str] = ..., status: _Optional[_Union[PaymentIntentStatus, str]] = ..., payment_intent_status: _Optional[_Union[PaymentIntentStage, str]] = ..., complete_on_first_payment: _Optional[bool] = ..., permanent_deposit: _Optional[bool] = ..., permanent_deposit_asset_id: _Optional[str] = ..., expired_at: _Optional[int] = ..., unfreeze_withdraws: _Optional[_Iterable[_Union[UnfreezeWithdraw, _Mapping]]] = ..., invoice: _Optional[str] = ..., invoice_details: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., subscription: _Optional[str] = ..., subscription_details: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., payment_method_options: _Optional[_Union[PaymentMethodOptions, _Mapping]] = ..., return_url: _Optional[str] = ..., shipping_address: _Optional[_Union[_money_pb2.Address, _Mapping]] = ..., amount_overpaid: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., amount_received_late: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ...) -> None: ...
+    unexpected_funds: _containers.RepeatedCompositeFieldContainer[UnexpectedFunds]
+    def __init__(self, id: _Optional[str] = ..., object: _Optional[str] = ..., amount: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., payment_details: _Optional[_Union[PaymentDetails, _Mapping]] = ..., canceled_at: _Optional[int] = ..., cancellation_reason: _Optional[str] = ..., client_secret: _Optional[str] = ..., created: _Optional[int] = ..., updated: _Optional[int] = ..., currency: _Optional[str] = ..., customer: _Optional[_Union[_customers_pb2.Customer, _Mapping]] = ..., description: _Optional[str] = ..., livemode: _Optional[bool] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., payment_link_details: _Optional[_Union[PaymentLinkDetails, _Mapping]] = ..., merchant_order_id: _Optional[str] = ..., payment_method_type: _Optional[str] = ..., charges: _Optional[_Iterable[_Union[Charge, _Mapping]]] = ..., receipt_email: _Optional[str] = ..., status: _Optional[_Union[PaymentIntentStatus, str]] = ..., payment_intent_status: _Optional[_Union[PaymentIntentStage, str]] = ..., complete_on_first_payment: _Optional[bool] = ..., permanent_deposit: _Optional[bool] = ..., permanent_deposit_asset_id: _Optional[str] = ..., expired_at: _Optional[int] = ..., unfreeze_withdraws: _Optional[_Iterable[_Union[UnfreezeWithdraw, _Mapping]]] = ..., invoice: _Optional[str] = ..., invoice_details: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., subscription: _Optional[str] = ..., subscription_details: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., payment_method_options: _Optional[_Union[PaymentMethodOptions, _Mapping]] = ..., return_url: _Optional[str] = ..., shipping_address: _Optional[_Union[_money_pb2.Address, _Mapping]] = ..., amount_overpaid: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., amount_received_late: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., unexpected_funds: _Optional[_Iterable[_Union[UnexpectedFunds, _Mapping]]] = ...) -> None: ...
 
 class PaymentDetails(_message.Message):
     __slots__ = ("amount_captured", "amount_refunded", "tx_fee", "tax_fee", "frozen_amount", "net_amount", "network_fee", "gas_fee")
@@ -342,6 +344,30 @@ class TransactionDetails(_message.Message):
     aml_info: str
     decimals: int
     def __init__(self, tx_id: _Optional[str] = ..., source_address: _Optional[str] = ..., destination_address: _Optional[str] = ..., tx_hash: _Optional[str] = ..., amount: _Optional[str] = ..., token: _Optional[str] = ..., network: _Optional[str] = ..., asset_id: _Optional[str] = ..., created_at: _Optional[int] = ..., status: _Optional[_Union[TransactionStatus, str]] = ..., aml_status: _Optional[_Union[_refunds_pb2.AmlStatus, str]] = ..., aml_info: _Optional[str] = ..., decimals: _Optional[int] = ...) -> None: ...
+
+class UnexpectedFunds(_message.Message):
+    __slots__ = ("asset_id", "amount", "tx_hash", "tx_id", "charge", "network", "source_address", "status", "aml_status", "created_at")
+    ASSET_ID_FIELD_NUMBER: _ClassVar[int]
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    TX_HASH_FIELD_NUMBER: _ClassVar[int]
+    TX_ID_FIELD_NUMBER: _ClassVar[int]
+    CHARGE_FIELD_NUMBER: _ClassVar[int]
+    NETWORK_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_ADDRESS_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    AML_STATUS_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    asset_id: str
+    amount: str
+    tx_hash: str
+    tx_id: str
+    charge: str
+    network: str
+    source_address: str
+    status: TransactionStatus
+    aml_status: _refunds_pb2.AmlStatus
+    created_at: int
+    def __init__(self, asset_id: _Optional[str] = ..., amount: _Optional[str] = ..., tx_hash: _Optional[str] = ..., tx_id: _Optional[str] = ..., charge: _Optional[str] = ..., network: _Optional[str] = ..., source_address: _Optional[str] = ..., status: _Optional[_Union[TransactionStatus, str]] = ..., aml_status: _Optional[_Union[_refunds_pb2.AmlStatus, str]] = ..., created_at: _Optional[int] = ...) -> None: ...
 
 class UnfreezeWithdraw(_message.Message):
     __slots__ = ("amount", "tx_id", "destination_address", "tx_hash", "status", "reason", "created_at")

@@ -23,7 +23,8 @@ from server.db import Database
 from server.events.models import Event
 from server.ids import new_id
 from server.merchants.service import create_merchant
-from server.payment_intents import chain_listener, service
+from server.payment_intents import chain_listener, convert, service
+from server.payment_intents.aggregate import load_one
 from server.payment_intents import env as env_module
 from server.payment_intents.env import Env
 from server.payment_intents.models import Charge, PaymentIntent
@@ -31,6 +32,9 @@ from server.rpc.context import Caller
 from tests.harness import TEST_NETWORKS
 
 USDT = "USDT-ETH-TEST"
+ETH = "ETH-ETH-TEST"
+USDC_UNITS = ("USDC-ETH-TEST", 6)
+USDT_UNITS = (USDT, 6)
 
 
 class World:
@@ -40,7 +44,7 @@ class World:
     def run(self, coro: Any) -> Any:
         return asyncio.run(coro)
 
-    async def _intent(self, fields: dict[str, Any]) -> tuple[str, Charge]:
+    async def _intent(self, fields: dict[str, Any], asset_id: str = USDT) -> tuple[str, Charge]:
         async with self.db.transaction() as s:
             merchant, _ = await create_merchant(s, "Shop")
         caller = Caller(merchant.id, False, "secret")
@@ -50,16 +54,17 @@ class World:
         async with self.db.transaction() as s:
             loaded = await service.update(s, self.env, caller, pb.UpdatePaymentIntentRequest(
                 id=created.intent.id, payment_method_type="crypto",
-                payment_method_options=pb.PaymentMethodOptionsInput(crypto=pb.CryptoPaymentInput(asset_id=USDT))))
+                payment_method_options=pb.PaymentMethodOptionsInput(crypto=pb.CryptoPaymentInput(asset_id=asset_id))))
         charge = loaded.latest_charge
         assert charge is not None
         self.cancel_caller = caller
         return created.intent.id, charge
 
-    def intent_paying(self, **fields: Any) -> tuple[str, Charge]:
-        return self.run(self._intent(fields))  # type: ignore[no-any-return]
+    def intent_paying(self, asset_id: str = USDT, **fields: Any) -> tuple[str, Charge]:
+        return self.run(self._intent(fields, asset_id))  # type: ignore[no-any-return]
 
-    async def _transfer(self, charge: Charge, usdt: str, status: str, aml: str, transfer_id: str | None) -> str:
+    async def _transfer(self, charge: Charge, usdt: str, status: str, aml: str, transfer_id: str | None,
+                        asset: tuple[str, int] = (USDT, 6)) -> str:
         async with self.db.transaction() as s:
             now = clock.now()
             row = await s.get(ChainTransfer, transfer_id) if transfer_id else None
@@ -67,8 +72,9 @@ class World:
             if row is None:
                 row = ChainTransfer(id=new_id("tx"), network="ETH-TEST", tx_hash="0x" + new_id("h")[2:].ljust(64, "0"),
                                     block_number=10, block_hash="0xb", from_address="0x" + "a" * 40,
-                                    to_address=charge.deposit_address, asset_id=USDT,
-                                    amount_base=Decimal(usdt) * 10**6, decimals=6, owner_id=charge.id,
+                                    to_address=charge.deposit_address, asset_id=asset[0],
+                                    amount_base=Decimal(usdt).scaleb(asset[1]), decimals=asset[1],
+                                    owner_id=charge.id,
                                     status=status, created_at=now, updated_at=now)
             row.status, row.aml_status, row.updated_at = status, aml, now
             row.aml_info = "sender on the deny list" if aml == "rejected" else ""
@@ -78,11 +84,12 @@ class World:
             return row.id
 
     def transfer(self, charge: Charge, usdt: str, status: str = "submitted", aml: str = "",
-                 transfer_id: str | None = None) -> str:
-        return self.run(self._transfer(charge, usdt, status, aml, transfer_id))  # type: ignore[no-any-return]
+                 transfer_id: str | None = None, asset: tuple[str, int] = (USDT, 6)) -> str:
+        """A transfer of `usdt` units of `asset` (asset id, decimals) to the charge's deposit address."""
+        return self.run(self._transfer(charge, usdt, status, aml, transfer_id, asset))  # type: ignore[no-any-return]
 
-    def confirm(self, charge: Charge, usdt: str, aml: str = "approved") -> str:
-        return self.transfer(charge, usdt, "confirmed", aml)
+    def confirm(self, charge: Charge, usdt: str, aml: str = "approved", asset: tuple[str, int] = (USDT, 6)) -> str:
+        return self.transfer(charge, usdt, "confirmed", aml, asset=asset)
 
     async def _intent_row(self, intent_id: str) -> tuple[PaymentIntent, list[Charge], list[str]]:
         async with self.db.read() as s:
@@ -107,6 +114,16 @@ class World:
             row = (await s.exec(select(Event).where(Event.object_id == intent_id, Event.type == type_))).first()
         assert row is not None
         return json.loads(row.data) if isinstance(row.data, str) else row.data  # type: ignore[no-any-return]
+
+    async def _proto(self, intent_id: str) -> pb.PaymentIntent:
+        async with self.db.read() as s:
+            intent = await s.get(PaymentIntent, intent_id)
+            assert intent is not None
+            return convert.to_proto(self.env, await load_one(s, intent))
+
+    def proto(self, intent_id: str) -> pb.PaymentIntent:
+        """The intent as the API shows it."""
+        return self.run(self._proto(intent_id))  # type: ignore[no-any-return]
 
     def event_data(self, intent_id: str, type_: str) -> dict[str, Any]:
         return self.run(self._event_data(intent_id, type_))  # type: ignore[no-any-return]
@@ -270,3 +287,60 @@ def test_a_new_attempt_after_the_quote_expired_gets_a_new_quote_and_address_and_
     assert second.quote_expires_at > later
     rows = world.run(watched())
     assert rows[first.deposit_address] > later and rows[second.deposit_address] > later
+
+
+# DESIGN §14: a transfer counts toward a charge only in the charge's own asset; funds in any other asset are recorded
+# on the intent as unexpected funds (visible, refundable by an operator, never counted as paid).
+
+def test_a_transfer_in_another_asset_never_pays_the_charge(world: World) -> None:
+    intent_id, charge = world.intent_paying(ETH)  # 10 USD in ETH; 1 USDT must not count as 1 ETH
+    world.confirm(charge, "1", asset=USDT_UNITS)
+    intent = world.intent(intent_id)
+    assert intent.status == "RequiresPaymentMethod"
+    assert intent.amount_captured == 0 and intent.paid_asset_id == ""
+    assert world.charges(intent_id)[0].amount_captured == 0
+    assert world.events(intent_id) == ["payment_intent.created"]
+
+
+def test_an_unconfirmed_transfer_in_another_asset_does_not_make_the_intent_processing(world: World) -> None:
+    intent_id, charge = world.intent_paying(ETH)
+    world.transfer(charge, "1", asset=USDT_UNITS)
+    assert world.intent(intent_id).status == "RequiresPaymentMethod"
+
+
+def test_funds_in_another_asset_are_shown_on_the_intent_as_unexpected_funds(world: World) -> None:
+    intent_id, charge = world.intent_paying(ETH)
+    tx_id = world.confirm(charge, "1", asset=USDT_UNITS)
+    shown = world.proto(intent_id)
+    [funds] = shown.unexpected_funds
+    assert (funds.asset_id, funds.amount, funds.charge, funds.tx_id) == (USDT, "1", charge.id, tx_id)
+    assert funds.tx_hash.startswith("0x") and funds.status == pb.TRANSACTION_STATUS_CONFIRMED
+    assert list(shown.charges[0].transactions) == []  # the charge lists only what pays it
+    assert shown.payment_details.amount_captured.amount == "0"
+
+
+def test_own_asset_funds_count_alone_beside_unexpected_ones(world: World) -> None:
+    intent_id, charge = world.intent_paying()  # 10 USD in USDT
+    world.confirm(charge, "4")
+    world.confirm(charge, "1", asset=USDC_UNITS)
+    intent = world.intent(intent_id)
+    assert intent.status == "PartialPaid" and intent.amount_captured == Decimal(4)
+    world.confirm(charge, "6")
+    intent = world.intent(intent_id)
+    assert intent.status == "Success"
+    assert intent.amount_captured == Decimal(10) and intent.amount_overpaid == 0
+    assert [f.asset_id for f in world.proto(intent_id).unexpected_funds] == ["USDC-ETH-TEST"]
+
+
+def test_an_intent_holding_only_unexpected_funds_can_still_be_canceled(world: World) -> None:
+    intent_id, charge = world.intent_paying(ETH)
+    world.confirm(charge, "1", asset=USDT_UNITS)
+
+    async def cancel() -> None:
+        async with world.db.transaction() as s:
+            await service.cancel(s, world.env, world.cancel_caller, pb.CancelPaymentIntentRequest(id=intent_id))
+
+    world.run(cancel())
+    intent = world.intent(intent_id)
+    assert intent.status == "Canceled" and intent.amount_received_late == 0
+    assert len(world.proto(intent_id).unexpected_funds) == 1  # still visible after cancel
