@@ -45,6 +45,8 @@ class Settings:
     # Key of the HMAC that derives client secrets; empty: a development key in var/ (test mode only).
     secret_key: str = ""
     rates: tuple[tuple[str, Decimal], ...] = DEFAULT_RATES
+    # Payment attempts (charges, each with its own watched deposit address) one intent may open in all.
+    max_charges_per_intent: int = 20
 
     @property
     def checkout_base(self) -> str:
@@ -157,6 +159,10 @@ def _validate(raw: dict[str, object]) -> Settings:
         raise ConfigError("secret_key: use at least 32 random characters (or a path to a file holding them)")
     s["secret_key"] = secret_key
     s["rates"] = _rates(raw.get("rates"))
+    charges = raw.get("max_charges_per_intent", 20)
+    if not isinstance(charges, int) or isinstance(charges, bool) or not 1 <= charges <= 1000:
+        raise ConfigError(f"max_charges_per_intent {charges!r}: expected a whole number from 1 to 1000")
+    s["max_charges_per_intent"] = charges
     return Settings(**s)  # type: ignore[arg-type]
 
 

@@ -52,6 +52,38 @@ def payable_asset(env: Env, asset_id: str, livemode: bool, field: str = ASSET_FI
     return asset
 
 
+class TooManyAttempts(UnexpectedState):
+    """409 `payment_intent_unexpected_state` (on the checkout: `ErrStatusUnexpected`). A conflict rather than
+    `parameter_invalid`: the asset id is fine and would open an attempt on any other intent; it is this intent's state
+    (every attempt it may open already opened) that refuses it, and the fix is a new intent, not another value."""
+
+    def __init__(self, status: str, limit: int) -> None:
+        super().__init__(f"{status} with all {limit} payment attempts used", "open_a_payment_attempt")
+        self.message = (f"a payment intent takes at most {limit} payment attempts and this one has used them all; "
+                        "create a new payment intent")
+        self.args = (self.message,)
+
+
+def open_charge(loaded: Loaded, asset_id: str, now: int) -> Charge | None:
+    """The intent's open attempt in `asset_id`: pending, quote still valid. At most one per asset, so switching
+    assets back and forth never mints new deposit addresses (each one is watched by every scan)."""
+    for charge in reversed(loaded.charges):
+        if charge.asset_id == asset_id and charge.status == ChargeStatus.PENDING and charge.quote_expires_at > now:
+            return charge
+    return None
+
+
+def _make_current(session: AsyncSession, loaded: Loaded, charge: Charge) -> Loaded:
+    """Chosen again, the open attempt becomes the intent's current one (the last charge, shown as
+    payment_method_options): charges are ordered by when they were last chosen."""
+    if loaded.latest_charge is not charge:
+        charge.sort_key = clock.sort_key()
+        session.add(charge)
+        loaded.charges.remove(charge)
+        loaded.charges.append(charge)
+    return loaded
+
+
 def _paid_so_far(loaded: Loaded) -> Decimal:
     """Approved funds in the intent's currency, each at the rate quoted to the payer."""
     return sum((c.amount_captured * c.exchange_rate for c in loaded.charges), Decimal(0))
@@ -69,10 +101,11 @@ async def open_crypto(session: AsyncSession, env: Env, loaded: Loaded, asset_id:
         raise invalid(ASSET_FIELD, f"funds already arrived in {intent.paid_asset_id}; pay the rest in that asset")
     if intent.permanent_deposit and intent.permanent_deposit_asset_id and asset.id != intent.permanent_deposit_asset_id:
         raise invalid(ASSET_FIELD, f"this intent pays to its permanent deposit in {intent.permanent_deposit_asset_id}")
-    current = loaded.latest_charge
-    if current is not None and current.asset_id == asset.id and current.status == ChargeStatus.PENDING \
-            and current.quote_expires_at > now:
-        return loaded  # the open attempt still stands: same address, same quote
+    standing = open_charge(loaded, asset.id, now)
+    if standing is not None:
+        return _make_current(session, loaded, standing)  # same address, same quote
+    if len(loaded.charges) >= env.settings.max_charges_per_intent:
+        raise TooManyAttempts(intent.status, env.settings.max_charges_per_intent)
     currency = env.catalogue.currency(intent.currency)
     due = intent.amount - _paid_so_far(loaded)
     if currency is None or due <= 0:

@@ -58,6 +58,11 @@ async def _amount_and_currency(env: Env, session: AsyncSession, caller: Caller,
                                request: pb.CreatePaymentIntentRequest) -> tuple[Decimal, str, pricing.Priced | None]:
     priced = await pricing.price_link(session, caller, request) if request.payment_link_id else None
     if priced is not None:
+        if priced.amount <= 0:
+            # Nothing to pay is not a payment: no quote, no deposit address. (A free trial would need this, but
+            # subscriptions do not exist yet; when they do, a trial is their business, not a zero-amount intent.)
+            raise invalid("payment_link_id", f"the payment link prices this purchase at {priced.amount} "
+                                             f"{priced.currency}; a payment intent needs an amount above zero")
         if request.amount and validate.amount("amount", request.amount) != priced.amount:
             raise invalid("amount", f"the payment link prices this purchase at {priced.amount} {priced.currency}; "
                                     "leave amount out")
@@ -180,6 +185,14 @@ async def _has_confirmed_funds(session: AsyncSession, intent_id: str) -> bool:
         .where(Charge.payment_intent_id == intent_id, ChainTransfer.status == "confirmed",
                col(ChainTransfer.asset_id) == col(Charge.asset_id)).limit(1))
     return row.first() is not None
+
+
+async def captured_in(session: AsyncSession, intent_id: str, asset_id: str) -> Decimal:
+    """Approved funds the intent's charges in `asset_id` captured (each counts only its own asset's transfers).
+    What a refund in that asset may pay back at most; unexpected funds in other assets are never included."""
+    rows = await session.exec(select(col(Charge.amount_captured)).where(Charge.payment_intent_id == intent_id,
+                                                                   Charge.asset_id == asset_id))
+    return sum((Decimal(a) for a in rows), Decimal(0))
 
 
 async def cancel(session: AsyncSession, env: Env, caller: Caller, request: pb.CancelPaymentIntentRequest) -> Loaded:

@@ -99,9 +99,10 @@ async def check_funds(env: Env, p: Plan, amount: Decimal) -> None:
         raise InsufficientFunds(p.asset.id, p.treasury)
 
 
-async def held(session: AsyncSession, intent_id: str) -> Decimal:
-    """What the intent's Pending, Processing and Successful refunds add up to."""
+async def held(session: AsyncSession, intent_id: str, asset_id: str) -> Decimal:
+    """What the intent's Pending, Processing and Successful refunds in `asset_id` add up to."""
     rows = await session.exec(select(col(Refund.amount)).where(Refund.payment_intent_id == intent_id,
+                                                          Refund.asset_id == asset_id,
                                                           col(Refund.status).in_(list(HOLDING))))
     return sum((Decimal(a) for a in rows), Decimal(0))
 
@@ -135,7 +136,9 @@ async def create(db: Database, env: Env, caller: Caller, request: pb.CreateRefun
         intent = await settle.lock(session, p.intent_id)
         if intent is None or intent.status not in REFUNDABLE:
             raise InvalidPaymentIntent()  # refunded in full (or changed) since the read above
-        remaining = intent.amount_captured - await held(session, intent.id)
+        # Per asset: a refund never pays out more of an asset than its charges captured in that asset.
+        remaining = await intents.captured_in(session, intent.id, p.asset.id) \
+            - await held(session, intent.id, p.asset.id)
         if amount > remaining:
             raise RefundAmountExceeded(text(max(remaining, Decimal(0))), p.asset.id)
         now = clock.now()

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from sqlmodel import col, func, or_, select
 
+from server import clock
 from server.aml import Screening
 from server.assets.catalogue import Network
 from server.chains.models import ChainTransfer, NetworkCursor, WatchedAddress
@@ -105,10 +106,14 @@ class NetworkWatcher:
             report.scanned_to, parent, start = end, result.hashes[end], end + 1
 
     async def _watched(self) -> dict[str, Watched]:
+        """Addresses whose watch has not ended. `watch_until` (the quote's or the intent's expiry plus the grace for
+        late funds) bounds each address's cost: an ended watch is no longer scanned, so the set of addresses every
+        pass looks for stays the live ones (ix_watched_network_until serves this query)."""
         async with self.db.read() as session:
             rows = (await session.exec(
                 select(WatchedAddress.address, WatchedAddress.owner_id, WatchedAddress.from_block)
-                .where(WatchedAddress.network == self.network.id))).all()
+                .where(WatchedAddress.network == self.network.id,
+                       col(WatchedAddress.watch_until) >= clock.now()))).all()
         return {address.lower(): Watched(owner, from_block) for address, owner, from_block in rows}
 
     async def _resume_point(self, cursor: NetworkCursor, head: int,

@@ -5,7 +5,6 @@ from __future__ import annotations
 from decimal import Decimal
 
 from server import clock
-
 from tests.e2e.chain.conftest import DENIED_SENDER, Heard
 from tests.e2e.chain.rig import fresh_address
 

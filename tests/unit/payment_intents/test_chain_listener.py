@@ -24,8 +24,8 @@ from server.events.models import Event
 from server.ids import new_id
 from server.merchants.service import create_merchant
 from server.payment_intents import chain_listener, convert, service
-from server.payment_intents.aggregate import load_one
 from server.payment_intents import env as env_module
+from server.payment_intents.aggregate import load_one
 from server.payment_intents.env import Env
 from server.payment_intents.models import Charge, PaymentIntent
 from server.rpc.context import Caller
