@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from bip_utils import Bip39MnemonicGenerator
 
 from tests.chain import Chain, chain  # noqa: F401  (the session's Anvil)
 from tests.harness import Service, start, stop
 
 DENIED_PAYER = 9  # the funded account on the AML deny list
-# One wallet per backend (BIP-39 test vectors): both runs share one chain, and a wallet reused across two databases
-# would hand out the same deposit addresses, already paid by the other run.
-MNEMONICS = {
-    "sqlite": "legal winner thank year wave sausage worth useful legal winner thank yellow",
-    "postgresql": "letter advice cage absurd amount doctor acoustic avoid letter advice cage above",
-}
+
+
+def mnemonic_for(module: str, backend: str) -> str:
+    """A wallet of its own per test module and backend: every run shares one chain, and a wallet reused across two
+    databases would hand out the same deposit addresses, already paid by the other run."""
+    entropy = hashlib.sha256(f"paid_on_chain/{module}/{backend}".encode()).digest()[:16]
+    return str(Bip39MnemonicGenerator().FromEntropy(entropy))
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -27,7 +30,7 @@ def paygate(request: pytest.FixtureRequest, chain: Chain,  # noqa: F811
     config = f'aml_deny_list = ["{chain.accounts[DENIED_PAYER].address}"]\n'
     svc = start(request.param, Path(tmp_path_factory.mktemp(f"paid-{request.param}")),
                 networks_file=chain.networks_file, config=config,
-                extra_env={"PAYGATE_WALLET_MNEMONIC": MNEMONICS[request.param]})
+                extra_env={"PAYGATE_WALLET_MNEMONIC": mnemonic_for(request.module.__name__, request.param)})
     yield svc
     stop(svc)
 
