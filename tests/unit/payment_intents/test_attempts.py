@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 from paygate.v1 import payment_intents_pb2 as pb
 
 from server import clock
+from server.config import ConfigError, load_settings
 from server.payment_intents import service
 from server.payment_intents.env import Env
 from server.payment_intents.models import Charge
@@ -62,3 +64,13 @@ def test_the_default_cap_is_twenty_attempts(world: World, monkeypatch: pytest.Mo
     with pytest.raises(UnexpectedState):
         choose(world, intent_id, USDT)
     assert len(world.charges(intent_id)) == 20
+
+
+def test_the_cap_is_read_from_the_config_file_and_checked(tmp_path: Path) -> None:
+    config = tmp_path / "paygate.toml"
+    config.write_text("max_charges_per_intent = 5\n")
+    assert load_settings({"PAYGATE_CONFIG": str(config)}).max_charges_per_intent == 5
+    for bad in ("0", "true", '"5"'):
+        config.write_text(f"max_charges_per_intent = {bad}\n")
+        with pytest.raises(ConfigError, match="max_charges_per_intent"):
+            load_settings({"PAYGATE_CONFIG": str(config)})
