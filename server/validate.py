@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from urllib.parse import urlsplit
 
+from server import money
 from server.errors import invalid
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
@@ -40,20 +41,11 @@ def url(field: str, value: str) -> str:
     return value
 
 
-def amount(field: str, value: str, *, allow_zero: bool = True) -> Decimal:
-    """A non-negative decimal string such as "10.50"; no exponent, no float spelling."""
-    try:
-        parsed = Decimal(value)
-    except (InvalidOperation, TypeError):
-        raise invalid(field, f"{value!r} is not a decimal amount") from None
-    if not parsed.is_finite() or "e" in value.lower() or parsed < 0 or (not allow_zero and parsed == 0):
-        raise invalid(field, f"{value!r} must be a {'non-negative' if allow_zero else 'positive'} decimal amount")
-    exponent = parsed.as_tuple().exponent
-    if isinstance(exponent, int) and -exponent > 18:
-        raise invalid(field, "at most 18 decimal places")
-    return parsed
+def amount(field: str, value: str, *, allow_zero: bool = True, decimals: int = money.MAX_DECIMALS) -> Decimal:
+    """A non-negative decimal string such as "10.50" (DESIGN §14: ASCII digits only, ≤ 18 integer digits)."""
+    return money.parse(field, value, decimals=decimals, allow_zero=allow_zero)
 
 
 def money_text(value: Decimal) -> str:
     """Canonical decimal string: no exponent, no trailing zeros beyond what was given."""
-    return format(value, "f")
+    return money.text(value)
