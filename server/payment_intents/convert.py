@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from paygate.v1 import customers_pb2
+from paygate.v1 import customers_pb2, refunds_pb2
 from paygate.v1 import payment_intents_pb2 as pb
-from paygate.v1 import refunds_pb2
 from paygate.v1.money_pb2 import Address, AssetAmount, Price
 from paygate.v1.payment_links_pb2 import PaymentLinkProduct
 
