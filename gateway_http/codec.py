@@ -12,8 +12,9 @@ this API family send extras); a wrong type raises `CodecError` naming the field 
 from __future__ import annotations
 
 import base64
+import re
 from collections.abc import Callable, Iterable, Mapping
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from functools import cache
 from typing import Any, cast
 
@@ -30,6 +31,9 @@ _INT64 = (F.TYPE_INT64, F.TYPE_SINT64, F.TYPE_SFIXED64)
 _UINT64 = (F.TYPE_UINT64, F.TYPE_FIXED64)
 _RANGES = {**{t: (-(2**31), 2**31 - 1) for t in _INT32}, **{t: (0, 2**32 - 1) for t in _UINT32},
            **{t: (-(2**63), 2**63 - 1) for t in _INT64}, **{t: (0, 2**64 - 1) for t in _UINT64}}
+# ASCII only: `str.isdigit()`, `int()` and `Decimal()` also take "²", "٣", "1_0" and surrounding spaces.
+_INTEGER = re.compile(r"-?[0-9]{1,30}", re.ASCII)
+_NUMBER = re.compile(r"-?[0-9]{1,30}(\.[0-9]{1,30})?", re.ASCII)
 _WRAPPERS = {"google.protobuf." + n for n in ("Int32Value", "Int64Value", "UInt32Value", "UInt64Value",
                                                "StringValue", "BoolValue", "DoubleValue", "FloatValue")}
 
@@ -272,8 +276,10 @@ def _scalar(field: d.FieldDescriptor, value: Any, path: str) -> Any:
             raise CodecError(path, "must be true or false")
         return value
     if t in _RANGES:
-        if isinstance(value, str) and value.lstrip("-").isdigit():
-            value = int(value)
+        if isinstance(value, str):
+            value = parse_integer(value)
+            if value is None:
+                raise CodecError(path, "must be an integer")
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         if not isinstance(value, int) or isinstance(value, bool):
@@ -333,6 +339,11 @@ def decode_query(items: Iterable[tuple[str, str]], message: Message) -> Message:
     return message
 
 
+def parse_integer(text: str) -> int | None:
+    """An integer string in ASCII digits with an optional '-', or None."""
+    return int(text) if _INTEGER.fullmatch(text) else None
+
+
 def _from_text(field: d.FieldDescriptor, text: str, path: str) -> Any:
     t = field.type
     if t == F.TYPE_BOOL:
@@ -343,15 +354,14 @@ def _from_text(field: d.FieldDescriptor, text: str, path: str) -> Any:
             return False
         raise CodecError(path, "must be true or false")
     if t in _RANGES:
-        try:
-            return int(text)
-        except ValueError:
-            raise CodecError(path, "must be an integer") from None
+        number = parse_integer(text)
+        if number is None:
+            raise CodecError(path, "must be an integer")
+        return number
     if t in (F.TYPE_DOUBLE, F.TYPE_FLOAT):
-        try:
-            return float(Decimal(text))
-        except InvalidOperation:
-            raise CodecError(path, "must be a number") from None
+        if not _NUMBER.fullmatch(text):
+            raise CodecError(path, "must be a number")
+        return float(Decimal(text))
     if field.message_type is not None and field.message_type.full_name in _WRAPPERS:
         return _from_text(fields_of(field.message_type)["value"], text, path)
     return text

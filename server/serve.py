@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import uvicorn
 
-from server import logs
+from server import logs, money
 from server.assets.catalogue import CatalogueError, load
 from server.cli import Stop, _ensure_schema, _reason, _safe
 from server.config import Settings
@@ -40,6 +40,7 @@ def _dial(addr: str) -> str:
 
 
 async def run(settings: Settings, roles: set[str]) -> None:
+    money.install()  # before any task or thread starts, so that each inherits the 60-digit precision
     logs.configure(settings.log_level)
     try:
         catalogue = load(settings.networks_file, settings.providers)

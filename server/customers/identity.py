@@ -11,6 +11,7 @@ import hmac
 import secrets
 from typing import Any
 
+import grpc
 import sqlalchemy as sa
 from paygate.v1 import customers_pb2
 from sqlmodel import col, select
@@ -19,7 +20,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server import clock, structs, validate
 from server.customers import service as customers
 from server.customers.models import AuthToken, Customer, EphemeralToken, VerificationCode
-from server.errors import InvalidArgument, MissingParameter, NotFound, invalid
+from server.errors import DomainError, InvalidArgument, MissingParameter, NotFound, invalid
 from server.ids import digest, new_id, random_base62
 from server.request_string import merged
 from server.rpc.context import Caller
@@ -28,12 +29,22 @@ EPHEMERAL_DEFAULT_SECONDS = 900
 EPHEMERAL_MIN_SECONDS = 300
 AUTH_TOKEN_SECONDS = 30 * 24 * 3600
 MAX_CODE_ATTEMPTS = 5
+# Per subject (an e-mail address or phone number), across codes: a new code must not buy five more guesses.
+SUBJECT_WINDOW_SECONDS = 600
+MAX_SUBJECT_FAILURES = 5
+CODES_WINDOW_SECONDS = 3600
+MAX_CODES_PER_WINDOW = 5
 IDP_KEYS = {customers_pb2.IDP_KEY_EMAIL: "email", customers_pb2.IDP_KEY_PHONE: "phone",
             customers_pb2.IDP_KEY_UUID: "uuid"}
 
 
 class TokenExpired(InvalidArgument):
     reason = "token_expired"
+
+
+class TooManyAttempts(DomainError):
+    code = grpc.StatusCode.RESOURCE_EXHAUSTED  # 429 through the facade
+    reason = "rate_limited"
 
 
 class VerificationFailed(InvalidArgument):
@@ -153,8 +164,16 @@ async def _from_ephemeral_token(session: AsyncSession, caller: Caller, token: st
     row = await session.get(EphemeralToken, digest(token))
     if row is None or row.merchant_id != caller.merchant_id or row.livemode != caller.livemode:
         raise invalid("ephemeral_token", "unknown token")
-    if row.expires_at <= clock.now():
-        raise TokenExpired("ephemeral_token: the token has expired; issue a new one", field="ephemeral_token")
+    now = clock.now()
+    expired = row.expires_at <= now  # read first: the UPDATE below also refreshes `row` in the session
+    # Single use: the token is spent by expiring it now, in one conditional UPDATE so that two resolutions sent
+    # at once cannot both win. A failed resolution rolls this back and leaves the token usable.
+    spent = await session.exec(sa.update(EphemeralToken).where(
+        col(EphemeralToken.token_hash) == row.token_hash, col(EphemeralToken.expires_at) > now,
+    ).values(expires_at=now))
+    if expired or not spent.rowcount:
+        raise TokenExpired("ephemeral_token: the token has expired or was already used; issue a new one",
+                           field="ephemeral_token")
     out.issued_by, out.provider = row.issued_by, row.provider
     out.order_id, out.return_url = row.order_id, row.return_url
     if not row.idp_key:
@@ -183,6 +202,7 @@ async def _from_code(session: AsyncSession, caller: Caller, fields: dict[str, An
             VerificationCode.merchant_id == caller.merchant_id, VerificationCode.livemode == caller.livemode,
             VerificationCode.channel == channel, VerificationCode.subject == subject,
             col(VerificationCode.consumed).is_(False), VerificationCode.expires_at > clock.now(),
+            VerificationCode.attempts < MAX_CODE_ATTEMPTS,  # a locked code never hides a newer one
         ).order_by(col(VerificationCode.created).desc()).limit(1)
         # Locked until commit: guesses sent at once must each count, and a code must not be used twice at once.
         .with_for_update()
@@ -190,6 +210,7 @@ async def _from_code(session: AsyncSession, caller: Caller, fields: dict[str, An
     code = rows.first()
     if code is None or code.attempts >= MAX_CODE_ATTEMPTS:
         raise VerificationFailed("verification_code: no valid code; request a new one", field="verification_code")
+    await _check_subject_failures(session, caller, channel, subject)
     if not hmac.compare_digest(code.code_hash, digest(f"{code.id}:{fields['verification_code']}")):
         code.attempts += 1
         session.add(code)
@@ -197,6 +218,18 @@ async def _from_code(session: AsyncSession, caller: Caller, fields: dict[str, An
     code.consumed = True
     session.add(code)
     return await _customer_for(session, caller, channel, subject, allow_create)
+
+
+async def _check_subject_failures(session: AsyncSession, caller: Caller, channel: str, subject: str) -> None:
+    """429 once the subject's codes of the window took MAX_SUBJECT_FAILURES wrong guesses between them."""
+    since = clock.now() - SUBJECT_WINDOW_SECONDS
+    failures = (await session.exec(select(sa.func.coalesce(sa.func.sum(VerificationCode.attempts), 0)).where(
+        VerificationCode.merchant_id == caller.merchant_id, VerificationCode.livemode == caller.livemode,
+        VerificationCode.channel == channel, VerificationCode.subject == subject, VerificationCode.created > since,
+    ))).one()
+    if int(failures) >= MAX_SUBJECT_FAILURES:
+        raise TooManyAttempts(f"verification_code: too many wrong codes for this {channel}; retry after "
+                              f"{SUBJECT_WINDOW_SECONDS // 60} minutes", field="verification_code")
 
 
 def _code_subject(channel: str, value: str, *, field: str) -> str:
@@ -208,8 +241,16 @@ async def issue_verification_code(session: AsyncSession, caller: Caller, channel
                                   lifetime: int = 600) -> str:
     """A six-digit one-time code for `subject`; the caller delivers it (email or SMS)."""
     subject = _code_subject(channel, subject, field="subject")
-    code = f"{secrets.randbelow(10**6):06d}"
     now = clock.now()
+    issued = (await session.exec(select(sa.func.count()).select_from(VerificationCode).where(
+        VerificationCode.merchant_id == caller.merchant_id, VerificationCode.livemode == caller.livemode,
+        VerificationCode.channel == channel, VerificationCode.subject == subject,
+        VerificationCode.created > now - CODES_WINDOW_SECONDS,
+    ))).one()
+    if int(issued) >= MAX_CODES_PER_WINDOW:
+        raise TooManyAttempts(f"subject: at most {MAX_CODES_PER_WINDOW} codes per hour for one {channel}; "
+                              "retry later", field="subject")
+    code = f"{secrets.randbelow(10**6):06d}"
     row_id = new_id("vc")
     session.add(VerificationCode(id=row_id, merchant_id=caller.merchant_id, livemode=caller.livemode,
                                  channel=channel, subject=subject, code_hash=digest(f"{row_id}:{code}"),

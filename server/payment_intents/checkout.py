@@ -17,6 +17,7 @@ from server import clock
 from server.errors import Conflict, NotFound, Unauthenticated
 from server.payment_intents import service, settle
 from server.payment_intents.aggregate import Loaded, load_one
+from server.payment_intents.convert import public_view, to_proto
 from server.payment_intents.env import Env
 from server.payment_intents.states import Status, UnexpectedState
 from server.rpc.auth import Authenticator
@@ -53,6 +54,12 @@ async def open_intent(session: AsyncSession, env: Env, caller: Caller, trusted: 
     if for_update:
         row = await settle.lock(session, row.id) or row
     return await load_one(session, row)
+
+
+def answer(env: Env, loaded: Loaded, trusted: bool, now: int | None = None) -> pb.PaymentIntent:
+    """The whole intent for a secret-key caller; the public projection for a public key + client secret."""
+    intent = to_proto(env, loaded, now)
+    return intent if trusted else public_view(intent)
 
 
 def check_viewable(loaded: Loaded, now: int) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from paygate.v1 import customers_pb2, refunds_pb2
 from paygate.v1 import payment_intents_pb2 as pb
-from paygate.v1 import refunds_pb2
 from paygate.v1.money_pb2 import Address, AssetAmount, Price
 from paygate.v1.payment_links_pb2 import PaymentLinkProduct
 
@@ -171,4 +171,34 @@ def to_proto(env: Env, loaded: Loaded, now: int | None = None) -> pb.PaymentInte
         out.shipping_address.CopyFrom(Address(**i.shipping_address))
     if loaded.latest_charge is not None:
         out.payment_method_options.crypto.CopyFrom(crypto_options(env, loaded.latest_charge))
+    return out
+
+
+# What a public caller (public key + client secret: the checkout page, a browser) does not see. The page needs ids,
+# status, amounts, the assets and each charge's deposit address, amount and expiry, the product and variants it
+# sells, the description (what the customer pays for, shown on the page as on a Stripe checkout) and return_url.
+# It does not need what the merchant keeps to itself or what would leak a customer's details to anyone holding the
+# client secret (it travels in URLs and browser storage): metadata, merchant_order_id, the customer's contact data,
+# shipping address, receipt e-mail, the merchant's fees and AML notes.
+_PRIVATE_INTENT_FIELDS = ("metadata", "merchant_order_id", "receipt_email", "shipping_address", "invoice_details",
+                          "subscription_details")
+_PRIVATE_FEES = ("tx_fee", "tax_fee", "net_amount", "network_fee")
+_PRIVATE_CHARGE_FIELDS = ("customer", "receipt_email", "fraud_details")
+
+
+def public_view(intent: pb.PaymentIntent) -> pb.PaymentIntent:
+    """The reduced projection of a payment intent answered to public checkout callers."""
+    out = pb.PaymentIntent()
+    out.CopyFrom(intent)
+    for name in _PRIVATE_INTENT_FIELDS:
+        out.ClearField(name)
+    for name in _PRIVATE_FEES:
+        out.payment_details.ClearField(name)
+    if out.HasField("customer"):
+        out.customer.CopyFrom(customers_pb2.Customer(id=intent.customer.id, object=intent.customer.object))
+    for charge in out.charges:
+        for name in _PRIVATE_CHARGE_FIELDS:
+            charge.ClearField(name)
+        for t in charge.transactions:
+            t.ClearField("aml_info")
     return out

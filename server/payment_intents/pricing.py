@@ -13,6 +13,7 @@ from paygate.v1 import payment_intents_pb2 as pb
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from server import money
 from server.errors import invalid
 from server.payment_links import service as links
 from server.products.models import ProductVariant, SellingPlan
@@ -20,6 +21,7 @@ from server.rpc.context import Caller
 from server.validate import money_text
 
 MAX_QUANTITY = 10_000
+MAX_TOTAL = Decimal(10) ** money.MAX_INTEGER_DIGITS  # an intent's amount has at most 18 integer digits (DESIGN §14)
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,8 @@ async def price_link(session: AsyncSession, caller: Caller, request: pb.CreatePa
             addon_variant = link.variants[vid]
             items.append(_item(addon_variant, _title(addon_variant, product.name), qty, primary=False))
             total += addon_variant.price * qty
+    if total >= MAX_TOTAL:
+        raise invalid("primary_variant.quantity", f"the total {money_text(total)} exceeds {MAX_TOTAL - 1}")
     snapshot = {"payment_link_id": row.id, "total": money_text(total), "currency": variant.currency,
                 "product": {"id": product.id, "name": product.name, "description": product.description,
                             "active": product.active},

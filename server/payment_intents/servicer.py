@@ -64,7 +64,7 @@ class PaymentIntentServicer(payment_intents_pb2_grpc.PaymentIntentServiceService
             loaded = await checkout.open_intent(session, self._env, caller, trusted, fields.id, fields.client_secret)
         now = clock.now()
         checkout.check_viewable(loaded, now)
-        return pb.GetCheckoutPaymentIntentResponse(payment_intent=to_proto(self._env, loaded, now))
+        return pb.GetCheckoutPaymentIntentResponse(payment_intent=checkout.answer(self._env, loaded, trusted, now))
 
     async def UpdateCheckoutPaymentIntent(self, request: pb.UpdateCheckoutPaymentIntentRequest,
                                           context: grpc.aio.ServicerContext
@@ -75,4 +75,4 @@ class PaymentIntentServicer(payment_intents_pb2_grpc.PaymentIntentServiceService
             loaded = await checkout.open_intent(session, self._env, caller, trusted, fields.id, fields.client_secret,
                                                 for_update=True)
             loaded = await checkout.choose(session, self._env, loaded, fields)
-        return pb.UpdateCheckoutPaymentIntentResponse(payment_intent=to_proto(self._env, loaded))
+        return pb.UpdateCheckoutPaymentIntentResponse(payment_intent=checkout.answer(self._env, loaded, trusted))

@@ -14,7 +14,7 @@ from typing import Any
 from paygate.v1 import products_pb2 as pb
 from paygate.v1.money_pb2 import Price
 
-from server import structs, validate
+from server import money, structs, validate
 from server.assets.catalogue import Catalogue
 from server.errors import MissingParameter, invalid
 
@@ -93,7 +93,9 @@ def _currency(catalogue: Catalogue, name: str, code: str) -> str:
 def _price(catalogue: Catalogue, name: str, price: Price, currency: str) -> Decimal:
     if not price.amount:
         raise MissingParameter(f"{name}.amount")
-    amount = validate.amount(f"{name}.amount", price.amount)
+    known = catalogue.currency(currency)
+    decimals = known.decimals if known is not None else money.MAX_DECIMALS
+    amount = validate.amount(f"{name}.amount", price.amount, decimals=decimals)
     if price.currency and _currency(catalogue, f"{name}.currency", price.currency) != currency:
         raise invalid(f"{name}.currency", f"must be the product's default_currency {currency}")
     return amount

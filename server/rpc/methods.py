@@ -11,6 +11,7 @@ from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 from paygate.v1 import options_pb2
 
+from server import validate
 from server.errors import MissingParameter
 
 
@@ -63,7 +64,8 @@ def registry(services: tuple[d.ServiceDescriptor, ...]) -> dict[str, MethodInfo]
 
 
 def check_required(info: MethodInfo, request: Message) -> None:
-    """`parameter_missing` for the first REQUIRED field left empty (declared in proto, checked once here)."""
+    """`parameter_missing` for the first REQUIRED field left empty (declared in proto, checked once here), then
+    `parameter_invalid` for the first field over its size limit (one table for every RPC: server/validate.py)."""
     for field in info.required:
         if field.is_repeated:
             present = len(getattr(request, field.name)) > 0
@@ -73,3 +75,4 @@ def check_required(info: MethodInfo, request: Message) -> None:
             present = getattr(request, field.name) != field.default_value
         if not present:
             raise MissingParameter(field.name)
+    validate.sizes(request)

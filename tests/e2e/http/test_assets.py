@@ -195,8 +195,17 @@ def test_merchant_assets_have_every_field(anonymous, merchant):
         assert set(asset) == set(ASSET_FIELDS)
 
 
-def test_merchant_assets_of_unknown_merchant_is_merchant_not_found(anonymous):
-    fails(anonymous.get("/merchants/mch_000000000000000000000000/assets"), 404, "merchant_not_found")
+def test_merchant_assets_of_unknown_merchant_answer_as_for_a_known_one(anonymous, merchant):
+    # No oracle of merchant existence on a public endpoint (was 404 merchant_not_found).
+    unknown = anonymous.get("/merchants/mch_000000000000000000000000/assets")
+    known = anonymous.get(f"/merchants/{merchant['merchant_id']}/assets")
+    assert unknown.status_code == known.status_code == 200 and unknown.json() == known.json()
+
+
+def test_merchant_assets_of_unknown_merchant_with_a_key_is_unauthorized_as_a_wrong_key(anonymous, merchant):
+    response = anonymous.get("/merchants/mch_000000000000000000000000/assets",
+                             params={"key": merchant["test"]["public_key"]})
+    fails(response, 401, "unauthorized")
 
 
 def test_merchant_assets_with_another_merchants_public_key_is_unauthorized(anonymous, merchant, other_merchant):

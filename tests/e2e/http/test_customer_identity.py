@@ -225,10 +225,11 @@ def test_resolve_ephemeral_token_reuses_the_customer_whatever_the_email_case(api
     assert ok(api.get("/v1/customers"))["total"] == 1
 
 
-def test_resolve_the_same_ephemeral_token_twice_gives_the_same_customer(api):
+def test_resolve_the_same_ephemeral_token_twice_is_token_expired(api):
+    # Ephemeral tokens are single-use (was: the second resolution answered the same customer again).
     token = issue_token(api, **TOKEN_BODY)
-    first = ok(resolve(api, ephemeral_token=token))["customer_id"]
-    assert ok(resolve(api, ephemeral_token=token))["customer_id"] == first
+    assert ok(resolve(api, ephemeral_token=token))["customer_id"].startswith("cus_")
+    fails(resolve(api, ephemeral_token=token), 400, "token_expired", "ephemeral_token")
     assert ok(api.get("/v1/customers"))["total"] == 1
 
 
