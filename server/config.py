@@ -24,6 +24,17 @@ DEFAULT_RATES: tuple[tuple[str, Decimal], ...] = tuple(
                                  "ETH": "3000", "POL": "0.5", "BNB": "600"}.items())
 
 
+@dataclass(frozen=True)
+class WebhookSettings:
+    """`[webhooks]` in paygate.toml."""
+
+    # Deliveries to loopback, private and link-local addresses: refused in both modes unless the operator allows
+    # them (`make run` and the tests do, so a receiver on the same machine works).
+    allow_private_targets: bool = False
+    # One total deadline per delivery attempt (lookup, connect, headers and body).
+    timeout_seconds: float = 10.0
+
+
 class ConfigError(Exception):
     """A setting that stops start-up. `str()` is the one line shown to the operator."""
 
@@ -45,6 +56,7 @@ class Settings:
     # Key of the HMAC that derives client secrets; empty: a development key in var/ (test mode only).
     secret_key: str = ""
     rates: tuple[tuple[str, Decimal], ...] = DEFAULT_RATES
+    webhooks: WebhookSettings = field(default_factory=WebhookSettings)
 
     @property
     def checkout_base(self) -> str:
@@ -67,6 +79,12 @@ _ENV = {
 }
 
 
+_WEBHOOK_ENV = {
+    "PAYGATE_WEBHOOK_ALLOW_PRIVATE": "allow_private_targets",
+    "PAYGATE_WEBHOOK_TIMEOUT_SECONDS": "timeout_seconds",
+}
+
+
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     env = os.environ if env is None else env
     raw: dict[str, object] = {}
@@ -78,6 +96,10 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     for var, key in _ENV.items():
         if env.get(var):
             raw[key] = env[var]
+    overrides = {key: env[var] for var, key in _WEBHOOK_ENV.items() if env.get(var)}
+    if overrides:
+        webhooks = raw.get("webhooks")
+        raw["webhooks"] = {**webhooks, **overrides} if isinstance(webhooks, dict) else overrides
     return _validate(raw)
 
 
@@ -157,6 +179,7 @@ def _validate(raw: dict[str, object]) -> Settings:
         raise ConfigError("secret_key: use at least 32 random characters (or a path to a file holding them)")
     s["secret_key"] = secret_key
     s["rates"] = _rates(raw.get("rates"))
+    s["webhooks"] = _webhooks(raw.get("webhooks"))
     return Settings(**s)  # type: ignore[arg-type]
 
 
@@ -176,3 +199,25 @@ def _rates(raw: object) -> tuple[tuple[str, Decimal], ...]:
             raise ConfigError(f"rates.{code}: expected a positive decimal price in USD")
         table[str(code)] = price
     return tuple(table.items())
+
+
+def _webhooks(raw: object) -> WebhookSettings:
+    if raw is None:
+        return WebhookSettings()
+    if not isinstance(raw, dict):
+        raise ConfigError("webhooks: expected a table, e.g. [webhooks] allow_private_targets = true")
+    unknown = sorted(set(raw) - set(WebhookSettings.__dataclass_fields__))
+    if unknown:
+        raise ConfigError(f"webhooks: unknown setting {unknown[0]!r}")
+    allow = raw.get("allow_private_targets", False)
+    if isinstance(allow, str) and allow.lower() in ("true", "1", "yes", "false", "0", "no", ""):
+        allow = allow.lower() in ("true", "1", "yes")
+    if not isinstance(allow, bool):
+        raise ConfigError("webhooks.allow_private_targets (PAYGATE_WEBHOOK_ALLOW_PRIVATE): expected true or false")
+    try:
+        timeout = float(str(raw.get("timeout_seconds", 10.0)))
+    except ValueError:
+        timeout = 0.0
+    if not 0 < timeout <= 60:
+        raise ConfigError("webhooks.timeout_seconds (PAYGATE_WEBHOOK_TIMEOUT_SECONDS): expected 0 to 60 seconds")
+    return WebhookSettings(allow_private_targets=allow, timeout_seconds=timeout)

@@ -125,7 +125,9 @@ def start(kind: str, workdir: Path, *, only: tuple[str, ...] = (), networks_file
     env.update(PAYGATE_DATABASE_URL=url, PAYGATE_HTTP_ADDR=f"127.0.0.1:{http_port}",
                PAYGATE_GRPC_ADDR=f"127.0.0.1:{grpc_port}", PAYGATE_NETWORKS=str(networks_file),
                PAYGATE_CHECKOUT_URL="https://checkout.test", PYTHONPATH=str(Path(__file__).parents[1]),
-               PAYGATE_WALLET_MNEMONIC=TEST_MNEMONIC, PAYGATE_SECRET_KEY=TEST_SECRET_KEY)
+               PAYGATE_WALLET_MNEMONIC=TEST_MNEMONIC, PAYGATE_SECRET_KEY=TEST_SECRET_KEY,
+               # Test receivers listen on loopback (DESIGN §14: private targets need the operator's consent).
+               PAYGATE_WEBHOOK_ALLOW_PRIVATE="true")
     env.update(extra_env or {})
     migrated = paygate(env, workdir, "migrate")
     assert migrated.returncode == 0, migrated.stderr

@@ -132,5 +132,5 @@ async def list_page(session: AsyncSession, caller: Caller, page: Page) -> tuple[
     return list(rows), int(total)
 
 
-async def checked_url(request_url: str, caller: Caller) -> str:
-    return await urls.check("url", request_url, livemode=caller.livemode)
+async def checked_url(request_url: str, caller: Caller, *, allow_private: bool) -> str:
+    return await urls.check("url", request_url, livemode=caller.livemode, allow_private=allow_private)

@@ -14,12 +14,13 @@ from server.webhooks.convert import endpoint_to_proto
 class WebhookEndpointServicer(webhook_endpoints_pb2_grpc.WebhookEndpointServiceServicer):
     def __init__(self, rt: Runtime) -> None:
         self._rt = rt
+        self._allow_private = rt.settings.webhooks.allow_private_targets
 
     async def CreateWebhookEndpoint(self, request: pb.CreateWebhookEndpointRequest,
                                     context: grpc.aio.ServicerContext) -> pb.CreateWebhookEndpointResponse:
         caller = current_caller()
         # Checked before the transaction: in live mode it resolves the host name (network I/O).
-        url = await service.checked_url(request.url, caller)
+        url = await service.checked_url(request.url, caller, allow_private=self._allow_private)
         async with self._rt.db.transaction() as session:
             row = await service.create(session, caller, request, url)
         return pb.CreateWebhookEndpointResponse(webhook_endpoint=endpoint_to_proto(row, with_secret=True))
@@ -41,7 +42,9 @@ class WebhookEndpointServicer(webhook_endpoints_pb2_grpc.WebhookEndpointServiceS
     async def UpdateWebhookEndpoint(self, request: pb.UpdateWebhookEndpointRequest,
                                     context: grpc.aio.ServicerContext) -> pb.UpdateWebhookEndpointResponse:
         caller = current_caller()
-        url = await service.checked_url(request.url, caller) if request.HasField("url") else None
+        url = None
+        if request.HasField("url"):
+            url = await service.checked_url(request.url, caller, allow_private=self._allow_private)
         async with self._rt.db.transaction() as session:
             row = await service.update(session, caller, request, url)
         return pb.UpdateWebhookEndpointResponse(webhook_endpoint=endpoint_to_proto(row))
