@@ -21,6 +21,8 @@ from server.webhooks.models import Delivery, WebhookEndpoint
 from server.webhooks.queue import ALL_EVENTS
 
 MAX_ENABLED_EVENTS = 100
+# Endpoints of one merchant in one mode: bounds the deliveries an event's transaction writes (one per endpoint).
+MAX_ENDPOINTS_PER_MODE = 16
 DEFAULT_OVERLAP_SECONDS = 24 * 3600
 MAX_OVERLAP_SECONDS = 7 * 24 * 3600
 _EVENT_TYPE = re.compile(r"^[a-z][a-z_]*(\.[a-z][a-z_]*)+$")
@@ -62,6 +64,12 @@ async def find(session: AsyncSession, caller: Caller, endpoint_id: str) -> Webho
 async def create(session: AsyncSession, caller: Caller, request: pb.CreateWebhookEndpointRequest,
                  url: str) -> WebhookEndpoint:
     """`url` has been checked by `urls.check` before the transaction (it may resolve a host name)."""
+    where = [col(WebhookEndpoint.merchant_id) == caller.merchant_id,
+             col(WebhookEndpoint.livemode) == caller.livemode, col(WebhookEndpoint.deleted_at).is_(None)]
+    count = (await session.exec(select(sa.func.count()).select_from(WebhookEndpoint).where(*where))).one()
+    if count >= MAX_ENDPOINTS_PER_MODE:
+        raise invalid("url", f"a merchant has at most {MAX_ENDPOINTS_PER_MODE} webhook endpoints per mode; "
+                             "delete one first")
     now = clock.now()
     row = WebhookEndpoint(
         id=new_id("we"), merchant_id=caller.merchant_id, livemode=caller.livemode, url=url,

@@ -3,6 +3,7 @@ the refusals of each."""
 
 from __future__ import annotations
 
+from server.webhooks.service import MAX_ENDPOINTS_PER_MODE as MAX_ENDPOINTS
 from tests.conftest import fails, ok
 
 URL = "https://hooks.example.com/paygate"
@@ -131,3 +132,14 @@ def test_a_test_mode_endpoint_is_not_seen_with_the_live_key(api, live_api):
     ep = ok(api.post("/v1/webhook_endpoints", json={"url": URL, "enabled_events": ["*"]}))
     fails(live_api.get(f"/v1/webhook_endpoints/{ep['id']}"), 404, "webhook_endpoint_not_found")
     assert ok(live_api.get("/v1/webhook_endpoints"))["total"] == 0
+
+
+def test_endpoints_beyond_the_quota_of_a_mode_are_refused(api, live_api):
+    ids = [ok(api.post("/v1/webhook_endpoints", json={"url": URL, "enabled_events": ["*"]}))["id"]
+           for _ in range(MAX_ENDPOINTS)]
+    body = fails(api.post("/v1/webhook_endpoints", json={"url": URL, "enabled_events": ["*"]}),
+                 400, "parameter_invalid", "url")
+    assert str(MAX_ENDPOINTS) in body["msg"]
+    ok(live_api.post("/v1/webhook_endpoints", json={"url": URL, "enabled_events": ["*"]}))  # a quota per mode
+    ok(api.delete(f"/v1/webhook_endpoints/{ids[0]}"))
+    ok(api.post("/v1/webhook_endpoints", json={"url": URL, "enabled_events": ["*"]}))
