@@ -14,6 +14,8 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from cryptography.fernet import Fernet
+
 _EVM_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
 
 DEFAULT_DATABASE_URL = "sqlite:///var/paygate.db"
@@ -56,6 +58,9 @@ class Settings:
     # Key of the HMAC that derives client secrets; empty: a development key in var/ (test mode only).
     secret_key: str = ""
     rates: tuple[tuple[str, Decimal], ...] = DEFAULT_RATES
+    # Fernet key(s) sealing secrets at rest, newest first, comma-separated; empty: a development key in var/
+    # (test mode only).
+    encryption_key: str = ""
     webhooks: WebhookSettings = field(default_factory=WebhookSettings)
 
     @property
@@ -76,6 +81,7 @@ _ENV = {
     "PAYGATE_WALLET_MNEMONIC": "wallet_mnemonic",
     "PAYGATE_LOG_LEVEL": "log_level",
     "PAYGATE_SECRET_KEY": "secret_key",
+    "PAYGATE_ENCRYPTION_KEY": "encryption_key",
 }
 
 
@@ -178,6 +184,16 @@ def _validate(raw: dict[str, object]) -> Settings:
     if secret_key and len(secret_key) < 32:
         raise ConfigError("secret_key: use at least 32 random characters (or a path to a file holding them)")
     s["secret_key"] = secret_key
+    encryption_key = str(raw.get("encryption_key", ""))
+    if encryption_key and Path(encryption_key).is_file():
+        encryption_key = Path(encryption_key).read_text().strip()
+    try:
+        for key in (k.strip() for k in encryption_key.split(",") if k.strip()):
+            Fernet(key)
+    except ValueError:
+        raise ConfigError("encryption_key: expected Fernet keys (32 url-safe base64 bytes each, comma-separated), "
+                          "or a path to a file holding them") from None
+    s["encryption_key"] = encryption_key
     s["rates"] = _rates(raw.get("rates"))
     s["webhooks"] = _webhooks(raw.get("webhooks"))
     return Settings(**s)  # type: ignore[arg-type]

@@ -13,6 +13,7 @@ still has a pending attempt to that endpoint.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import math
 import os
@@ -36,6 +37,7 @@ from server.runtime import Runtime
 from server.webhooks import retry, urls
 from server.webhooks.models import Delivery, WebhookEndpoint
 from server.webhooks.queue import pending_counts
+from server.webhooks.sealing import SecretBox
 from server.webhooks.service import signing_secrets
 from server.webhooks.signing import HEADER, sign
 
@@ -93,7 +95,8 @@ class Outcome:
     excerpt: str
 
 
-async def claim(db: Database, now: int, limit: int = BATCH_SIZE, lease_for: int = LEASE_SECONDS) -> list[Claimed]:
+async def claim(db: Database, now: int, box: SecretBox, limit: int = BATCH_SIZE,
+                lease_for: int = LEASE_SECONDS) -> list[Claimed]:
     older = aliased(Delivery)
     blocked = sa.exists().where(
         col(older.endpoint_id) == col(Delivery.endpoint_id), col(older.object_id) == col(Delivery.object_id),
@@ -122,7 +125,7 @@ async def claim(db: Database, now: int, limit: int = BATCH_SIZE, lease_for: int 
             session.add(delivery)
             proto = event_to_proto(events[delivery.event_id], pending.get(delivery.event_id, 0))
             out.append(Claimed(delivery.id, lease, delivery.event_id, endpoint.id, delivery.attempt, endpoint.url,
-                               endpoint.livemode, tuple(signing_secrets(endpoint, now)), event_body(proto)))
+                               endpoint.livemode, tuple(signing_secrets(endpoint, now, box)), event_body(proto)))
     return out
 
 
@@ -205,7 +208,7 @@ async def record(db: Database, results: list[tuple[Claimed, Outcome]], now: int,
             session.add(row)
 
 
-async def run_once(db: Database, *, now: int | None = None, limit: int = BATCH_SIZE,
+async def run_once(db: Database, box: SecretBox, *, now: int | None = None, limit: int = BATCH_SIZE,
                    timeout: float = TIMEOUT_SECONDS, allow_private: bool = False,
                    resolve: urls.Resolver = urls.resolve) -> int:
     """Claims one batch of due attempts, sends them and records the outcomes; the number sent.
@@ -216,7 +219,7 @@ async def run_once(db: Database, *, now: int | None = None, limit: int = BATCH_S
     schedule without waiting.
     """
     at = clock.now() if now is None else now
-    batch = await claim(db, at, limit, lease_seconds(timeout))
+    batch = await claim(db, at, box, limit, lease_seconds(timeout))
     by_endpoint: dict[str, list[Claimed]] = {}
     for item in batch:
         by_endpoint.setdefault(item.endpoint_id, []).append(item)
@@ -248,21 +251,28 @@ async def _send_all(items: list[Claimed], now: int, *, timeout: float, allow_pri
     return [r if isinstance(r, Outcome) else Outcome(False, 0, 0, f"not sent: {type(r).__name__}") for r in results]
 
 
-async def deliver_due(db: Database, *, timeout: float = TIMEOUT_SECONDS, allow_private: bool = False) -> int:
+async def deliver_due(db: Database, box: SecretBox, *, timeout: float = TIMEOUT_SECONDS,
+                      allow_private: bool = False) -> int:
     """The scheduler job's work: batches until none is full or the run's time budget is spent."""
     started = time.monotonic()
     total = 0
     while time.monotonic() - started < RUN_BUDGET_SECONDS:
-        sent = await run_once(db, timeout=timeout, allow_private=allow_private)
+        sent = await run_once(db, box, timeout=timeout, allow_private=allow_private)
         total += sent
         if sent < BATCH_SIZE:
             break
     return total
 
 
+@functools.cache
+def _box(encryption_key: str) -> SecretBox:
+    return SecretBox(encryption_key)
+
+
 async def deliver_webhooks(rt: Runtime) -> None:
     """The scheduler job (scheduler/jobs.py)."""
     settings = rt.settings.webhooks
-    sent = await deliver_due(rt.db, timeout=settings.timeout_seconds, allow_private=settings.allow_private_targets)
+    sent = await deliver_due(rt.db, _box(rt.settings.encryption_key), timeout=settings.timeout_seconds,
+                             allow_private=settings.allow_private_targets)
     if sent:
         log.info("webhooks sent", extra={"attempts": sent})

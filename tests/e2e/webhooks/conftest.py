@@ -19,6 +19,7 @@ import sqlalchemy as sa
 from server.config import load_settings
 from server.db import Database
 from server.webhooks import delivery, urls
+from server.webhooks.sealing import SecretBox
 from tests.conftest import http_client, ok
 from tests.e2e.webhooks.receiver import Receiver, running
 from tests.harness import Service, start, stop
@@ -73,7 +74,8 @@ def deliver(service: Service, *, now: int | None = None, timeout: float = delive
     async def run() -> int:
         db = Database(service.database_url)
         try:
-            return await delivery.run_once(db, now=now, timeout=timeout,
+            box = SecretBox(settings.encryption_key, service.workdir / "var")
+            return await delivery.run_once(db, box, now=now, timeout=timeout,
                                            allow_private=settings.webhooks.allow_private_targets, resolve=resolve)
         finally:
             await db.close()

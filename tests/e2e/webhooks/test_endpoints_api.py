@@ -3,6 +3,8 @@ the refusals of each."""
 
 from __future__ import annotations
 
+import sqlalchemy as sa
+
 from server.webhooks.service import MAX_ENDPOINTS_PER_MODE as MAX_ENDPOINTS
 from tests.conftest import fails, ok
 
@@ -143,3 +145,17 @@ def test_endpoints_beyond_the_quota_of_a_mode_are_refused(api, live_api):
     ok(live_api.post("/v1/webhook_endpoints", json={"url": URL, "enabled_events": ["*"]}))  # a quota per mode
     ok(api.delete(f"/v1/webhook_endpoints/{ids[0]}"))
     ok(api.post("/v1/webhook_endpoints", json={"url": URL, "enabled_events": ["*"]}))
+
+
+def test_signing_secrets_are_stored_encrypted(service, api):
+    ep = ok(api.post("/v1/webhook_endpoints", json={"url": URL, "enabled_events": ["*"]}))
+    rotated = ok(api.post(f"/v1/webhook_endpoints/{ep['id']}/rotate_secret", json={"expires_in": 3600}))
+    engine = sa.create_engine(service.database_url.replace("postgresql://", "postgresql+psycopg://"))
+    try:
+        with engine.connect() as conn:
+            stored = conn.execute(sa.text("SELECT secret, previous_secret FROM webhook_endpoints WHERE id = :id"),
+                                  {"id": ep["id"]}).one()
+    finally:
+        engine.dispose()
+    text = " ".join(stored)
+    assert ep["secret"] not in text and rotated["secret"] not in text and "whsec_" not in text
