@@ -14,6 +14,7 @@ from server import clock, validate
 from server.errors import NotFound, invalid
 from server.events.outbox import API_VERSION
 from server.ids import new_id, random_base62
+from server.merchants.models import Merchant
 from server.paging import Page
 from server.rpc.context import Caller
 from server.webhooks import urls
@@ -66,6 +67,8 @@ async def create(session: AsyncSession, caller: Caller, request: pb.CreateWebhoo
                  url: str, box: SecretBox) -> tuple[WebhookEndpoint, str]:
     """The endpoint and its signing secret in clear (shown once; stored sealed). `url` has been checked by
     `urls.check` before the transaction (it may resolve a host name)."""
+    # The merchant's row, locked: two concurrent creates on PostgreSQL cannot both see room for one more.
+    await session.exec(select(Merchant.id).where(col(Merchant.id) == caller.merchant_id).with_for_update())
     where = [col(WebhookEndpoint.merchant_id) == caller.merchant_id,
              col(WebhookEndpoint.livemode) == caller.livemode, col(WebhookEndpoint.deleted_at).is_(None)]
     count = (await session.exec(select(sa.func.count()).select_from(WebhookEndpoint).where(*where))).one()
