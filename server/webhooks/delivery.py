@@ -1,7 +1,9 @@
 """The delivery job: claim due attempts, POST each event to its endpoint, record the outcome.
 
-Claim → commit → send → record, in two short transactions with the HTTP calls between them: no transaction is
-held across the network. A claim is a lease (`locked_until`): on PostgreSQL rows are taken with
+Claim → commit → send → record, in short transactions with the HTTP calls between them: no transaction is
+held across the network. The claimed attempts are grouped by endpoint; endpoints are served in parallel, each with a
+few attempts in flight, one total deadline per attempt, and its outcomes recorded as soon as its group is done. Any
+failure of one attempt is that attempt's outcome, never the batch's. A claim is a lease (`locked_until`): on PostgreSQL rows are taken with
 `FOR UPDATE SKIP LOCKED`, so any number of schedulers share the due attempts without sending one twice; on SQLite
 the claim runs under the single writer. A scheduler killed after its claim leaves rows that another takes over
 once the lease has run out, so nothing is lost (the attempt may then arrive twice: receivers deduplicate on `id`).
@@ -28,7 +30,7 @@ from sqlmodel import col, select
 
 from server import clock
 from server.db import Database
-from server.errors import InvalidArgument
+from server.errors import InvalidArgument, Unavailable
 from server.events.convert import body as event_body
 from server.events.convert import to_proto as event_to_proto
 from server.events.models import Event
@@ -124,8 +126,12 @@ async def claim(db: Database, now: int, box: SecretBox, limit: int = BATCH_SIZE,
             delivery.locked_until, delivery.lease, delivery.url = now + lease_for, lease, endpoint.url
             session.add(delivery)
             proto = event_to_proto(events[delivery.event_id], pending.get(delivery.event_id, 0))
+            try:
+                secrets = tuple(signing_secrets(endpoint, now, box))
+            except Unavailable:
+                secrets = ()  # sealed under a key not configured here: this attempt fails, not the whole claim
             out.append(Claimed(delivery.id, lease, delivery.event_id, endpoint.id, delivery.attempt, endpoint.url,
-                               endpoint.livemode, tuple(signing_secrets(endpoint, now, box)), event_body(proto)))
+                               endpoint.livemode, secrets, event_body(proto)))
     return out
 
 
@@ -137,6 +143,8 @@ async def send(client: httpx.AsyncClient, item: Claimed, now: int, *, timeout: f
     One deadline covers the whole attempt (lookup, connect, headers and body): a receiver that trickles its answer
     a byte at a time cannot hold the job.
     """
+    if not item.secrets:
+        return Outcome(False, 0, 0, "not sent: the endpoint's signing secret cannot be opened (encryption_key)")
     started = time.perf_counter()
     private = True  # until vetted: no detail of an unvetted target is kept
     try:
