@@ -3,7 +3,9 @@
 Claim → commit → send → record, in short transactions with the HTTP calls between them: no transaction is
 held across the network. The claimed attempts are grouped by endpoint; endpoints are served in parallel, each with a
 few attempts in flight, one total deadline per attempt, and its outcomes recorded as soon as its group is done. Any
-failure of one attempt is that attempt's outcome, never the batch's. A claim is a lease (`locked_until`): on PostgreSQL rows are taken with
+failure of one attempt is that attempt's outcome, never the batch's.
+
+A claim is a lease (`locked_until`, longer than the worst batch): on PostgreSQL rows are taken with
 `FOR UPDATE SKIP LOCKED`, so any number of schedulers share the due attempts without sending one twice; on SQLite
 the claim runs under the single writer. A scheduler killed after its claim leaves rows that another takes over
 once the lease has run out, so nothing is lost (the attempt may then arrive twice: receivers deduplicate on `id`).
