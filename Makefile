@@ -19,7 +19,7 @@ run: setup  ## start the dev chain, migrate, seed a demo merchant, serve HTTP + 
 	    kill -0 $$chain 2>/dev/null || { echo "paygate devchain failed:"; cat var/devchain.log; exit 1; }; sleep 0.2; \
 	  done; \
 	  echo "dev chain: $$(cat var/devchain.json | cut -c1-160)…"; \
-	  $(VENV)/bin/paygate migrate && $(VENV)/bin/paygate demo && $(VENV)/bin/paygate serve
+	  $(VENV)/bin/paygate migrate && $(VENV)/bin/paygate demo && PAYGATE_WEBHOOK_ALLOW_PRIVATE=true $(VENV)/bin/paygate serve
 
 test: setup check-gen lint  ## the whole suite, HTTP tests against SQLite and PostgreSQL
 	$(PY) -m pytest

@@ -85,7 +85,8 @@ def main() -> None:
     workdir = Path(tempfile.mkdtemp(prefix="paygate-bench-webhooks-"))
     url = create_database("postgresql", workdir)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAYGATE_")}
-    env.update(PAYGATE_DATABASE_URL=url, PYTHONPATH=str(ROOT))
+    # The receiver is on loopback: private targets need the operator's consent (DESIGN §14).
+    env.update(PAYGATE_DATABASE_URL=url, PYTHONPATH=str(ROOT), PAYGATE_WEBHOOK_ALLOW_PRIVATE="true")
     try:
         migrated = paygate(env, workdir, "migrate")
         assert migrated.returncode == 0, migrated.stderr

@@ -14,6 +14,8 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from cryptography.fernet import Fernet
+
 _EVM_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
 
 DEFAULT_DATABASE_URL = "sqlite:///var/paygate.db"
@@ -22,6 +24,17 @@ DEFAULT_NETWORKS_FILE = Path("var/networks.dev.toml")
 DEFAULT_RATES: tuple[tuple[str, Decimal], ...] = tuple(
     (k, Decimal(v)) for k, v in {"USD": "1", "EUR": "1.08", "GBP": "1.27", "USDT": "1", "USDC": "1",
                                  "ETH": "3000", "POL": "0.5", "BNB": "600"}.items())
+
+
+@dataclass(frozen=True)
+class WebhookSettings:
+    """`[webhooks]` in paygate.toml."""
+
+    # Deliveries to loopback, private and link-local addresses: refused in both modes unless the operator allows
+    # them (`make run` and the tests do, so a receiver on the same machine works).
+    allow_private_targets: bool = False
+    # One total deadline per delivery attempt (lookup, connect, headers and body).
+    timeout_seconds: float = 10.0
 
 
 class ConfigError(Exception):
@@ -47,6 +60,10 @@ class Settings:
     rates: tuple[tuple[str, Decimal], ...] = DEFAULT_RATES
     # Payment attempts (charges, each with its own watched deposit address) one intent may open in all.
     max_charges_per_intent: int = 20
+    # Fernet key(s) sealing secrets at rest, newest first, comma-separated; empty: a development key in var/
+    # (test mode only).
+    encryption_key: str = ""
+    webhooks: WebhookSettings = field(default_factory=WebhookSettings)
 
     @property
     def checkout_base(self) -> str:
@@ -66,6 +83,13 @@ _ENV = {
     "PAYGATE_WALLET_MNEMONIC": "wallet_mnemonic",
     "PAYGATE_LOG_LEVEL": "log_level",
     "PAYGATE_SECRET_KEY": "secret_key",
+    "PAYGATE_ENCRYPTION_KEY": "encryption_key",
+}
+
+
+_WEBHOOK_ENV = {
+    "PAYGATE_WEBHOOK_ALLOW_PRIVATE": "allow_private_targets",
+    "PAYGATE_WEBHOOK_TIMEOUT_SECONDS": "timeout_seconds",
 }
 
 
@@ -80,6 +104,10 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     for var, key in _ENV.items():
         if env.get(var):
             raw[key] = env[var]
+    overrides = {key: env[var] for var, key in _WEBHOOK_ENV.items() if env.get(var)}
+    if overrides:
+        webhooks = raw.get("webhooks")
+        raw["webhooks"] = {**webhooks, **overrides} if isinstance(webhooks, dict) else overrides
     return _validate(raw)
 
 
@@ -158,11 +186,22 @@ def _validate(raw: dict[str, object]) -> Settings:
     if secret_key and len(secret_key) < 32:
         raise ConfigError("secret_key: use at least 32 random characters (or a path to a file holding them)")
     s["secret_key"] = secret_key
+    encryption_key = str(raw.get("encryption_key", ""))
+    if encryption_key and Path(encryption_key).is_file():
+        encryption_key = Path(encryption_key).read_text().strip()
+    try:
+        for key in (k.strip() for k in encryption_key.split(",") if k.strip()):
+            Fernet(key)
+    except ValueError:
+        raise ConfigError("encryption_key: expected Fernet keys (32 url-safe base64 bytes each, comma-separated), "
+                          "or a path to a file holding them") from None
+    s["encryption_key"] = encryption_key
     s["rates"] = _rates(raw.get("rates"))
     charges = raw.get("max_charges_per_intent", 20)
     if not isinstance(charges, int) or isinstance(charges, bool) or not 1 <= charges <= 1000:
         raise ConfigError(f"max_charges_per_intent {charges!r}: expected a whole number from 1 to 1000")
     s["max_charges_per_intent"] = charges
+    s["webhooks"] = _webhooks(raw.get("webhooks"))
     return Settings(**s)  # type: ignore[arg-type]
 
 
@@ -182,3 +221,25 @@ def _rates(raw: object) -> tuple[tuple[str, Decimal], ...]:
             raise ConfigError(f"rates.{code}: expected a positive decimal price in USD")
         table[str(code)] = price
     return tuple(table.items())
+
+
+def _webhooks(raw: object) -> WebhookSettings:
+    if raw is None:
+        return WebhookSettings()
+    if not isinstance(raw, dict):
+        raise ConfigError("webhooks: expected a table, e.g. [webhooks] allow_private_targets = true")
+    unknown = sorted(set(raw) - set(WebhookSettings.__dataclass_fields__))
+    if unknown:
+        raise ConfigError(f"webhooks: unknown setting {unknown[0]!r}")
+    allow = raw.get("allow_private_targets", False)
+    if isinstance(allow, str) and allow.lower() in ("true", "1", "yes", "false", "0", "no", ""):
+        allow = allow.lower() in ("true", "1", "yes")
+    if not isinstance(allow, bool):
+        raise ConfigError("webhooks.allow_private_targets (PAYGATE_WEBHOOK_ALLOW_PRIVATE): expected true or false")
+    try:
+        timeout = float(str(raw.get("timeout_seconds", 10.0)))
+    except ValueError:
+        timeout = 0.0
+    if not 0 < timeout <= 60:
+        raise ConfigError("webhooks.timeout_seconds (PAYGATE_WEBHOOK_TIMEOUT_SECONDS): expected 0 to 60 seconds")
+    return WebhookSettings(allow_private_targets=allow, timeout_seconds=timeout)

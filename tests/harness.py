@@ -49,6 +49,7 @@ contract_address = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"
 # every process of a test run derives the same addresses and client secrets.
 TEST_MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
 TEST_SECRET_KEY = "0123456789abcdef" * 4
+TEST_ENCRYPTION_KEY = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="  # a Fernet key: base64 of 32 bytes
 
 
 def free_port() -> int:
@@ -125,7 +126,9 @@ def start(kind: str, workdir: Path, *, only: tuple[str, ...] = (), networks_file
     env.update(PAYGATE_DATABASE_URL=url, PAYGATE_HTTP_ADDR=f"127.0.0.1:{http_port}",
                PAYGATE_GRPC_ADDR=f"127.0.0.1:{grpc_port}", PAYGATE_NETWORKS=str(networks_file),
                PAYGATE_CHECKOUT_URL="https://checkout.test", PYTHONPATH=str(Path(__file__).parents[1]),
-               PAYGATE_WALLET_MNEMONIC=TEST_MNEMONIC, PAYGATE_SECRET_KEY=TEST_SECRET_KEY)
+               PAYGATE_WALLET_MNEMONIC=TEST_MNEMONIC, PAYGATE_SECRET_KEY=TEST_SECRET_KEY,
+               # Test receivers listen on loopback (DESIGN §14: private targets need the operator's consent).
+               PAYGATE_WEBHOOK_ALLOW_PRIVATE="true", PAYGATE_ENCRYPTION_KEY=TEST_ENCRYPTION_KEY)
     env.update(extra_env or {})
     migrated = paygate(env, workdir, "migrate")
     assert migrated.returncode == 0, migrated.stderr

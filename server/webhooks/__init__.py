@@ -1,7 +1,9 @@
 """Webhooks: endpoints, and signed, retried, at-least-once delivery of events from the transactional outbox.
 
     signing.py   the Paygate-Signature scheme: sign() and verify_signature() (what receivers use)
-    urls.py      which endpoint addresses are allowed (no private networks in live mode)
+    urls.py      which endpoint addresses are allowed (no internal networks unless the operator allows them), and
+                 the one vetted address a delivery connects to
+    sealing.py   signing secrets encrypted at rest (Fernet under `encryption_key`)
     queue.py     the outbox subscriber that schedules one delivery per subscribed endpoint; resends
     retry.py     backoff with jitter for three days, a pure function
     delivery.py  the scheduler job: claim due attempts, POST them, record the outcome

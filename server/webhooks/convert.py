@@ -11,10 +11,11 @@ _STATUS = {
 }
 
 
-def endpoint_to_proto(row: WebhookEndpoint, *, with_secret: bool = False) -> webhook_endpoints_pb2.WebhookEndpoint:
+def endpoint_to_proto(row: WebhookEndpoint, *, secret: str = "") -> webhook_endpoints_pb2.WebhookEndpoint:
+    """`secret`: the signing secret in clear, given only by create and rotate (the row holds it sealed)."""
     out = webhook_endpoints_pb2.WebhookEndpoint(
         id=row.id, object="webhook_endpoint", url=row.url, enabled_events=row.enabled_events,
-        description=row.description, disabled=row.disabled, secret=row.secret if with_secret else "",
+        description=row.description, disabled=row.disabled, secret=secret,
         api_version=row.api_version, livemode=row.livemode, created=row.created, updated=row.updated,
     )
     if row.previous_secret and row.previous_secret_expires_at is not None:

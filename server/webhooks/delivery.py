@@ -1,7 +1,11 @@
 """The delivery job: claim due attempts, POST each event to its endpoint, record the outcome.
 
-Claim → commit → send → record, in two short transactions with the HTTP calls between them: no transaction is
-held across the network. A claim is a lease (`locked_until`): on PostgreSQL rows are taken with
+Claim → commit → send → record, in short transactions with the HTTP calls between them: no transaction is
+held across the network. The claimed attempts are grouped by endpoint; endpoints are served in parallel, each with a
+few attempts in flight, one total deadline per attempt, and its outcomes recorded as soon as its group is done. Any
+failure of one attempt is that attempt's outcome, never the batch's.
+
+A claim is a lease (`locked_until`, longer than the worst batch): on PostgreSQL rows are taken with
 `FOR UPDATE SKIP LOCKED`, so any number of schedulers share the due attempts without sending one twice; on SQLite
 the claim runs under the single writer. A scheduler killed after its claim leaves rows that another takes over
 once the lease has run out, so nothing is lost (the attempt may then arrive twice: receivers deduplicate on `id`).
@@ -13,7 +17,9 @@ still has a pending attempt to that endpoint.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+import math
 import os
 import random
 import time
@@ -26,7 +32,7 @@ from sqlmodel import col, select
 
 from server import clock
 from server.db import Database
-from server.errors import InvalidArgument
+from server.errors import InvalidArgument, Unavailable
 from server.events.convert import body as event_body
 from server.events.convert import to_proto as event_to_proto
 from server.events.models import Event
@@ -35,20 +41,33 @@ from server.runtime import Runtime
 from server.webhooks import retry, urls
 from server.webhooks.models import Delivery, WebhookEndpoint
 from server.webhooks.queue import pending_counts
+from server.webhooks.sealing import SecretBox
 from server.webhooks.service import signing_secrets
 from server.webhooks.signing import HEADER, sign
 
 log = logging.getLogger("paygate.webhooks")
+# httpx logs every request's full URL at INFO; a webhook URL's query string often carries a token.
+logging.getLogger("httpx").setLevel(logging.WARNING)
 
 BATCH_SIZE = 50
+# One total deadline per attempt (`webhooks.timeout_seconds`).
 TIMEOUT_SECONDS = 10.0
-# Longer than a whole batch can take (its sends run at once, each bounded by the timeout), so a live scheduler
-# never loses its claim to another.
-LEASE_SECONDS = 60
+# Attempts in flight to one endpoint at a time; the batch's endpoints are served in parallel.
+PER_ENDPOINT_CONCURRENCY = 4
 EXCERPT_BYTES = 1000
 # One job run drains due attempts for at most this long, then leaves the rest to the next run.
 RUN_BUDGET_SECONDS = 30.0
 USER_AGENT = "paygate-webhooks/1"
+
+
+def lease_seconds(timeout: float = TIMEOUT_SECONDS) -> int:
+    """A claim outlives the worst batch (all of it for one endpoint: BATCH_SIZE / PER_ENDPOINT_CONCURRENCY rounds,
+    each ended by the deadline) with a margin for recording, so a live scheduler never loses its claim to
+    another and no attempt is sent twice."""
+    return math.ceil(math.ceil(BATCH_SIZE / PER_ENDPOINT_CONCURRENCY) * timeout) + 30
+
+
+LEASE_SECONDS = lease_seconds()
 
 
 def poll_seconds() -> float:
@@ -80,7 +99,8 @@ class Outcome:
     excerpt: str
 
 
-async def claim(db: Database, now: int, limit: int = BATCH_SIZE) -> list[Claimed]:
+async def claim(db: Database, now: int, box: SecretBox, limit: int = BATCH_SIZE,
+                lease_for: int = LEASE_SECONDS) -> list[Claimed]:
     older = aliased(Delivery)
     blocked = sa.exists().where(
         col(older.endpoint_id) == col(Delivery.endpoint_id), col(older.object_id) == col(Delivery.object_id),
@@ -105,43 +125,74 @@ async def claim(db: Database, now: int, limit: int = BATCH_SIZE) -> list[Claimed
         pending = await pending_counts(session, event_ids)
         out: list[Claimed] = []
         for delivery, endpoint in pairs:
-            delivery.locked_until, delivery.lease, delivery.url = now + LEASE_SECONDS, lease, endpoint.url
+            delivery.locked_until, delivery.lease, delivery.url = now + lease_for, lease, endpoint.url
             session.add(delivery)
             proto = event_to_proto(events[delivery.event_id], pending.get(delivery.event_id, 0))
+            try:
+                secrets = tuple(signing_secrets(endpoint, now, box))
+            except Unavailable:
+                secrets = ()  # sealed under a key not configured here: this attempt fails, not the whole claim
             out.append(Claimed(delivery.id, lease, delivery.event_id, endpoint.id, delivery.attempt, endpoint.url,
-                               endpoint.livemode, tuple(signing_secrets(endpoint, now)), event_body(proto)))
+                               endpoint.livemode, secrets, event_body(proto)))
     return out
 
 
-async def send(client: httpx.AsyncClient, item: Claimed, now: int, timeout: float = TIMEOUT_SECONDS) -> Outcome:
-    """One POST of exactly the signed bytes; any 2xx is success. Never raises."""
-    if item.livemode:
-        try:
-            # Again at send time: a name may have been re-pointed at an internal address since it was registered.
-            await urls.check("url", item.url, livemode=True)
-        except InvalidArgument as e:
-            return Outcome(False, 0, 0, f"not sent: {e.message}")
+async def send(client: httpx.AsyncClient, item: Claimed, now: int, *, timeout: float = TIMEOUT_SECONDS,
+               allow_private: bool = False, resolve: urls.Resolver = urls.resolve) -> Outcome:
+    """One POST of exactly the signed bytes; any 2xx is success. Never raises: whatever goes wrong is this
+    attempt's own failure, with a message safe to show the merchant.
+
+    One deadline covers the whole attempt (lookup, connect, headers and body): a receiver that trickles its answer
+    a byte at a time cannot hold the job.
+    """
+    if not item.secrets:
+        return Outcome(False, 0, 0, "not sent: the endpoint's signing secret cannot be opened (encryption_key)")
+    started = time.perf_counter()
+    private = True  # until vetted: no detail of an unvetted target is kept
+    try:
+        async with asyncio.timeout(timeout):
+            # At send time: a name may have been re-pointed at an internal address since it was registered.
+            target = await urls.vet("url", item.url, allow_private=allow_private, resolve=resolve)
+            private = target.private
+            return await _post(client, item, target, now, started)
+    except InvalidArgument as e:
+        return Outcome(False, 0, 0, f"not sent: {e.message}")
+    except (TimeoutError, httpx.TimeoutException):
+        return Outcome(False, 0, _ms(started), f"timeout: no complete answer within {timeout:g} s")
+    except httpx.HTTPError as e:
+        detail = "" if private else f": {e}"
+        return Outcome(False, 0, _ms(started), f"{type(e).__name__}{detail}"[:EXCERPT_BYTES])
+    except Exception as e:  # a bug or a library's surprise must not take the other deliveries of the batch down
+        log.warning("webhook attempt failed", extra={"delivery_id": item.delivery_id,
+                                                     "url": urls.loggable(item.url), "error": type(e).__name__})
+        return Outcome(False, 0, _ms(started), f"not sent: {type(e).__name__}")
+
+
+def _ms(started: float) -> int:
+    return round((time.perf_counter() - started) * 1000)
+
+
+async def _post(client: httpx.AsyncClient, item: Claimed, target: urls.Target, now: int,
+                started: float) -> Outcome:
+    """The exchange itself, connected to the vetted address; Host, TLS SNI and the certificate check use the
+    URL's own host name."""
+    url = httpx.URL(item.url)
     headers = {
-        "Content-Type": "application/json", "User-Agent": USER_AGENT,
+        "Host": url.netloc.decode("ascii"), "Content-Type": "application/json", "User-Agent": USER_AGENT,
         HEADER: sign(item.body, item.secrets, now),
         "Paygate-Event-Id": item.event_id, "Paygate-Delivery-Id": item.delivery_id,
         "Paygate-Delivery-Attempt": str(item.attempt),
     }
-    started = time.perf_counter()
-    try:
-        async with client.stream("POST", item.url, content=item.body, headers=headers, timeout=timeout) as response:
-            excerpt = b""
-            async for chunk in response.aiter_raw():
-                excerpt += chunk
-                if len(excerpt) >= EXCERPT_BYTES:
-                    break
-        latency = round((time.perf_counter() - started) * 1000)
-        text = excerpt[:EXCERPT_BYTES].decode("utf-8", errors="replace")[:EXCERPT_BYTES]
-        return Outcome(200 <= response.status_code < 300, response.status_code, latency, text)
-    except httpx.TimeoutException as e:
-        return Outcome(False, 0, round((time.perf_counter() - started) * 1000), f"timeout: {type(e).__name__}")
-    except httpx.HTTPError as e:
-        return Outcome(False, 0, 0, f"{type(e).__name__}: {e or 'connection failed'}"[:EXCERPT_BYTES])
+    extensions = {"sni_hostname": target.host} if target.is_name else {}
+    async with client.stream("POST", url.copy_with(host=target.address), content=item.body, headers=headers,
+                             extensions=extensions) as response:
+        excerpt = b""
+        async for chunk in response.aiter_raw():
+            excerpt += chunk
+            if len(excerpt) >= EXCERPT_BYTES:
+                break
+    text = "" if target.private else excerpt[:EXCERPT_BYTES].decode("utf-8", errors="replace")[:EXCERPT_BYTES]
+    return Outcome(200 <= response.status_code < 300, response.status_code, _ms(started), text)
 
 
 async def record(db: Database, results: list[tuple[Claimed, Outcome]], now: int,
@@ -167,42 +218,71 @@ async def record(db: Database, results: list[tuple[Claimed, Outcome]], now: int,
             session.add(row)
 
 
-async def run_once(db: Database, *, now: int | None = None, client: httpx.AsyncClient | None = None,
-                   limit: int = BATCH_SIZE, timeout: float = TIMEOUT_SECONDS) -> int:
-    """Claims one batch of due attempts, sends them at once and records the outcomes; the number sent.
+async def run_once(db: Database, box: SecretBox, *, now: int | None = None, limit: int = BATCH_SIZE,
+                   timeout: float = TIMEOUT_SECONDS, allow_private: bool = False,
+                   resolve: urls.Resolver = urls.resolve) -> int:
+    """Claims one batch of due attempts, sends them and records the outcomes; the number sent.
 
-    `now` defaults to the clock; tests pass it to step through a retry schedule without waiting.
+    The endpoints of the batch are served in parallel, each with its own connections and at most
+    PER_ENDPOINT_CONCURRENCY attempts at a time; each endpoint's outcomes are recorded as soon as its attempts are
+    done, so a slow endpoint delays nobody else. `now` defaults to the clock; tests pass it to step through a retry
+    schedule without waiting.
     """
     at = clock.now() if now is None else now
-    batch = await claim(db, at, limit)
-    if not batch:
-        return 0
-    own = client is None
-    http = client or httpx.AsyncClient(follow_redirects=False)
-    try:
-        outcomes = await asyncio.gather(*(send(http, item, at, timeout) for item in batch))
-    finally:
-        if own:
-            await http.aclose()
-    await record(db, list(zip(batch, outcomes, strict=True)), at if now is not None else clock.now())
+    batch = await claim(db, at, box, limit, lease_seconds(timeout))
+    by_endpoint: dict[str, list[Claimed]] = {}
+    for item in batch:
+        by_endpoint.setdefault(item.endpoint_id, []).append(item)
+
+    async def serve(items: list[Claimed]) -> None:
+        outcomes = await _send_all(items, at, timeout=timeout, allow_private=allow_private, resolve=resolve)
+        await record(db, list(zip(items, outcomes, strict=True)), at if now is not None else clock.now())
+
+    done = await asyncio.gather(*(serve(items) for items in by_endpoint.values()), return_exceptions=True)
+    for failure in done:
+        if isinstance(failure, BaseException):  # not recorded: the attempts are taken up again after the lease
+            log.error("webhook outcomes not recorded", extra={"error": type(failure).__name__})
     return len(batch)
 
 
-async def deliver_due(db: Database) -> int:
+async def _send_all(items: list[Claimed], now: int, *, timeout: float, allow_private: bool,
+                    resolve: urls.Resolver) -> list[Outcome]:
+    """The attempts to one endpoint, a few at a time, over connections of their own (never shared with another
+    endpoint: a connection is bound to the address and host name it was opened for)."""
+    gate = asyncio.Semaphore(PER_ENDPOINT_CONCURRENCY)
+
+    async def one(client: httpx.AsyncClient, item: Claimed) -> Outcome:
+        async with gate:
+            return await send(client, item, now, timeout=timeout, allow_private=allow_private, resolve=resolve)
+
+    # trust_env=False: a proxy from the environment would make its own lookup of the name.
+    async with httpx.AsyncClient(follow_redirects=False, trust_env=False, timeout=timeout) as client:
+        results = await asyncio.gather(*(one(client, item) for item in items), return_exceptions=True)
+    return [r if isinstance(r, Outcome) else Outcome(False, 0, 0, f"not sent: {type(r).__name__}") for r in results]
+
+
+async def deliver_due(db: Database, box: SecretBox, *, timeout: float = TIMEOUT_SECONDS,
+                      allow_private: bool = False) -> int:
     """The scheduler job's work: batches until none is full or the run's time budget is spent."""
     started = time.monotonic()
     total = 0
-    async with httpx.AsyncClient(follow_redirects=False) as client:
-        while time.monotonic() - started < RUN_BUDGET_SECONDS:
-            sent = await run_once(db, client=client)
-            total += sent
-            if sent < BATCH_SIZE:
-                break
+    while time.monotonic() - started < RUN_BUDGET_SECONDS:
+        sent = await run_once(db, box, timeout=timeout, allow_private=allow_private)
+        total += sent
+        if sent < BATCH_SIZE:
+            break
     return total
+
+
+@functools.cache
+def _box(encryption_key: str) -> SecretBox:
+    return SecretBox(encryption_key)
 
 
 async def deliver_webhooks(rt: Runtime) -> None:
     """The scheduler job (scheduler/jobs.py)."""
-    sent = await deliver_due(rt.db)
+    settings = rt.settings.webhooks
+    sent = await deliver_due(rt.db, _box(rt.settings.encryption_key), timeout=settings.timeout_seconds,
+                             allow_private=settings.allow_private_targets)
     if sent:
         log.info("webhooks sent", extra={"attempts": sent})

@@ -20,10 +20,11 @@ class WebhookEndpoint(SQLModel, table=True):
     enabled_events: list[str] = Field(default_factory=list, sa_column=Column(JSONType, nullable=False))
     description: str = Field(default="", max_length=1000)
     disabled: bool = False
-    # Kept in clear: an HMAC key must be readable to sign with (unlike API keys, which are only compared).
-    secret: str = Field(max_length=80)
-    # The secret before the last rotation; it signs too (a second `v1=`) until previous_secret_expires_at.
-    previous_secret: str = Field(default="", max_length=80)
+    # Sealed (sealing.py): an HMAC key must be readable to sign with (unlike API keys, which are only compared),
+    # so it is encrypted rather than hashed.
+    secret: str = Field(max_length=255)
+    # The secret before the last rotation (sealed); it signs too (a second `v1=`) until previous_secret_expires_at.
+    previous_secret: str = Field(default="", max_length=255)
     previous_secret_expires_at: int | None = Field(default=None, sa_type=sa.BigInteger)
     api_version: str = Field(max_length=10)
     created: int = Field(sa_type=sa.BigInteger)

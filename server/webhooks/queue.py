@@ -34,9 +34,24 @@ async def active_endpoints(session: AsyncSession, merchant_id: str, livemode: bo
     return list(rows)
 
 
+async def _endpoints_of(session: AsyncSession, merchant_id: str, livemode: bool) -> list[WebhookEndpoint]:
+    """`active_endpoints`, looked up once per transaction: a transaction recording many events (a batch job)
+    makes one query, not one per event. Endpoints are never changed in a transaction that records events."""
+    transaction = session.get_transaction()
+    held = session.info.get("webhook_endpoints")
+    if held is None or held[0] is not transaction:  # a session reused for another transaction starts afresh
+        held = session.info["webhook_endpoints"] = (transaction, {})
+    cache: dict[tuple[str, bool], list[WebhookEndpoint]] = held[1]
+    key = (merchant_id, livemode)
+    if key not in cache:
+        cache[key] = await active_endpoints(session, merchant_id, livemode)
+    return cache[key]
+
+
 async def fan_out(session: AsyncSession, event: Event) -> None:
-    """The outbox subscriber: the event's deliveries are committed with the event, or neither is."""
-    for endpoint in await active_endpoints(session, event.merchant_id, event.livemode):
+    """The outbox subscriber: the event's deliveries are committed with the event, or neither is. At most
+    MAX_ENDPOINTS_PER_MODE rows per event (service.py)."""
+    for endpoint in await _endpoints_of(session, event.merchant_id, event.livemode):
         if subscribed(endpoint.enabled_events, event.type):
             session.add(_pending(event, endpoint, attempt=1, now=event.created))
 

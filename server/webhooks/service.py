@@ -14,13 +14,17 @@ from server import clock, validate
 from server.errors import NotFound, invalid
 from server.events.outbox import API_VERSION
 from server.ids import new_id, random_base62
+from server.merchants.models import Merchant
 from server.paging import Page
 from server.rpc.context import Caller
 from server.webhooks import urls
 from server.webhooks.models import Delivery, WebhookEndpoint
 from server.webhooks.queue import ALL_EVENTS
+from server.webhooks.sealing import SecretBox
 
 MAX_ENABLED_EVENTS = 100
+# Endpoints of one merchant in one mode: bounds the deliveries an event's transaction writes (one per endpoint).
+MAX_ENDPOINTS_PER_MODE = 16
 DEFAULT_OVERLAP_SECONDS = 24 * 3600
 MAX_OVERLAP_SECONDS = 7 * 24 * 3600
 _EVENT_TYPE = re.compile(r"^[a-z][a-z_]*(\.[a-z][a-z_]*)+$")
@@ -60,17 +64,27 @@ async def find(session: AsyncSession, caller: Caller, endpoint_id: str) -> Webho
 
 
 async def create(session: AsyncSession, caller: Caller, request: pb.CreateWebhookEndpointRequest,
-                 url: str) -> WebhookEndpoint:
-    """`url` has been checked by `urls.check` before the transaction (it may resolve a host name)."""
+                 url: str, box: SecretBox) -> tuple[WebhookEndpoint, str]:
+    """The endpoint and its signing secret in clear (shown once; stored sealed). `url` has been checked by
+    `urls.check` before the transaction (it may resolve a host name)."""
+    # The merchant's row, locked: two concurrent creates on PostgreSQL cannot both see room for one more.
+    await session.exec(select(Merchant.id).where(col(Merchant.id) == caller.merchant_id).with_for_update())
+    where = [col(WebhookEndpoint.merchant_id) == caller.merchant_id,
+             col(WebhookEndpoint.livemode) == caller.livemode, col(WebhookEndpoint.deleted_at).is_(None)]
+    count = (await session.exec(select(sa.func.count()).select_from(WebhookEndpoint).where(*where))).one()
+    if count >= MAX_ENDPOINTS_PER_MODE:
+        raise invalid("url", f"a merchant has at most {MAX_ENDPOINTS_PER_MODE} webhook endpoints per mode; "
+                             "delete one first")
     now = clock.now()
+    secret = new_secret()
     row = WebhookEndpoint(
         id=new_id("we"), merchant_id=caller.merchant_id, livemode=caller.livemode, url=url,
         enabled_events=_enabled_events(list(request.enabled_events)),
         description=validate.text("description", request.description, max_length=1000),
-        secret=new_secret(), api_version=API_VERSION, created=now, updated=now,
+        secret=box.seal(secret, livemode=caller.livemode), api_version=API_VERSION, created=now, updated=now,
     )
     session.add(row)
-    return row
+    return row, secret
 
 
 async def update(session: AsyncSession, caller: Caller, request: pb.UpdateWebhookEndpointRequest,
@@ -99,7 +113,8 @@ async def delete_endpoint(session: AsyncSession, caller: Caller, endpoint_id: st
 
 
 async def rotate(session: AsyncSession, caller: Caller, request: pb.RotateWebhookEndpointSecretRequest,
-                 ) -> WebhookEndpoint:
+                 box: SecretBox) -> tuple[WebhookEndpoint, str]:
+    """The endpoint and its new signing secret in clear (shown once; stored sealed)."""
     overlap = request.expires_in if request.HasField("expires_in") else DEFAULT_OVERLAP_SECONDS
     if not 0 <= overlap <= MAX_OVERLAP_SECONDS:
         raise invalid("expires_in", f"must be from 0 to {MAX_OVERLAP_SECONDS} seconds")
@@ -109,17 +124,18 @@ async def rotate(session: AsyncSession, caller: Caller, request: pb.RotateWebhoo
         row.previous_secret, row.previous_secret_expires_at = row.secret, now + overlap
     else:
         row.previous_secret, row.previous_secret_expires_at = "", None
-    row.secret = new_secret()
+    secret = new_secret()
+    row.secret = box.seal(secret, livemode=row.livemode)
     row.updated = now
     session.add(row)
-    return row
+    return row, secret
 
 
-def signing_secrets(row: WebhookEndpoint, now: int) -> list[str]:
+def signing_secrets(row: WebhookEndpoint, now: int, box: SecretBox) -> list[str]:
     """The secrets that sign a delivery sent at `now`: the current one, and the previous one during its overlap."""
-    out = [row.secret]
+    out = [box.open(row.secret)]
     if row.previous_secret and row.previous_secret_expires_at and now < row.previous_secret_expires_at:
-        out.append(row.previous_secret)
+        out.append(box.open(row.previous_secret))
     return out
 
 
@@ -132,5 +148,5 @@ async def list_page(session: AsyncSession, caller: Caller, page: Page) -> tuple[
     return list(rows), int(total)
 
 
-async def checked_url(request_url: str, caller: Caller) -> str:
-    return await urls.check("url", request_url, livemode=caller.livemode)
+async def checked_url(request_url: str, caller: Caller, *, allow_private: bool) -> str:
+    return await urls.check("url", request_url, livemode=caller.livemode, allow_private=allow_private)

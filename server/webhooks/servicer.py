@@ -9,20 +9,23 @@ from server.rpc.context import current_caller
 from server.runtime import Runtime
 from server.webhooks import service
 from server.webhooks.convert import endpoint_to_proto
+from server.webhooks.sealing import SecretBox
 
 
 class WebhookEndpointServicer(webhook_endpoints_pb2_grpc.WebhookEndpointServiceServicer):
     def __init__(self, rt: Runtime) -> None:
         self._rt = rt
+        self._allow_private = rt.settings.webhooks.allow_private_targets
+        self._box = SecretBox(rt.settings.encryption_key)
 
     async def CreateWebhookEndpoint(self, request: pb.CreateWebhookEndpointRequest,
                                     context: grpc.aio.ServicerContext) -> pb.CreateWebhookEndpointResponse:
         caller = current_caller()
         # Checked before the transaction: in live mode it resolves the host name (network I/O).
-        url = await service.checked_url(request.url, caller)
+        url = await service.checked_url(request.url, caller, allow_private=self._allow_private)
         async with self._rt.db.transaction() as session:
-            row = await service.create(session, caller, request, url)
-        return pb.CreateWebhookEndpointResponse(webhook_endpoint=endpoint_to_proto(row, with_secret=True))
+            row, secret = await service.create(session, caller, request, url, self._box)
+        return pb.CreateWebhookEndpointResponse(webhook_endpoint=endpoint_to_proto(row, secret=secret))
 
     async def ListWebhookEndpoints(self, request: pb.ListWebhookEndpointsRequest,
                                    context: grpc.aio.ServicerContext) -> pb.ListWebhookEndpointsResponse:
@@ -41,7 +44,9 @@ class WebhookEndpointServicer(webhook_endpoints_pb2_grpc.WebhookEndpointServiceS
     async def UpdateWebhookEndpoint(self, request: pb.UpdateWebhookEndpointRequest,
                                     context: grpc.aio.ServicerContext) -> pb.UpdateWebhookEndpointResponse:
         caller = current_caller()
-        url = await service.checked_url(request.url, caller) if request.HasField("url") else None
+        url = None
+        if request.HasField("url"):
+            url = await service.checked_url(request.url, caller, allow_private=self._allow_private)
         async with self._rt.db.transaction() as session:
             row = await service.update(session, caller, request, url)
         return pb.UpdateWebhookEndpointResponse(webhook_endpoint=endpoint_to_proto(row))
@@ -56,5 +61,5 @@ class WebhookEndpointServicer(webhook_endpoints_pb2_grpc.WebhookEndpointServiceS
                                           context: grpc.aio.ServicerContext,
                                           ) -> pb.RotateWebhookEndpointSecretResponse:
         async with self._rt.db.transaction() as session:
-            row = await service.rotate(session, current_caller(), request)
-        return pb.RotateWebhookEndpointSecretResponse(webhook_endpoint=endpoint_to_proto(row, with_secret=True))
+            row, secret = await service.rotate(session, current_caller(), request, self._box)
+        return pb.RotateWebhookEndpointSecretResponse(webhook_endpoint=endpoint_to_proto(row, secret=secret))

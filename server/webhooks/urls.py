@@ -1,28 +1,104 @@
-"""Which addresses an endpoint may have. Live mode refuses plain HTTP and any host that resolves to a private,
-loopback, link-local or otherwise internal address (the gateway must not become a way into its own network);
-test mode allows them, so a merchant can point an endpoint at a receiver on their own machine."""
+"""Which addresses an endpoint may have, and which address a delivery connects to.
+
+A webhook must not become a way into the gateway's own network: loopback, private, link-local and otherwise
+internal addresses (also when embedded in an IPv6 form: IPv4-mapped or -compatible, NAT64, 6to4, Teredo) are refused
+in both modes unless the operator allows them (`webhooks.allow_private_targets`, for a receiver on the same machine).
+Live mode also requires https. A host must be a valid domain name (IDNA) or an IP literal, so that nothing stored
+can break a sender later.
+
+`vet()` resolves the host once and checks every address; the delivery then connects to the address it returns
+(`Target`), so a name re-pointed in between (DNS rebinding) cannot move it.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import ipaddress
+import re
 import socket
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from urllib.parse import urlsplit
+
+import httpx
+import idna
 
 from server.errors import invalid
 
 MAX_URL_LENGTH = 2000
+MAX_HOST_LENGTH = 253
+LOOKUP_SECONDS = 5.0
+PRIVATE_REFUSED = "private, loopback and link-local addresses are refused"
 _INTERNAL_NAMES = ("localhost", ".localhost", ".local", ".internal", ".localdomain")
+# Letters, digits, hyphens inside; underscores too (`_dmarc`-style names exist in DNS).
+_LABEL = re.compile(r"^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$")
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+_NAT64_LOCAL = ipaddress.IPv6Network("64:ff9b:1::/48")  # RFC 8215: local use, never a public destination
 
 Resolver = Callable[[str], Awaitable[list[str]]]
 
 
-def _is_internal_ip(address: str) -> bool:
-    ip = ipaddress.ip_address(address.split("%")[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+def _embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address carries: a private one inside makes the whole address private."""
+    out: list[ipaddress.IPv4Address] = []
+    if ip.ipv4_mapped is not None:
+        out.append(ip.ipv4_mapped)
+    if int(ip) >> 32 == 0:  # IPv4-compatible ::a.b.c.d (deprecated, still routed by some stacks)
+        out.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    if ip in _NAT64:
+        out.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    if ip.sixtofour is not None:
+        out.append(ip.sixtofour)
+    if ip.teredo is not None:
+        out.extend(ip.teredo)
+    return out
+
+
+def _is_private_ipv4(ip: ipaddress.IPv4Address) -> bool:
     return not ip.is_global or ip.is_multicast
+
+
+def is_private(address: str) -> bool:
+    """True for any address a webhook must not reach without the operator's consent."""
+    ip = ipaddress.ip_address(address.split("%")[0])
+    if isinstance(ip, ipaddress.IPv4Address):
+        return _is_private_ipv4(ip)
+    if ip in _NAT64_LOCAL or any(_is_private_ipv4(v4) for v4 in _embedded_ipv4(ip)):
+        return True
+    if ip.ipv4_mapped is not None:
+        return False  # a public IPv4 address, written the IPv6 way
+    return not ip.is_global or ip.is_multicast or ip.is_site_local
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def _ascii_host(field: str, url: str) -> str:
+    """The host as sent on the wire (A-labels; an IPv6 literal without brackets), or `parameter_invalid`."""
+    if any(c.isspace() or not c.isprintable() for c in url):
+        raise invalid(field, "must not contain spaces or control characters")
+    try:
+        host = httpx.URL(url).raw_host.decode("ascii")
+    except Exception:  # httpx.InvalidURL, or an IDNA error raised while httpx encodes the host
+        raise invalid(field, "not a valid URL") from None
+    if _is_ip(host):
+        return host
+    name = host.lower().removesuffix(".")
+    labels = name.split(".")
+    if not name or len(name) > MAX_HOST_LENGTH or not all(_LABEL.match(label) for label in labels):
+        raise invalid(field, "the host is not a valid domain name")
+    for label in labels:
+        if label.startswith("xn--"):
+            try:
+                idna.decode(label)
+            except (idna.IDNAError, UnicodeError):
+                raise invalid(field, "the host is not a valid international domain name") from None
+    return host
 
 
 def check_syntax(field: str, url: str, *, livemode: bool) -> str:
@@ -42,42 +118,68 @@ def check_syntax(field: str, url: str, *, livemode: bool) -> str:
         raise invalid(field, "must be an http or https URL")
     if parts.username or parts.password:
         raise invalid(field, "must not carry credentials")
-    if not livemode:
-        return url
-    if parts.scheme != "https":
+    _ascii_host(field, url)
+    if livemode and parts.scheme != "https":
         raise invalid(field, "must be an https URL in live mode")
-    lowered = host.lower().rstrip(".")
-    if lowered == "localhost" or lowered.endswith(_INTERNAL_NAMES):
-        raise invalid(field, "private and loopback addresses are refused in live mode")
-    try:
-        internal = _is_internal_ip(lowered)
-    except ValueError:
-        return url  # a name: resolved by check()
-    if internal:
-        raise invalid(field, "private and loopback addresses are refused in live mode")
     return url
 
 
-async def _resolve(host: str) -> list[str]:
+async def resolve(host: str) -> list[str]:
+    """Every address of `host` (the system resolver)."""
     infos = await asyncio.get_running_loop().getaddrinfo(host, None, type=socket.SOCK_STREAM)
     return [str(info[4][0]) for info in infos]
 
 
-async def check(field: str, url: str, *, livemode: bool, resolve: Resolver = _resolve) -> str:
-    """`check_syntax`, then in live mode every address the host resolves to must be public."""
+@dataclass(frozen=True)
+class Target:
+    """Where one delivery goes: the vetted `address`, with the URL's own host for Host, SNI and the certificate."""
+
+    url: str
+    host: str
+    address: str
+    # The address is internal (the operator allowed it): nothing it answers is stored.
+    private: bool
+
+    @property
+    def is_name(self) -> bool:
+        return not _is_ip(self.host)
+
+
+async def vet(field: str, url: str, *, allow_private: bool, resolve: Resolver = resolve) -> Target:
+    """Resolves the host once and checks every address; `parameter_invalid` naming `field` when refused."""
+    host = _ascii_host(field, url)
+    internal_name = host.lower().removesuffix(".") == "localhost" or \
+        host.lower().removesuffix(".").endswith(_INTERNAL_NAMES)
+    if internal_name and not allow_private:
+        raise invalid(field, PRIVATE_REFUSED)
+    if _is_ip(host):
+        addresses = [host]
+    else:
+        try:
+            addresses = await asyncio.wait_for(resolve(host), timeout=LOOKUP_SECONDS)
+        except (TimeoutError, OSError, UnicodeError):
+            raise invalid(field, f"the host {host!r} does not resolve") from None
+    if not addresses:
+        raise invalid(field, f"the host {host!r} does not resolve")
+    private = internal_name or any(is_private(a) for a in addresses)
+    if private and not allow_private:
+        raise invalid(field, PRIVATE_REFUSED)
+    return Target(url=url, host=host, address=addresses[0].split("%")[0], private=private)
+
+
+async def check(field: str, url: str, *, livemode: bool, allow_private: bool, resolve: Resolver = resolve) -> str:
+    """The URL an endpoint may be registered with: `check_syntax`, then (unless the operator allows private
+    targets, when any address will do) every address the host resolves to must be public."""
     url = check_syntax(field, url, livemode=livemode)
-    if not livemode:
-        return url
-    host = urlsplit(url).hostname or ""
-    try:
-        ipaddress.ip_address(host)
-        return url  # a literal, already checked
-    except ValueError:
-        pass
-    try:
-        addresses = await asyncio.wait_for(resolve(host), timeout=5)
-    except (TimeoutError, OSError):
-        raise invalid(field, f"the host {host!r} does not resolve") from None
-    if not addresses or any(_is_internal_ip(a) for a in addresses):
-        raise invalid(field, "private and loopback addresses are refused in live mode")
+    if not allow_private:
+        await vet(field, url, allow_private=False, resolve=resolve)
     return url
+
+
+def loggable(url: str) -> str:
+    """scheme://host/path of a URL: query strings and fragments often carry tokens and never reach a log."""
+    try:
+        parts = urlsplit(url)
+        return f"{parts.scheme}://{parts.hostname or ''}{parts.path}"
+    except ValueError:
+        return "(invalid url)"

@@ -14,10 +14,13 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 
+from server.config import load_settings
 from server.db import Database
-from server.webhooks import delivery
-from tests.conftest import ok
+from server.webhooks import delivery, urls
+from server.webhooks.sealing import SecretBox
+from tests.conftest import http_client, ok
 from tests.e2e.webhooks.receiver import Receiver, running
 from tests.harness import Service, start, stop
 
@@ -30,23 +33,69 @@ def service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     stop(svc)
 
 
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def strict_service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    """A paygate whose operator has not allowed private webhook targets (the production default)."""
+    svc = start(request.param, Path(tmp_path_factory.mktemp(f"paygate-strict-{request.param}")),
+                only=("http", "grpc"), extra_env={"PAYGATE_WEBHOOK_ALLOW_PRIVATE": "false"})
+    yield svc
+    stop(svc)
+
+
+@pytest.fixture
+def strict_merchant(strict_service: Service) -> dict[str, Any]:
+    return strict_service.create_merchant()
+
+
+@pytest.fixture
+def strict_api(strict_service: Service, strict_merchant: dict[str, Any]) -> Iterator[httpx.Client]:
+    with http_client(strict_service, strict_merchant["test"]["secret_key"]) as client:
+        yield client
+
+
+@pytest.fixture
+def strict_live_api(strict_service: Service, strict_merchant: dict[str, Any]) -> Iterator[httpx.Client]:
+    with http_client(strict_service, strict_merchant["live"]["secret_key"]) as client:
+        yield client
+
+
 @pytest.fixture
 def receiver() -> Iterator[Receiver]:
     with running() as rec:
         yield rec
 
 
-def deliver(service: Service, *, now: int | None = None, timeout: float = delivery.TIMEOUT_SECONDS) -> int:
-    """One delivery run in this process against the service's database: the number of attempts sent."""
+def deliver(service: Service, *, now: int | None = None, timeout: float = delivery.TIMEOUT_SECONDS,
+            resolve: urls.Resolver = urls.resolve) -> int:
+    """One delivery run in this process against the service's database, with the service's own settings (whether
+    private targets are allowed): the number of attempts sent."""
+    settings = load_settings({k: v for k, v in service.env.items() if k.startswith("PAYGATE_")})
 
     async def run() -> int:
         db = Database(service.database_url)
         try:
-            return await delivery.run_once(db, now=now, timeout=timeout)
+            box = SecretBox(settings.encryption_key, service.workdir / "var")
+            return await delivery.run_once(db, box, now=now, timeout=timeout,
+                                           allow_private=settings.webhooks.allow_private_targets, resolve=resolve)
         finally:
             await db.close()
 
     return asyncio.run(run())
+
+
+def set_url(service: Service, endpoint_id: str, url: str) -> None:
+    """Writes an endpoint's URL straight into the database: a row stored before today's checks existed."""
+    engine = sa.create_engine(service.database_url.replace("postgresql://", "postgresql+psycopg://"))
+    try:
+        with engine.begin() as conn:
+            conn.execute(sa.text("UPDATE webhook_endpoints SET url = :url WHERE id = :id"),
+                         {"url": url, "id": endpoint_id})
+    finally:
+        engine.dispose()
+
+
+def attempts(api: httpx.Client, event_id: str) -> list[dict[str, Any]]:
+    return ok(api.get(f"/v1/events/{event_id}/deliveries", params={"page_size": 100}))["deliveries"]  # type: ignore[no-any-return]
 
 
 def create_endpoint(api: httpx.Client, url: str, events: list[str] | None = None) -> dict[str, Any]:
@@ -100,4 +149,5 @@ def schedulers(service: Service, tmp_path: Path, clock_file: Path) -> Iterator[l
         s.stop()
 
 
-__all__ = ["Receiver", "Scheduler", "create_customer", "create_endpoint", "deliver", "events_of"]
+__all__ = ["Receiver", "Scheduler", "attempts", "create_customer", "create_endpoint", "deliver", "events_of",
+           "set_url"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -84,3 +85,44 @@ def running(receiver: Receiver | None = None) -> Iterator[Receiver]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextmanager
+def trickling(seconds_per_byte: float = 1.0, limit: float = 30.0) -> Iterator[str]:
+    """A receiver that answers one byte per second (status line, headers, body) for up to `limit` seconds: every
+    read gets a byte in time, so only a total deadline ends the attempt. Yields its URL."""
+    answer = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\n" + b"x" * 1000
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.2)
+    stop = threading.Event()
+
+    def serve(conn: socket.socket) -> None:
+        with conn:
+            started = time.monotonic()
+            for i in range(len(answer)):
+                if stop.is_set() or time.monotonic() - started > limit:
+                    return
+                try:
+                    conn.sendall(answer[i:i + 1])
+                except OSError:
+                    return  # the sender gave up
+                stop.wait(seconds_per_byte)
+
+    def accept() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            threading.Thread(target=serve, args=(conn,), daemon=True).start()
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/slow"
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+        listener.close()

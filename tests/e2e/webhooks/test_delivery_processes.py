@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -69,3 +70,15 @@ def test_two_schedulers_on_postgresql_never_send_the_same_attempt_twice(service,
                     r.headers["paygate-delivery-attempt"]) for r in received)
     assert len(received) == 2 * count and max(sent.values()) == 1
     assert len({key[0] for key in sent}) == count
+
+
+def test_the_scheduler_log_never_shows_a_webhook_urls_query_string(service, api, receiver, schedulers, clock_file,
+                                                                   tmp_path):
+    create_endpoint(api, receiver.url + "?token=s3cr3t-in-query")
+    create_customer(api)
+    scheduler = Scheduler(service, tmp_path, clock_file)
+    schedulers.append(scheduler)
+    wait_until_delivered(api, 1)
+    scheduler.stop()
+    log = Path(scheduler.log.name).read_text()
+    assert receiver.received and "s3cr3t-in-query" not in log

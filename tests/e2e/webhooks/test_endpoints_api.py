@@ -3,6 +3,9 @@ the refusals of each."""
 
 from __future__ import annotations
 
+import sqlalchemy as sa
+
+from server.webhooks.service import MAX_ENDPOINTS_PER_MODE as MAX_ENDPOINTS
 from tests.conftest import fails, ok
 
 URL = "https://hooks.example.com/paygate"
@@ -94,10 +97,11 @@ def test_loopback_and_plain_http_urls_are_allowed_in_test_mode(api):
     assert ep["url"] == "http://127.0.0.1:9/hook"
 
 
-def test_private_and_loopback_urls_are_refused_in_live_mode(live_api):
+def test_private_and_loopback_urls_are_refused_in_live_mode(strict_live_api):
+    # A paygate whose operator has not allowed private targets (the tests' default service allows them).
     for url in ("https://127.0.0.1/hook", "https://10.1.2.3/hook", "https://localhost/hook",
                 "https://[::1]/hook", "https://169.254.169.254/latest"):
-        fails(live_api.post("/v1/webhook_endpoints", json={"url": url, "enabled_events": ["*"]}),
+        fails(strict_live_api.post("/v1/webhook_endpoints", json={"url": url, "enabled_events": ["*"]}),
               400, "parameter_invalid", "url")
 
 
@@ -106,10 +110,10 @@ def test_plain_http_is_refused_in_live_mode(live_api):
           400, "parameter_invalid", "url")
 
 
-def test_update_to_a_private_url_is_refused_in_live_mode(live_api):
-    ep = ok(live_api.post("/v1/webhook_endpoints", json={"url": "https://93.184.215.14/hook",
-                                                         "enabled_events": ["*"]}))
-    fails(live_api.post(f"/v1/webhook_endpoints/{ep['id']}", json={"url": "https://192.168.1.10/hook"}),
+def test_update_to_a_private_url_is_refused_in_live_mode(strict_live_api):
+    ep = ok(strict_live_api.post("/v1/webhook_endpoints", json={"url": "https://93.184.215.14/hook",
+                                                                "enabled_events": ["*"]}))
+    fails(strict_live_api.post(f"/v1/webhook_endpoints/{ep['id']}", json={"url": "https://192.168.1.10/hook"}),
           400, "parameter_invalid", "url")
 
 
@@ -130,3 +134,28 @@ def test_a_test_mode_endpoint_is_not_seen_with_the_live_key(api, live_api):
     ep = ok(api.post("/v1/webhook_endpoints", json={"url": URL, "enabled_events": ["*"]}))
     fails(live_api.get(f"/v1/webhook_endpoints/{ep['id']}"), 404, "webhook_endpoint_not_found")
     assert ok(live_api.get("/v1/webhook_endpoints"))["total"] == 0
+
+
+def test_endpoints_beyond_the_quota_of_a_mode_are_refused(api, live_api):
+    ids = [ok(api.post("/v1/webhook_endpoints", json={"url": URL, "enabled_events": ["*"]}))["id"]
+           for _ in range(MAX_ENDPOINTS)]
+    body = fails(api.post("/v1/webhook_endpoints", json={"url": URL, "enabled_events": ["*"]}),
+                 400, "parameter_invalid", "url")
+    assert str(MAX_ENDPOINTS) in body["msg"]
+    ok(live_api.post("/v1/webhook_endpoints", json={"url": URL, "enabled_events": ["*"]}))  # a quota per mode
+    ok(api.delete(f"/v1/webhook_endpoints/{ids[0]}"))
+    ok(api.post("/v1/webhook_endpoints", json={"url": URL, "enabled_events": ["*"]}))
+
+
+def test_signing_secrets_are_stored_encrypted(service, api):
+    ep = ok(api.post("/v1/webhook_endpoints", json={"url": URL, "enabled_events": ["*"]}))
+    rotated = ok(api.post(f"/v1/webhook_endpoints/{ep['id']}/rotate_secret", json={"expires_in": 3600}))
+    engine = sa.create_engine(service.database_url.replace("postgresql://", "postgresql+psycopg://"))
+    try:
+        with engine.connect() as conn:
+            stored = conn.execute(sa.text("SELECT secret, previous_secret FROM webhook_endpoints WHERE id = :id"),
+                                  {"id": ep["id"]}).one()
+    finally:
+        engine.dispose()
+    text = " ".join(stored)
+    assert ep["secret"] not in text and rotated["secret"] not in text and "whsec_" not in text
