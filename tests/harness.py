@@ -19,6 +19,7 @@ import sqlalchemy as sa
 
 from server.cli import create_merchant_record
 from server.config import load_settings
+from server.wallet.hd import new_mnemonic
 
 PG_ADMIN_URL = os.environ.get("PAYGATE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 TEST_NETWORKS = """
@@ -125,7 +126,9 @@ def start(kind: str, workdir: Path, *, only: tuple[str, ...] = (), networks_file
     env.update(PAYGATE_DATABASE_URL=url, PAYGATE_HTTP_ADDR=f"127.0.0.1:{http_port}",
                PAYGATE_GRPC_ADDR=f"127.0.0.1:{grpc_port}", PAYGATE_NETWORKS=str(networks_file),
                PAYGATE_CHECKOUT_URL="https://checkout.test", PYTHONPATH=str(Path(__file__).parents[1]),
-               PAYGATE_WALLET_MNEMONIC=TEST_MNEMONIC, PAYGATE_SECRET_KEY=TEST_SECRET_KEY)
+               PAYGATE_WALLET_MNEMONIC=TEST_MNEMONIC, PAYGATE_SECRET_KEY=TEST_SECRET_KEY,
+               # Test mode's own seed, fresh per service: runs sharing one chain never share deposit addresses.
+               PAYGATE_WALLET_TEST_MNEMONIC=new_mnemonic())
     env.update(extra_env or {})
     migrated = paygate(env, workdir, "migrate")
     assert migrated.returncode == 0, migrated.stderr
