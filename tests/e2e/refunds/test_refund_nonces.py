@@ -123,3 +123,20 @@ def test_a_nonce_gap_under_the_reserved_nonces_is_filled_and_the_next_refund_goe
     assert done["status"] == "Success", done
     assert chain_nonce(chain, shop.treasury) == 2
     assert usdt_balance(chain, payer) - before == 2_000_000
+
+
+def test_a_refund_the_treasury_can_no_longer_pay_is_cancelled_on_its_nonce_then_fails(
+        chain: Chain, shop: Shop) -> None:
+    intent = paid_intent(chain, shop, "ETH-ETH-TEST")
+    fund_treasury(chain, shop, wei=10**17)
+    payer = chain.accounts[PAYER].address
+    before = chain.w3.eth.get_balance(payer)
+    with manual_mining(chain):
+        rf = created(shop, intent["id"], "0.002")
+        rpc(chain, "anvil_dropTransaction", wait_signed(shop, rf["id"])[0]["tx_hash"])
+        # Less than the refund, enough for the gas of a cancel: the refund can never be sent as signed.
+        rpc(chain, "anvil_setBalance", shop.treasury, hex(10**15))
+    done = finished(chain, shop, rf["id"])
+    assert (done["status"], done["failure_reason"]) == ("Failed", "insufficient_funds"), done
+    assert chain_nonce(chain, shop.treasury) == 1  # its nonce went to our cancel: nothing of it can be mined now
+    assert chain.w3.eth.get_balance(payer) == before
