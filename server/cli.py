@@ -132,7 +132,7 @@ async def create_merchant_record(settings: Settings, name: str) -> dict[str, Any
         async with db.transaction() as session:
             merchant, keys = await create_merchant(session, name)
             # Allocates the merchant's wallet account in each mode; live stays empty without a configured mnemonic.
-            wallet = Keys(settings.wallet_mnemonic)
+            wallet = Keys.of(settings)
             treasury = {mode: await treasury_address(session, wallet, merchant.id, mode == "live") for mode in keys}
     finally:
         await db.close()

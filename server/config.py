@@ -49,6 +49,10 @@ class Settings:
     checkout_url: str = ""
     networks_file: Path | None = None
     wallet_mnemonic: str = ""
+    # Test mode's own seed (never the live one); empty: one generated into var/wallet.mnemonic.
+    wallet_test_mnemonic: str = ""
+    # A refund transaction not mined this long after it was (re)signed is replaced with bumped fees.
+    refund_stuck_seconds: int = 120
     max_body_bytes: int = 1 << 20
     tx_fee_percent: Decimal = Decimal("1")
     log_level: str = "INFO"
@@ -81,6 +85,8 @@ _ENV = {
     "PAYGATE_CHECKOUT_URL": "checkout_url",
     "PAYGATE_NETWORKS": "networks_file",
     "PAYGATE_WALLET_MNEMONIC": "wallet_mnemonic",
+    "PAYGATE_WALLET_TEST_MNEMONIC": "wallet_test_mnemonic",
+    "PAYGATE_REFUND_STUCK_SECONDS": "refund_stuck_seconds",
     "PAYGATE_LOG_LEVEL": "log_level",
     "PAYGATE_SECRET_KEY": "secret_key",
     "PAYGATE_ENCRYPTION_KEY": "encryption_key",
@@ -152,15 +158,22 @@ def _validate(raw: dict[str, object]) -> Settings:
         s["networks_file"] = path
     elif DEFAULT_NETWORKS_FILE.exists():
         s["networks_file"] = DEFAULT_NETWORKS_FILE
-    mnemonic = str(raw.get("wallet_mnemonic", ""))
-    if mnemonic and Path(mnemonic).is_file():
-        mnemonic = Path(mnemonic).read_text().strip()
-    s["wallet_mnemonic"] = mnemonic
+    for key in ("wallet_mnemonic", "wallet_test_mnemonic"):
+        mnemonic = str(raw.get(key, ""))
+        if mnemonic and Path(mnemonic).is_file():
+            mnemonic = Path(mnemonic).read_text().strip()
+        s[key] = mnemonic
+    if s["wallet_test_mnemonic"] and " ".join(str(s["wallet_test_mnemonic"]).split()) == \
+            " ".join(str(s["wallet_mnemonic"]).split()):
+        raise ConfigError("wallet_test_mnemonic must differ from wallet_mnemonic: test mode never uses live keys")
     try:
         s["max_body_bytes"] = int(str(raw.get("max_body_bytes", 1 << 20)))
+        s["refund_stuck_seconds"] = int(str(raw.get("refund_stuck_seconds", 120)))
         fee = Decimal(str(raw.get("tx_fee_percent", "1")))
     except (ValueError, InvalidOperation):
-        raise ConfigError("max_body_bytes and tx_fee_percent must be numbers") from None
+        raise ConfigError("max_body_bytes, refund_stuck_seconds and tx_fee_percent must be numbers") from None
+    if int(str(s["refund_stuck_seconds"])) < 1:
+        raise ConfigError("refund_stuck_seconds: expected a whole number of seconds, at least 1")
     if not Decimal(0) <= fee <= Decimal(100):
         raise ConfigError(f"tx_fee_percent {fee}: expected 0 to 100")
     s["tx_fee_percent"] = fee

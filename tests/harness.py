@@ -19,6 +19,7 @@ import sqlalchemy as sa
 
 from server.cli import create_merchant_record
 from server.config import load_settings
+from server.wallet.hd import new_mnemonic
 
 PG_ADMIN_URL = os.environ.get("PAYGATE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 TEST_NETWORKS = """
@@ -128,7 +129,9 @@ def start(kind: str, workdir: Path, *, only: tuple[str, ...] = (), networks_file
                PAYGATE_CHECKOUT_URL="https://checkout.test", PYTHONPATH=str(Path(__file__).parents[1]),
                PAYGATE_WALLET_MNEMONIC=TEST_MNEMONIC, PAYGATE_SECRET_KEY=TEST_SECRET_KEY,
                # Test receivers listen on loopback (DESIGN §14: private targets need the operator's consent).
-               PAYGATE_WEBHOOK_ALLOW_PRIVATE="true", PAYGATE_ENCRYPTION_KEY=TEST_ENCRYPTION_KEY)
+               PAYGATE_WEBHOOK_ALLOW_PRIVATE="true", PAYGATE_ENCRYPTION_KEY=TEST_ENCRYPTION_KEY,
+               # Test mode's own seed, fresh per service: runs sharing one chain never share deposit addresses.
+               PAYGATE_WALLET_TEST_MNEMONIC=new_mnemonic())
     env.update(extra_env or {})
     migrated = paygate(env, workdir, "migrate")
     assert migrated.returncode == 0, migrated.stderr

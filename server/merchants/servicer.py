@@ -14,7 +14,7 @@ from server.wallet.keys import Keys
 class MerchantServicer(merchants_pb2_grpc.MerchantServiceServicer):
     def __init__(self, rt: Runtime) -> None:
         self._rt = rt
-        self._wallet = Keys(rt.settings.wallet_mnemonic)
+        self._wallet = Keys.of(rt.settings)
 
     async def GetCurrentMerchant(self, request: merchants_pb2.GetCurrentMerchantRequest,
                                  context: grpc.aio.ServicerContext) -> merchants_pb2.GetCurrentMerchantResponse:

@@ -31,7 +31,7 @@ class Env:
         return cls(settings=settings,
                    catalogue=catalogue or load(settings.networks_file, settings.providers),
                    rates=TableRates(settings.rates),
-                   keys=Keys(settings.wallet_mnemonic, var_dir),
+                   keys=Keys.of(settings, var_dir),
                    secrets=ClientSecrets(settings.secret_key, var_dir))
 
 

@@ -93,8 +93,8 @@ def _recompute(env: Env, loaded: Loaded) -> tuple[list[str], Event | None, bool]
     intent.amount_captured = captured.get(intent.paid_asset_id, Decimal(0))
     intent.frozen_amount = frozen.get(intent.paid_asset_id, Decimal(0))
     intent.tx_fee = totals.fee(intent.amount_captured, env.settings.tx_fee_percent, decimals)
-    intent.net_amount = intent.amount_captured - intent.tx_fee - intent.tax_fee - intent.amount_refunded \
-        - intent.network_fee
+    # network_fee is the gas part of native-coin refunds, already inside amount_refunded: not subtracted twice.
+    intent.net_amount = intent.amount_captured - intent.tx_fee - intent.tax_fee - intent.amount_refunded
     intent.amount_overpaid = round_down((paid - intent.amount) / last_rate, decimals) \
         if paid > intent.amount and last_rate else Decimal(0)
     # Cancel needs no confirmed funds, so whatever was captured on a canceled intent arrived late.
@@ -136,12 +136,15 @@ async def settle(session: AsyncSession, env: Env, intent_id: str) -> Loaded | No
     return loaded
 
 
-async def refunded(session: AsyncSession, env: Env, intent_id: str, amount: Decimal) -> None:
-    """A refund reached the customer: count it; once everything captured went back the intent is Refunded."""
+async def refunded(session: AsyncSession, env: Env, intent_id: str, amount: Decimal,
+                   network_fee: Decimal = Decimal(0)) -> None:
+    """A refund reached the customer: count it; once everything captured went back the intent is Refunded.
+    `network_fee`: the gas paid out of `amount` (a native-coin refund), as the receipt shows it."""
     intent = await lock(session, intent_id)
     if intent is None:
         return
     intent.amount_refunded += amount
+    intent.network_fee += network_fee
     intent.net_amount -= amount
     intent.updated = clock.now()
     session.add(intent)

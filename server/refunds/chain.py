@@ -10,7 +10,9 @@ from functools import cache
 from typing import Any
 
 from eth_account import Account
+from eth_account.typed_transactions import TypedTransaction
 from eth_typing import HexStr
+from hexbytes import HexBytes
 from web3 import AsyncWeb3
 from web3.exceptions import TransactionNotFound, Web3RPCError
 from web3.providers import AsyncHTTPProvider
@@ -22,10 +24,21 @@ TRANSFER_SELECTOR = "a9059cbb"  # transfer(address,uint256)
 NATIVE_GAS = 21_000
 TOKEN_GAS_FALLBACK = 100_000
 PRIORITY_FEE_WEI = 10**9
+# An EIP-1559 replacement must raise both fees by at least 12.5% (geth refuses less as underpriced): 9/8.
+BUMP_NUM, BUMP_DEN = 9, 8
 
 
 class Rejected(Exception):
-    """The node refused a transaction outright (a JSON-RPC error, not a lost connection)."""
+    """The node refused a transaction outright (a JSON-RPC error, not a lost connection). Refused is not failed:
+    the same transaction may still be in another node's pool and be mined; only the nonce tells."""
+
+
+class NonceTaken(Rejected):
+    """"nonce too low": a transaction with this nonce was mined, ours or another one."""
+
+
+class Underpriced(Rejected):
+    """The fees are below the base fee, or too low to replace the transaction already pooled with this nonce."""
 
 
 @dataclass(frozen=True)
@@ -80,16 +93,48 @@ async def native_balance(rpc_url: str, address: str) -> int:
 
 
 async def pending_nonce(rpc_url: str, address: str) -> int:
+    return await nonce_at(rpc_url, address, "pending")
+
+
+async def nonce_at(rpc_url: str, address: str, block: int | str) -> int:
+    """The address's transaction count at `block` ("latest", "pending" or a number): the nonces it has used."""
     w3 = node(rpc_url)
     return int(await _call(rpc_url, w3.eth.get_transaction_count(AsyncWeb3.to_checksum_address(address),
-                                                                  "pending")))
+                                                                  block)))  # type: ignore[arg-type]
 
 
-async def fees(rpc_url: str) -> Fees:
-    """EIP-1559 fees with room for the base fee to double before the transaction is mined."""
+async def fees(rpc_url: str, *, exact: bool = False) -> Fees:
+    """EIP-1559 fees. Normally with room for the base fee to double before the transaction is mined.
+
+    `exact` (a native-coin refund, whose fee comes out of the amount): the tip equals the fee cap, so the price paid
+    (`min(max fee, base fee + tip)`) is exactly the cap and the fee deducted when signing is exactly the fee the
+    receipt will show. The cap leaves room for two blocks of base fee rises; a slower inclusion is a stuck
+    transaction, replaced with higher fees."""
     block = await _call(rpc_url, node(rpc_url).eth.get_block("latest"))
     base = int(block.get("baseFeePerGas", 0) or 0)
+    if exact:
+        cap = base * 5 // 4 + PRIORITY_FEE_WEI
+        return Fees(max_fee_per_gas=cap, max_priority_fee_per_gas=cap)
     return Fees(max_fee_per_gas=2 * base + PRIORITY_FEE_WEI, max_priority_fee_per_gas=PRIORITY_FEE_WEI)
+
+
+def _raised(old: int) -> int:
+    return -(-old * BUMP_NUM // BUMP_DEN) + 1  # ceil(old * 9/8), and one more wei against rounding
+
+
+def bumped(old: Fees, market: Fees, *, exact: bool = False) -> Fees:
+    """Fees for a replacement of a transaction signed with `old`: at least +12.5% on both, and at least the market's."""
+    cap = max(_raised(old.max_fee_per_gas), market.max_fee_per_gas)
+    tip = cap if exact else max(_raised(old.max_priority_fee_per_gas), market.max_priority_fee_per_gas)
+    return Fees(max_fee_per_gas=max(cap, tip), max_priority_fee_per_gas=tip)
+
+
+def decoded(raw: str) -> tuple[Unsigned, Fees, int]:
+    """(what, fees, nonce) of a signed transaction: the base of a replacement with the same nonce."""
+    tx = TypedTransaction.from_bytes(HexBytes(raw)).as_dict()
+    to = "0x" + bytes(tx["to"]).hex()
+    unsigned = Unsigned(to=to, value=int(tx["value"]), data="0x" + bytes(tx["data"]).hex(), gas=int(tx["gas"]))
+    return unsigned, Fees(int(tx["maxFeePerGas"]), int(tx["maxPriorityFeePerGas"])), int(tx["nonce"])
 
 
 async def unsigned(rpc_url: str, asset: Asset, source: str, to: str, amount_base: int) -> Unsigned:
@@ -117,13 +162,18 @@ def sign(private_key: bytes, chain_id: int, nonce: int, tx: Unsigned, fee: Fees)
 
 
 async def broadcast(rpc_url: str, raw: str) -> None:
-    """Sends the signed transaction; a node that already has it (or mined it) is not an error."""
+    """Sends the signed transaction; a node that already has it is not an error. "nonce too low" is NOT success:
+    the nonce may have gone to another transaction (`NonceTaken`); the caller looks for a receipt of its own."""
     try:
         await _call(rpc_url, node(rpc_url).eth.send_raw_transaction(HexStr(raw)))
     except Rejected as e:
         text = str(e).lower()
-        if "already known" in text or "already imported" in text or "nonce too low" in text:
+        if "already known" in text or "already imported" in text:
             return
+        if "nonce too low" in text or "nonce has already been used" in text:
+            raise NonceTaken(str(e)) from e
+        if "underpriced" in text or "base fee" in text or "fee cap" in text or "feecap" in text:
+            raise Underpriced(str(e)) from e
         raise
 
 

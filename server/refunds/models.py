@@ -75,3 +75,24 @@ class TreasuryNonce(SQLModel, table=True):
     network: str = Field(primary_key=True, max_length=40)
     address: str = Field(primary_key=True, max_length=80)
     next_nonce: int = Field(default=0, sa_type=sa.BigInteger)
+
+
+class SignedTransaction(SQLModel, table=True):
+    """Every transaction paygate signed from a treasury, kept with its bytes so that whichever of them is mined
+    counts: a refund's first transaction and its fee-bumped replacements (same nonce), a cancel of a refund that
+    cannot be sent (a 0-value transfer to the treasury itself, same nonce), and fillers of nonce gaps (no refund)."""
+
+    __tablename__ = "treasury_signed_transactions"
+    __table_args__ = (sa.Index("ix_treasury_signed_nonce", "network", "source_address", "nonce"),)
+
+    id: str = Field(primary_key=True, max_length=60)  # stx_…
+    network: str = Field(max_length=40)
+    source_address: str = Field(max_length=80)  # the treasury, lower-case
+    nonce: int = Field(sa_type=sa.BigInteger)
+    refund_transaction_id: str | None = Field(default=None, foreign_key="refund_transactions.id", max_length=40,
+                                              index=True)
+    kind: str = Field(max_length=12)  # refund | cancel | filler
+    tx_hash: str = Field(max_length=80, unique=True)
+    raw: str = Field(sa_type=sa.Text)  # 0x… signed transaction
+    value_base: Decimal = Field(sa_column=Column(DecimalText, nullable=False))  # what it pays the customer
+    created_at: int = Field(sa_type=sa.BigInteger)

@@ -17,7 +17,7 @@ class Status(StrEnum):
 class Event(StrEnum):
     SUBMITTED = "submitted"  # the transaction was signed and recorded, about to be broadcast
     CONFIRMED = "confirmed"  # the transaction reached the network's confirmation threshold
-    FAILED = "failed"  # it cannot be sent, or it reverted
+    FAILED = "failed"  # it cannot be signed, or its nonce went to our cancel or to its own reverted transaction
 
 
 S, E = Status, Event

@@ -18,8 +18,8 @@ from tests.harness import Service, start, stop
 
 
 def mnemonic_for(module: str, backend: str) -> str:
-    """A wallet of its own per test module and backend: every run shares one chain, and a reused wallet would hand out
-    deposit addresses another run already paid, and a treasury whose nonce another run already moved."""
+    """A test-mode wallet of its own per test module and backend: every run shares one chain, and a reused wallet
+    would hand out deposit addresses another run already paid, and a treasury whose nonce another run already moved."""
     entropy = hashlib.sha256(f"refunds/{module}/{backend}".encode()).digest()[:16]
     return str(Bip39MnemonicGenerator().FromEntropy(entropy))
 
@@ -27,9 +27,11 @@ def mnemonic_for(module: str, backend: str) -> str:
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def paygate(request: pytest.FixtureRequest, chain: Chain,  # noqa: F811
             tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    # Test mode runs on its own seed (never the live one): that is the wallet whose addresses this run uses.
     wallet = mnemonic_for(request.module.__name__, request.param)
+    env = {"PAYGATE_WALLET_TEST_MNEMONIC": wallet, **getattr(request.module, "EXTRA_ENV", {})}
     svc = start(request.param, Path(tmp_path_factory.mktemp(f"refunds-{request.param}")),
-                networks_file=chain.networks_file, extra_env={"PAYGATE_WALLET_MNEMONIC": wallet})
+                networks_file=chain.networks_file, extra_env=env)
     yield svc
     stop(svc)
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -62,3 +63,39 @@ def events_of(shop: Shop, object_id: str) -> list[dict[str, Any]]:
     """The object's events, oldest first."""
     events = ok(shop.api.get("/v1/events", params={"page": 0, "page_size": 100}))["events"]
     return [e for e in reversed(events) if e["data"]["object"].get("id") == object_id]
+
+
+def rpc(chain: Chain, method: str, *params: Any) -> Any:
+    """An Anvil cheat code (evm_setAutomine, anvil_setBalance, …); its result."""
+    answer = chain.w3.provider.make_request(method, list(params))  # type: ignore[arg-type]
+    assert "error" not in answer, answer
+    return answer.get("result")
+
+
+@contextmanager
+def manual_mining(chain: Chain) -> Iterator[None]:
+    """Transactions wait in the mempool until a block is mined on purpose."""
+    rpc(chain, "evm_setAutomine", False)
+    try:
+        yield
+    finally:
+        rpc(chain, "evm_setAutomine", True)
+
+
+def wait_signed(shop: Shop, refund_id: str, count: int = 1) -> list[dict[str, Any]]:
+    """The refund's transactions once it has `count` of them, without mining a block."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        seen: dict[str, Any] = ok(shop.api.get(f"/v1/refunds/{refund_id}"))
+        if len(seen["transactions"]) >= count:
+            return seen["transactions"]  # type: ignore[no-any-return]
+        assert time.monotonic() < deadline, f"gave up waiting; last seen: {seen}"
+        time.sleep(0.3)
+
+
+def finished(chain: Chain, shop: Shop, refund_id: str) -> dict[str, Any]:
+    return wait_refund(chain, shop, refund_id, lambda r: r["status"] in ("Success", "Failed"))
+
+
+def chain_nonce(chain: Chain, address: str) -> int:
+    return int(chain.w3.eth.get_transaction_count(chain.w3.to_checksum_address(address)))

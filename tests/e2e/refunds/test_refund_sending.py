@@ -91,3 +91,19 @@ def test_a_treasury_without_gas_fails_the_refund_and_frees_its_amount(chain: Cha
     assert (rf["status"], rf["failure_reason"], rf["transactions"]) == ("Failed", "insufficient_funds", [])
     assert [e["type"] for e in events_of(shop, rf["id"])] == ["refund.created", "refund.updated", "refund.failed"]
     assert created(shop, intent["id"], "10.5")["status"] == "Pending"
+
+
+def test_a_native_refund_deducts_the_gas_its_receipt_says_was_paid(chain: Chain, shop: Shop) -> None:
+    intent = paid_intent(chain, shop, "ETH-ETH-TEST")
+    fund_treasury(chain, shop, wei=10**17)
+    payer = chain.accounts[PAYER].address
+    before = chain.w3.eth.get_balance(payer)
+    rf = _succeeded(chain, shop, created(shop, intent["id"], "0.002")["id"])
+    assert rf["status"] == "Success", rf
+    receipt = chain.w3.eth.get_transaction_receipt(rf["transactions"][0]["tx_hash"])
+    paid = Decimal(receipt["gasUsed"] * receipt["effectiveGasPrice"]).scaleb(-18)
+    assert Decimal(rf["network_fee"]["amount"]) == paid
+    assert Decimal(rf["net_amount"]["amount"]) == Decimal("0.002") - paid
+    assert chain.w3.eth.get_balance(payer) - before == int(Decimal(rf["net_amount"]["amount"]) * 10**18)
+    details = ok(shop.api.get(f"/v1/payment_intents/{intent['id']}"))["payment_details"]
+    assert Decimal(details["network_fee"]["amount"]) == paid

@@ -1,7 +1,7 @@
 """webhook signing secrets sealed at rest
 
-Revision ID: 0008_h4_webhooks
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 Create Date: 2026-11-22 23:45:00
 
 Deploy compatibility: widens webhook_endpoints.secret and previous_secret (80 → 255 characters: a Fernet token
@@ -14,8 +14,8 @@ from alembic import op
 import sqlalchemy as sa
 import sqlmodel
 
-revision = '0008_h4_webhooks'
-down_revision = '0007'
+revision = '0009'
+down_revision = '0008'
 branch_labels = None
 depends_on = None
 

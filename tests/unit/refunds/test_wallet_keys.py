@@ -1,0 +1,46 @@
+"""Test mode's seed is never the live one: the configured test mnemonic, else a generated one in var/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from server.config import ConfigError, load_settings
+from server.wallet.hd import WalletError
+from server.wallet.keys import DEV_FILE, Keys
+
+LIVE = "legal winner thank year wave sausage worth useful legal winner thank yellow"
+TEST = "letter advice cage absurd amount doctor acoustic avoid letter advice cage above"
+
+
+def test_test_mode_uses_the_configured_test_mnemonic_and_live_mode_the_live_one(tmp_path: Path) -> None:
+    keys = Keys(LIVE, tmp_path, test_configured=TEST)
+    assert (keys.mnemonic(True), keys.mnemonic(False)) == (LIVE, TEST)
+
+
+def test_test_mode_without_a_test_mnemonic_generates_its_own_even_with_a_live_one(tmp_path: Path) -> None:
+    test = Keys(LIVE, tmp_path).mnemonic(False)
+    assert test != LIVE and (tmp_path / DEV_FILE).read_text().strip() == test
+
+
+def test_a_test_mnemonic_equal_to_the_live_one_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(WalletError):
+        Keys(LIVE, tmp_path, test_configured=" ".join(LIVE.split()))
+
+
+def test_a_generated_file_holding_the_live_mnemonic_is_refused(tmp_path: Path) -> None:
+    (tmp_path / DEV_FILE).write_text(LIVE + "\n")
+    with pytest.raises(WalletError):
+        Keys(LIVE, tmp_path).mnemonic(False)
+
+
+def test_settings_refuse_a_test_mnemonic_equal_to_the_live_one() -> None:
+    with pytest.raises(ConfigError, match="wallet_test_mnemonic"):
+        load_settings({"PAYGATE_WALLET_MNEMONIC": LIVE, "PAYGATE_WALLET_TEST_MNEMONIC": LIVE})
+
+
+def test_settings_read_the_refund_stuck_seconds() -> None:
+    assert load_settings({"PAYGATE_REFUND_STUCK_SECONDS": "45"}).refund_stuck_seconds == 45
+    with pytest.raises(ConfigError, match="refund_stuck_seconds"):
+        load_settings({"PAYGATE_REFUND_STUCK_SECONDS": "0"})
