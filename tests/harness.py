@@ -125,7 +125,12 @@ def start(kind: str, workdir: Path, *, only: tuple[str, ...] = (), networks_file
     env.update(PAYGATE_DATABASE_URL=url, PAYGATE_HTTP_ADDR=f"127.0.0.1:{http_port}",
                PAYGATE_GRPC_ADDR=f"127.0.0.1:{grpc_port}", PAYGATE_NETWORKS=str(networks_file),
                PAYGATE_CHECKOUT_URL="https://checkout.test", PYTHONPATH=str(Path(__file__).parents[1]),
-               PAYGATE_WALLET_MNEMONIC=TEST_MNEMONIC, PAYGATE_SECRET_KEY=TEST_SECRET_KEY)
+               PAYGATE_WALLET_MNEMONIC=TEST_MNEMONIC, PAYGATE_SECRET_KEY=TEST_SECRET_KEY,
+               # Reflection is off by default when live secrets are configured; the suite lists services.
+               PAYGATE_GRPC_REFLECTION="true",
+               # Limits the normal suite never reaches; tests of the limits start a service with small ones.
+               PAYGATE_RATE_LIMIT_BURST="100000", PAYGATE_RATE_LIMIT_CHECKOUT_BURST="100000",
+               PAYGATE_RATE_LIMIT_IP_BURST="100000")
     env.update(extra_env or {})
     migrated = paygate(env, workdir, "migrate")
     assert migrated.returncode == 0, migrated.stderr
