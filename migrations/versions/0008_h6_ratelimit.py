@@ -21,7 +21,7 @@ def upgrade() -> None:
     sa.Column('bucket', sqlmodel.sql.sqltypes.AutoString(length=100), nullable=False),
     sa.Column('tokens', sa.Float(), nullable=False),
     sa.Column('updated_at', sa.Float(), nullable=False),
-    sa.Column('allowed', sa.Boolean(), nullable=False),
+    sa.Column('granted', sa.Float(), nullable=False),
     sa.Column('rate', sa.Float(), nullable=False),
     sa.Column('burst', sa.Float(), nullable=False),
     sa.PrimaryKeyConstraint('bucket')

@@ -11,6 +11,6 @@ class RateLimitBucket(SQLModel, table=True):
     bucket: str = Field(primary_key=True, max_length=100)  # "key:<merchant>:<mode>", "cs:<digest>", "ip:<addr>"
     tokens: float  # a count of requests, not money
     updated_at: float  # epoch seconds of the database clock
-    allowed: bool  # whether the last take got a token (read back by the same UPSERT … RETURNING)
+    granted: float  # tokens the last take got, 0 when refused (read back by the same UPSERT … RETURNING)
     rate: float  # the limit in force at the last take: tokens per second …
     burst: float  # … and the bucket's size
