@@ -36,6 +36,8 @@ class Pki:
     ca: Path
     cert: Path
     key: Path
+    client_cert: Path
+    client_key: Path
 
 
 def _name(cn: str) -> x509.Name:
@@ -43,7 +45,7 @@ def _name(cn: str) -> x509.Name:
 
 
 def make_pki(directory: Path) -> Pki:
-    """A self-signed CA and a server certificate it signed for 127.0.0.1 and localhost."""
+    """A self-signed CA, and a server and a client certificate it signed (for 127.0.0.1 and localhost)."""
     now = datetime.datetime.now(datetime.UTC)
     ca_key = ec.generate_private_key(ec.SECP256R1())
     ca = (x509.CertificateBuilder().subject_name(_name("paygate test CA")).issuer_name(_name("paygate test CA"))
@@ -51,18 +53,22 @@ def make_pki(directory: Path) -> Pki:
           .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=1))
           .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
           .sign(ca_key, hashes.SHA256()))
-    key = ec.generate_private_key(ec.SECP256R1())
-    sans = x509.SubjectAlternativeName([x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))])
-    cert = (x509.CertificateBuilder().subject_name(_name("localhost")).issuer_name(ca.subject)
-            .public_key(key.public_key()).serial_number(x509.random_serial_number())
-            .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=1))
-            .add_extension(sans, critical=False).sign(ca_key, hashes.SHA256()))
     directory.mkdir(parents=True, exist_ok=True)
-    pki = Pki(directory / "ca.pem", directory / "server.pem", directory / "server.key")
+    pki = Pki(directory / "ca.pem", directory / "server.pem", directory / "server.key", directory / "client.pem",
+              directory / "client.key")
     pki.ca.write_bytes(ca.public_bytes(serialization.Encoding.PEM))
-    pki.cert.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    pki.key.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                          serialization.NoEncryption()))
+    sans = x509.SubjectAlternativeName([x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))])
+    for name, cert_path, key_path in (("localhost", pki.cert, pki.key), ("paygate facade", pki.client_cert,
+                                                                         pki.client_key)):
+        key = ec.generate_private_key(ec.SECP256R1())
+        cert = (x509.CertificateBuilder().subject_name(_name(name)).issuer_name(ca.subject)
+                .public_key(key.public_key()).serial_number(x509.random_serial_number())
+                .not_valid_before(now - datetime.timedelta(minutes=5))
+                .not_valid_after(now + datetime.timedelta(days=1))
+                .add_extension(sans, critical=False).sign(ca_key, hashes.SHA256()))
+        cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+        key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                               serialization.NoEncryption()))
     return pki
 
 
@@ -169,6 +175,27 @@ def test_only_http_facade_talks_tls_to_an_only_grpc_server(tls_service: Service,
     finally:
         server.terminate()
         server.wait(timeout=15)
+
+
+def test_mutual_tls_admits_the_facade_with_its_client_certificate_and_refuses_a_client_without_one(
+        pki: Pki, tmp_path: Path) -> None:
+    env = {**_tls_env(pki), "PAYGATE_GRPC_TLS_CLIENT_CA": str(pki.ca),
+           "PAYGATE_GRPC_TLS_CLIENT_CERT": str(pki.client_cert), "PAYGATE_GRPC_TLS_CLIENT_KEY": str(pki.client_key)}
+    svc = start("sqlite", tmp_path, extra_env=env)  # healthy: its facade got through with the client certificate
+    try:
+        merchant = svc.create_merchant()
+        with httpx.Client(base_url=svc.http_url, auth=httpx.BasicAuth(merchant["test"]["secret_key"], "")) as api:
+            ok(api.get("/v1/customers"))
+        anonymous_tls = grpc.ssl_channel_credentials(root_certificates=pki.ca.read_bytes())
+        with grpc.secure_channel(svc.grpc_addr, anonymous_tls) as channel, pytest.raises(grpc.RpcError) as caught:
+            _health(channel)
+        assert caught.value.code() == grpc.StatusCode.UNAVAILABLE
+        with_cert = grpc.ssl_channel_credentials(pki.ca.read_bytes(), pki.client_key.read_bytes(),
+                                                 pki.client_cert.read_bytes())
+        with grpc.secure_channel(svc.grpc_addr, with_cert) as channel:
+            assert _health(channel) == health_pb2.HealthCheckResponse.SERVING
+    finally:
+        stop(svc)
 
 
 def test_a_tls_key_without_its_certificate_stops_start_up_with_one_line(pki: Pki, tmp_path: Path) -> None:

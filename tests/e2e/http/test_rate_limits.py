@@ -19,6 +19,7 @@ import pytest
 from google.rpc import error_details_pb2, status_pb2
 from paygate.v1 import customers_pb2, customers_pb2_grpc
 
+from server.config import ConfigError, load_settings
 from tests.conftest import basic, fails, ok
 from tests.harness import Service, free_port, launch, start, stop
 
@@ -164,3 +165,25 @@ def test_two_serve_processes_on_one_postgresql_share_one_budget(limited: Service
         assert second.process is not None
         second.process.terminate()
         second.process.wait(timeout=15)
+
+
+def test_limits_and_trusted_proxies_read_from_paygate_toml_sections(tmp_path: Path) -> None:
+    config = tmp_path / "paygate.toml"
+    config.write_text('trusted_proxies = ["10.0.0.0/8"]\n[rate_limit]\nper_second = 0\nburst = 7\n'
+                      "checkout_per_second = 2.5\n[grpc]\nreflection = false\n")
+    settings = load_settings({"PAYGATE_CONFIG": str(config)})
+    assert (settings.rate_limit_per_second, settings.rate_limit_burst) == (0, 7)
+    assert settings.rate_limit_checkout_per_second == 2.5 and settings.trusted_proxies == ("10.0.0.0/8",)
+    assert settings.grpc_reflection is False
+    env = {"PAYGATE_CONFIG": str(config), "PAYGATE_RATE_LIMIT_BURST": "9"}
+    assert load_settings(env).rate_limit_burst == 9  # the environment wins over the file
+
+
+@pytest.mark.parametrize(("var", "value"), [("PAYGATE_RATE_LIMIT_PER_SECOND", "fast"),
+                                            ("PAYGATE_RATE_LIMIT_PER_SECOND", "-1"),
+                                            ("PAYGATE_RATE_LIMIT_IP_BURST", "0"),
+                                            ("PAYGATE_TRUSTED_PROXIES", "not-an-ip")])
+def test_a_bad_limit_setting_is_one_config_error_naming_it(var: str, value: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_settings({var: value})
+    assert var.removeprefix("PAYGATE_").lower() in str(caught.value)
