@@ -40,3 +40,17 @@ def client_ip(metadata: dict[str, str], peer: str, networks: tuple[Network, ...]
         except ValueError:
             pass
     return address
+
+
+def bucket_of(address: str) -> str:
+    """The bucket key of an address: IPv6 clients by their /64 (one subscriber's usual allocation, which a client
+    can rotate through freely), IPv4 by the address."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)

@@ -17,7 +17,7 @@ from server.config import Settings
 from server.db import Database
 from server.errors import DomainError
 from server.ratelimit.buckets import Buckets, Limit, MemoryBuckets, PostgresBuckets
-from server.ratelimit.client_ip import client_ip
+from server.ratelimit.client_ip import bucket_of, client_ip
 from server.rpc.context import Caller
 from server.rpc.methods import MethodInfo
 
@@ -64,7 +64,7 @@ class Limiter:
                 wanted.append((f"key:{caller.merchant_id}:{'live' if caller.livemode else 'test'}", self._key))
         else:
             if self._ip:
-                wanted.append((f"ip:{client_ip(metadata, peer, self._trusted)}", self._ip))
+                wanted.append((f"ip:{bucket_of(client_ip(metadata, peer, self._trusted))}", self._ip))
             secret = _client_secret(request)
             if self._checkout and secret:
                 # A digest: the table never holds a credential.
