@@ -52,7 +52,8 @@ class Limiter:
         ip = _limit(settings.rate_limit_ip_per_second, settings.rate_limit_ip_burst)
         # A bucket idle for burst/rate seconds is full again, as good as absent: its row may go.
         idle = max([lim.burst / lim.rate for lim in (key, checkout, ip) if lim] or [0.0]) + 60.0
-        buckets: Buckets = PostgresBuckets(db, idle) if db.is_postgres else MemoryBuckets()
+        shared = db.is_postgres and any((key, checkout, ip))
+        buckets: Buckets = PostgresBuckets(db, idle) if shared else MemoryBuckets()
         return cls(buckets, key=key, checkout=checkout, ip=ip, trusted_proxies=settings.trusted_proxies)
 
     async def check(self, info: MethodInfo, caller: Caller | None, request: Message, metadata: dict[str, str],
