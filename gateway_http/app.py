@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import re
 import sys
@@ -25,11 +26,17 @@ from starlette.routing import Route
 from gateway_http import codec, envelope, openapi
 from gateway_http.request_id import RequestIdMiddleware
 from gateway_http.routes import Binding, bindings, by_template
+from gateway_http.tls import ChannelTls
 
 log = logging.getLogger("paygate.http")
 RPC_TIMEOUT_SECONDS = 30.0
 JSON_RECURSION_LIMIT = 1000
 _JSON_TYPES = ("application/json", "application/merge-patch+json")
+# Verbs whose requests declare a JSON content type even without a body: an HTML form can send a POST cross-site
+# (with a form or text/plain type, body or not) and the browser may attach cached Basic credentials; it cannot
+# send JSON without a CORS preflight. GET and DELETE need no content type (DESIGN.md §12).
+_JSON_REQUIRED_VERBS = ("POST", "PUT", "PATCH")
+CLIENT_IP_METADATA = "x-forwarded-for"
 
 
 _PRINTABLE_ASCII = re.compile(r"^[\x20-\x7e]+$")
@@ -46,14 +53,22 @@ def _replayed(initial: Any) -> bool:
 class Gateway:
     """Holds the channel to the gRPC server and turns HTTP requests into calls on it."""
 
-    def __init__(self, grpc_target: str, max_body_bytes: int) -> None:
+    def __init__(self, grpc_target: str, max_body_bytes: int, tls: ChannelTls | None = None,
+                 trusted_proxies: tuple[str, ...] = ()) -> None:
         self.grpc_target = grpc_target
         self.max_body_bytes = max_body_bytes
+        self.tls = tls
+        self.trusted_proxies = tuple(ipaddress.ip_network(p, strict=False) for p in trusted_proxies)
         self.channel: grpc.aio.Channel | None = None
         self._calls: dict[str, grpc.aio.UnaryUnaryMultiCallable] = {}
 
     async def open(self) -> None:
-        self.channel = grpc.aio.insecure_channel(self.grpc_target, options=[("grpc.enable_retries", 1)])
+        options: list[tuple[str, Any]] = [("grpc.enable_retries", 1)]
+        if self.tls is None:
+            self.channel = grpc.aio.insecure_channel(self.grpc_target, options=options)
+        else:
+            self.channel = grpc.aio.secure_channel(self.grpc_target, self.tls.credentials,
+                                                   options=options + self.tls.options())
 
     async def close(self) -> None:
         if self.channel is not None:
@@ -69,6 +84,9 @@ class Gateway:
         return call
 
     async def _read_json(self, request: Request) -> dict[str, Any]:
+        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if request.method in _JSON_REQUIRED_VERBS and ctype not in _JSON_TYPES:
+            raise codec.CodecError("Content-Type", f"send application/json with every {request.method}")
         declared = request.headers.get("content-length")
         if declared and declared.isdigit() and int(declared) > self.max_body_bytes:
             raise _TooLarge
@@ -81,7 +99,6 @@ class Gateway:
         raw = b"".join(chunks)
         if not raw.strip():
             return {}
-        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if ctype not in _JSON_TYPES:
             raise codec.CodecError("Content-Type", "send application/json")
         # Libraries may raise the interpreter's recursion limit (py_ecc, imported by web3, sets 100000); a deeply
@@ -123,6 +140,7 @@ class Gateway:
                 body = await self._read_json(request) if b.verb != "GET" else {}
                 message = self._message(b, request, body)
                 metadata = self._metadata(b, request, rid)
+                metadata.append((CLIENT_IP_METADATA, self.client_ip(request)))
             except _TooLarge:
                 return envelope.error(413, "request_too_large", f"body: larger than {self.max_body_bytes} bytes")
             except codec.CodecError as e:
@@ -135,6 +153,7 @@ class Gateway:
                 response = await call
             except grpc.aio.AioRpcError as e:
                 status, reason, msg = envelope.from_rpc_error(e)
+                headers.update(envelope.retry_after(e))
                 if _replayed(await call.initial_metadata()):
                     headers["Idempotent-Replayed"] = "true"
                 return envelope.error(status, reason, msg, headers)
@@ -147,6 +166,26 @@ class Gateway:
         except Exception:
             log.exception("facade failure", extra={"path": request.url.path})
             return envelope.error(500, "server_error", f"internal error; quote request id {rid}")
+
+    def client_ip(self, request: Request) -> str:
+        """The socket peer; behind proxies listed in `trusted_proxies`, the nearest X-Forwarded-For hop that is not
+        one of them. Hops further left are the client's own words and are not believed."""
+        peer = request.client.host if request.client else ""
+        hops = [h.strip() for v in request.headers.getlist("x-forwarded-for") for h in v.split(",") if h.strip()]
+        while self._trusted(peer) and hops:
+            hop = hops.pop()
+            try:
+                peer = str(ipaddress.ip_address(hop))
+            except ValueError:
+                break  # a trusted proxy passed on garbage: the proxy is the nearest client we know
+        return peer
+
+    def _trusted(self, address: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(ip in net for net in self.trusted_proxies)
 
     @staticmethod
     def _metadata(b: Binding, request: Request, rid: str) -> list[tuple[str, str]]:
@@ -206,8 +245,9 @@ async def _server_error(request: Request, exc: Exception) -> Response:
     return envelope.error(500, "server_error", "internal error")
 
 
-def create_app(grpc_target: str, *, max_body_bytes: int = 1 << 20, title: str = "paygate") -> Starlette:
-    gateway = Gateway(grpc_target, max_body_bytes)
+def create_app(grpc_target: str, *, max_body_bytes: int = 1 << 20, title: str = "paygate",
+               channel: ChannelTls | None = None, trusted_proxies: tuple[str, ...] = ()) -> Starlette:
+    gateway = Gateway(grpc_target, max_body_bytes, channel, trusted_proxies)
     document = envelope.dumps(openapi.document(bindings(api.services()), title=title))
 
     async def openapi_json(request: Request) -> Response:

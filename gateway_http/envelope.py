@@ -62,3 +62,11 @@ def from_rpc_error(err: grpc.aio.AioRpcError) -> tuple[int, str, str]:
         return 503, "service_unavailable", "the service is unavailable; retry shortly"
     return status, FALLBACK_REASON.get(status, "server_error"), (
         "internal error" if status >= 500 else (err.details() or "request failed"))
+
+
+def retry_after(err: grpc.aio.AioRpcError) -> dict[str, str]:
+    """The server's `retry-after` trailer (rate limits) as the HTTP `Retry-After` header."""
+    for key, value in err.trailing_metadata() or ():
+        if key == "retry-after" and isinstance(value, str) and value.isdigit():
+            return {"Retry-After": value}
+    return {}

@@ -20,6 +20,7 @@ from server.payment_intents import chain_listener  # noqa: F401  (registers the 
 from server.payment_intents.servicer import PaymentIntentServicer
 from server.payment_links.servicer import PaymentLinkServicer
 from server.products.servicer import ProductServicer
+from server.ratelimit import Limiter
 from server.refunds.servicer import RefundServicer
 from server.rpc.methods import registry
 from server.rpc.pipeline import Pipeline
@@ -44,11 +45,12 @@ HEALTH_INTERVAL_SECONDS = 5.0
 MAX_MESSAGE_BYTES = 4 << 20
 
 
-async def build(rt: Runtime, addr: str) -> tuple[grpc.aio.Server, int]:
-    """A started server and the port it listens on (`addr` may end in :0)."""
+async def build(rt: Runtime, addr: str,
+                credentials: grpc.ServerCredentials | None = None) -> tuple[grpc.aio.Server, int]:
+    """A started server and the port it listens on (`addr` may end in :0); TLS when `credentials` are given."""
     services = api.services()
     server = grpc.aio.server(
-        interceptors=[Pipeline(registry(services), rt.auth, rt.db)],
+        interceptors=[Pipeline(registry(services), rt.auth, rt.db, Limiter.from_settings(rt.settings, rt.db))],
         options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES), ("grpc.so_reuseport", 0)],
     )
     for service in services:
@@ -58,10 +60,11 @@ async def build(rt: Runtime, addr: str) -> tuple[grpc.aio.Server, int]:
         getattr(module, f"add_{service.name}Servicer_to_server")(servicer, server)
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
-    reflection.enable_server_reflection(
-        [s.full_name for s in services] + [health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-                                           reflection.SERVICE_NAME], server)
-    port = server.add_insecure_port(addr)
+    if rt.settings.grpc_reflection:  # off by default in live deployments (server/config.py)
+        reflection.enable_server_reflection(
+            [s.full_name for s in services] + [health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+                                               reflection.SERVICE_NAME], server)
+    port = server.add_secure_port(addr, credentials) if credentials else server.add_insecure_port(addr)
     if port == 0:
         raise OSError(f"cannot listen for gRPC on {addr}")
     await server.start()

@@ -5,8 +5,10 @@ A bad value raises `ConfigError` with one line that names the setting; the CLI p
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
+import ssl
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -68,6 +70,28 @@ class Settings:
     # (test mode only).
     encryption_key: str = ""
     webhooks: WebhookSettings = field(default_factory=WebhookSettings)
+    # gRPC transport. TLS on the port when cert and key are set; the facade's channel uses TLS when the CA is set
+    # (or, in one process with a TLS server, trusts the server's own certificate). Client cert/key: mutual TLS
+    # from the facade; client CA: the server requires client certificates signed by it.
+    grpc_tls_cert: Path | None = None
+    grpc_tls_key: Path | None = None
+    grpc_tls_ca: Path | None = None
+    grpc_tls_client_cert: Path | None = None
+    grpc_tls_client_key: Path | None = None
+    grpc_tls_client_ca: Path | None = None
+    grpc_tls_server_name: str = ""  # the name the facade checks in the server's certificate (default: the host)
+    # Server reflection. Default: on in a development deployment, off in a live one (see `_reflection_default`).
+    grpc_reflection: bool = True
+    # Token buckets (requests per second, burst); a rate of 0 turns that limit off.
+    rate_limit_per_second: float = 100.0  # per secret key
+    rate_limit_burst: int = 200
+    rate_limit_checkout_per_second: float = 10.0  # per client secret, on checkout calls
+    rate_limit_checkout_burst: int = 20
+    rate_limit_ip_per_second: float = 50.0  # per client IP, on calls without a secret key
+    rate_limit_ip_burst: int = 100
+    # Peers (IPs or CIDRs) whose X-Forwarded-For the facade believes, and whose client IP metadata the gRPC server
+    # believes (besides loopback, where the facade of the same host runs).
+    trusted_proxies: tuple[str, ...] = ()
 
     @property
     def checkout_base(self) -> str:
@@ -89,6 +113,21 @@ _ENV = {
     "PAYGATE_REFUND_STUCK_SECONDS": "refund_stuck_seconds",
     "PAYGATE_LOG_LEVEL": "log_level",
     "PAYGATE_SECRET_KEY": "secret_key",
+    "PAYGATE_GRPC_TLS_CERT": "grpc_tls_cert",
+    "PAYGATE_GRPC_TLS_KEY": "grpc_tls_key",
+    "PAYGATE_GRPC_TLS_CA": "grpc_tls_ca",
+    "PAYGATE_GRPC_TLS_CLIENT_CERT": "grpc_tls_client_cert",
+    "PAYGATE_GRPC_TLS_CLIENT_KEY": "grpc_tls_client_key",
+    "PAYGATE_GRPC_TLS_CLIENT_CA": "grpc_tls_client_ca",
+    "PAYGATE_GRPC_TLS_SERVER_NAME": "grpc_tls_server_name",
+    "PAYGATE_GRPC_REFLECTION": "grpc_reflection",
+    "PAYGATE_RATE_LIMIT_PER_SECOND": "rate_limit_per_second",
+    "PAYGATE_RATE_LIMIT_BURST": "rate_limit_burst",
+    "PAYGATE_RATE_LIMIT_CHECKOUT_PER_SECOND": "rate_limit_checkout_per_second",
+    "PAYGATE_RATE_LIMIT_CHECKOUT_BURST": "rate_limit_checkout_burst",
+    "PAYGATE_RATE_LIMIT_IP_PER_SECOND": "rate_limit_ip_per_second",
+    "PAYGATE_RATE_LIMIT_IP_BURST": "rate_limit_ip_burst",
+    "PAYGATE_TRUSTED_PROXIES": "trusted_proxies",  # comma-separated
     "PAYGATE_ENCRYPTION_KEY": "encryption_key",
 }
 
@@ -97,6 +136,8 @@ _WEBHOOK_ENV = {
     "PAYGATE_WEBHOOK_ALLOW_PRIVATE": "allow_private_targets",
     "PAYGATE_WEBHOOK_TIMEOUT_SECONDS": "timeout_seconds",
 }
+# `[grpc] reflection = false` in paygate.toml is `grpc_reflection`; `[rate_limit] burst = 50` is `rate_limit_burst`.
+_SECTIONS = ("grpc", "rate_limit")
 
 
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
@@ -127,6 +168,12 @@ def _read_toml(path: Path, *, required: bool) -> dict[str, object]:
         return {}
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"config file {path} is not valid TOML: {e}") from None
+    for section in _SECTIONS:
+        table = data.pop(section, None)
+        if isinstance(table, dict):
+            data.update({f"{section}_{k}": v for k, v in table.items()})
+        elif table is not None:
+            raise ConfigError(f"config file {path}: [{section}] must be a table")
     known = set(Settings.__dataclass_fields__)
     unknown = sorted(set(data) - known)
     if unknown:
@@ -215,7 +262,95 @@ def _validate(raw: dict[str, object]) -> Settings:
         raise ConfigError(f"max_charges_per_intent {charges!r}: expected a whole number from 1 to 1000")
     s["max_charges_per_intent"] = charges
     s["webhooks"] = _webhooks(raw.get("webhooks"))
+    s.update(_grpc_tls(raw))
+    s["grpc_reflection"] = _flag(raw, "grpc_reflection", _reflection_default(mnemonic, secret_key))
+    s.update(_rate_limits(raw))
     return Settings(**s)  # type: ignore[arg-type]
+
+
+def _reflection_default(mnemonic: str, secret_key: str) -> bool:
+    """Reflection is on by default only in a development deployment.
+
+    A deployment is live-capable when either secret that live payments need is configured: the wallet mnemonic
+    (live mode refuses to pay without it, DESIGN.md §3) or the client-secret key (`secret_key`, live intents refuse
+    without it). Without both, the process runs on development keys generated into var/ and serves test mode only.
+    """
+    return not (mnemonic or secret_key)
+
+
+def _flag(raw: dict[str, object], key: str, default: bool) -> bool:
+    value = raw.get(key)
+    if value is None or value == "":
+        return default
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ConfigError(f"{key} {value!r}: expected true or false")
+
+
+def _grpc_tls(raw: dict[str, object]) -> dict[str, object]:
+    """TLS files of the gRPC port and of the facade's channel, each checked now: a bad one stops start-up."""
+    out: dict[str, object] = {}
+    for key in ("grpc_tls_cert", "grpc_tls_key", "grpc_tls_ca", "grpc_tls_client_cert", "grpc_tls_client_key",
+                "grpc_tls_client_ca"):
+        if raw.get(key):
+            path = Path(str(raw[key]))
+            if not path.is_file():
+                raise ConfigError(f"{key} {path}: no such file")
+            out[key] = path
+    for cert, key in (("grpc_tls_cert", "grpc_tls_key"), ("grpc_tls_client_cert", "grpc_tls_client_key")):
+        if (cert in out) != (key in out):
+            missing = key if cert in out else cert
+            raise ConfigError(f"{missing}: set {cert} and {key} together (PEM certificate chain and private key)")
+        if cert in out:
+            try:
+                ssl.create_default_context().load_cert_chain(out[cert], out[key])  # type: ignore[arg-type]
+            except (ssl.SSLError, OSError, ValueError) as e:
+                raise ConfigError(f"{cert} {out[cert]} / {key} {out[key]}: not a PEM certificate and its "
+                                  f"private key ({e.__class__.__name__}: {e})") from None
+    for ca in ("grpc_tls_ca", "grpc_tls_client_ca"):
+        if ca in out:
+            try:
+                ssl.create_default_context().load_verify_locations(cafile=str(out[ca]))
+            except (ssl.SSLError, OSError, ValueError) as e:
+                raise ConfigError(f"{ca} {out[ca]}: not a PEM CA certificate ({e})") from None
+    if "grpc_tls_client_ca" in out and "grpc_tls_cert" not in out:
+        raise ConfigError("grpc_tls_client_ca: requires grpc_tls_cert and grpc_tls_key (mutual TLS needs TLS)")
+    out["grpc_tls_server_name"] = str(raw.get("grpc_tls_server_name", ""))
+    return out
+
+
+def _rate_limits(raw: dict[str, object]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for scope in ("", "_checkout", "_ip"):
+        rate_key, burst_key = f"rate_limit{scope}_per_second", f"rate_limit{scope}_burst"
+        fields = Settings.__dataclass_fields__
+        try:
+            rate = float(str(raw.get(rate_key, fields[rate_key].default)))
+            burst = int(str(raw.get(burst_key, fields[burst_key].default)))
+        except ValueError:
+            raise ConfigError(f"{rate_key} and {burst_key} must be numbers (0 turns the limit off)") from None
+        if not 0 <= rate < 1e9 or rate != rate:
+            raise ConfigError(f"{rate_key} {rate}: expected 0 (off) or a positive number of requests per second")
+        if rate and burst < 1:
+            raise ConfigError(f"{burst_key} {burst}: expected at least 1")
+        out[rate_key], out[burst_key] = rate, burst
+    proxies = raw.get("trusted_proxies", [])
+    if isinstance(proxies, str):
+        proxies = [p for p in (x.strip() for x in proxies.split(",")) if p]
+    if not isinstance(proxies, list):
+        raise ConfigError('trusted_proxies: expected a list of IPs or CIDRs, e.g. ["10.0.0.0/8"]')
+    for proxy in proxies:
+        try:
+            ipaddress.ip_network(str(proxy), strict=False)
+        except ValueError:
+            raise ConfigError(f"trusted_proxies {proxy!r}: expected an IP address or CIDR") from None
+    out["trusted_proxies"] = tuple(str(p) for p in proxies)
+    return out
 
 
 def _rates(raw: object) -> tuple[tuple[str, Decimal], ...]:

@@ -8,8 +8,10 @@ import logging
 import signal
 from collections.abc import Iterator
 
+import grpc
 import uvicorn
 
+from gateway_http.tls import ChannelTls
 from server import logs, money
 from server.assets.catalogue import CatalogueError, load
 from server.cli import Stop, _ensure_schema, _reason, _safe
@@ -37,6 +39,30 @@ def _split(addr: str) -> tuple[str, int]:
 def _dial(addr: str) -> str:
     host, port = _split(addr)
     return f"{'127.0.0.1' if host in ('0.0.0.0', '', '::') else host}:{port}"
+
+
+def server_credentials(settings: Settings) -> grpc.ServerCredentials | None:
+    """TLS for the gRPC port when a certificate is configured; mutual TLS when a client CA is too."""
+    if settings.grpc_tls_cert is None or settings.grpc_tls_key is None:
+        return None
+    client_ca = settings.grpc_tls_client_ca.read_bytes() if settings.grpc_tls_client_ca else None
+    return grpc.ssl_server_credentials([(settings.grpc_tls_key.read_bytes(), settings.grpc_tls_cert.read_bytes())],
+                                       root_certificates=client_ca, require_client_auth=client_ca is not None)
+
+
+def channel_tls(settings: Settings, *, same_process: bool) -> ChannelTls | None:
+    """TLS for the facade's channel: when a CA or a client certificate is configured, or when the gRPC server of the
+    same process has TLS on (then, without a CA, its own certificate is the root: right for a self-signed one)."""
+    server_tls = same_process and settings.grpc_tls_cert is not None
+    if not (settings.grpc_tls_ca or settings.grpc_tls_client_cert or server_tls):
+        return None
+    roots = settings.grpc_tls_ca or (settings.grpc_tls_cert if server_tls else None)
+    client = settings.grpc_tls_client_cert, settings.grpc_tls_client_key
+    credentials = grpc.ssl_channel_credentials(
+        root_certificates=roots.read_bytes() if roots else None,  # None: the system's roots
+        private_key=client[1].read_bytes() if client[1] else None,
+        certificate_chain=client[0].read_bytes() if client[0] else None)
+    return ChannelTls(credentials, settings.grpc_tls_server_name)
 
 
 async def run(settings: Settings, roles: set[str]) -> None:
@@ -69,7 +95,7 @@ async def run(settings: Settings, roles: set[str]) -> None:
             from server.app import build
 
             try:
-                grpc_server, port = await build(rt, settings.grpc_addr)
+                grpc_server, port = await build(rt, settings.grpc_addr, server_credentials(settings))
             except OSError as e:
                 raise Stop(str(e)) from None
             log.info("grpc listening", extra={"addr": f"{_split(settings.grpc_addr)[0]}:{port}"})
@@ -77,7 +103,9 @@ async def run(settings: Settings, roles: set[str]) -> None:
             from gateway_http.app import create_app
 
             host, port = _split(settings.http_addr)
-            app = create_app(_dial(settings.grpc_addr), max_body_bytes=settings.max_body_bytes)
+            app = create_app(_dial(settings.grpc_addr), max_body_bytes=settings.max_body_bytes,
+                             channel=channel_tls(settings, same_process="grpc" in roles),
+                             trusted_proxies=settings.trusted_proxies)
             http_server = _Uvicorn(uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
                                                   lifespan="on", timeout_graceful_shutdown=int(GRACE_SECONDS)))
             http_task = asyncio.create_task(http_server.serve())

@@ -131,7 +131,12 @@ def start(kind: str, workdir: Path, *, only: tuple[str, ...] = (), networks_file
                # Test receivers listen on loopback (DESIGN §14: private targets need the operator's consent).
                PAYGATE_WEBHOOK_ALLOW_PRIVATE="true", PAYGATE_ENCRYPTION_KEY=TEST_ENCRYPTION_KEY,
                # Test mode's own seed, fresh per service: runs sharing one chain never share deposit addresses.
-               PAYGATE_WALLET_TEST_MNEMONIC=new_mnemonic())
+               PAYGATE_WALLET_TEST_MNEMONIC=new_mnemonic(),
+               # Reflection is off by default when live secrets are configured; the suite lists services.
+               PAYGATE_GRPC_REFLECTION="true",
+               # Limits the normal suite never reaches; tests of the limits start a service with small ones.
+               PAYGATE_RATE_LIMIT_BURST="100000", PAYGATE_RATE_LIMIT_CHECKOUT_BURST="100000",
+               PAYGATE_RATE_LIMIT_IP_BURST="100000")
     env.update(extra_env or {})
     migrated = paygate(env, workdir, "migrate")
     assert migrated.returncode == 0, migrated.stderr

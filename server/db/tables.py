@@ -9,6 +9,7 @@ from server.merchants.models import ApiKey, Merchant
 from server.payment_intents.models import Charge, ChargeTransfer, PaymentIntent
 from server.payment_links.models import PaymentLink, PaymentLinkItem
 from server.products.models import Product, ProductVariant, SellingPlan
+from server.ratelimit.models import RateLimitBucket
 from server.refunds.models import Refund, RefundTransaction, SignedTransaction, TreasuryNonce
 from server.wallet.models import PermanentDeposit, WalletAccount, WalletCounter
 from server.webhooks.models import Delivery, WebhookEndpoint
@@ -33,6 +34,7 @@ __all__ = [
     "PermanentDeposit",
     "Product",
     "ProductVariant",
+    "RateLimitBucket",
     "Refund",
     "RefundTransaction",
     "SellingPlan",

@@ -24,6 +24,7 @@ from server.db import Database
 from server.errors import Conflict, DomainError, Unimplemented
 from server.idempotency import store
 from server.ids import random_base62
+from server.ratelimit import Limiter, RateLimited
 from server.rpc.auth import Authenticator, require_checkout_credentials
 from server.rpc.context import optional_caller, request_id, set_caller
 from server.rpc.methods import MethodInfo, check_required
@@ -58,10 +59,12 @@ Behavior = Callable[[Message, grpc.aio.ServicerContext], Any]
 
 
 class Pipeline(grpc.aio.ServerInterceptor):
-    def __init__(self, methods: dict[str, MethodInfo], auth: Authenticator, db: Database) -> None:
+    def __init__(self, methods: dict[str, MethodInfo], auth: Authenticator, db: Database,
+                 limits: Limiter | None = None) -> None:
         self._methods = methods
         self._auth = auth
         self._db = db
+        self._limits = limits
 
     async def intercept_service(
         self,
@@ -89,15 +92,20 @@ class Pipeline(grpc.aio.ServerInterceptor):
         request_id.set(metadata.get("x-request-id") or random_base62(16))
         started = time.perf_counter()
         status: status_pb2.Status | None = None
+        trailers: tuple[tuple[str, str], ...] = ()
         try:
             caller = await self._auth.authenticate(info.auth, metadata.get("authorization"))
             if caller is None and info.auth == options_pb2.AUTH_POLICY_SECRET_OR_CLIENT_SECRET:
                 require_checkout_credentials(request)
             set_caller(caller)
+            if self._limits is not None:
+                await self._limits.check(info, caller, request, metadata, context.peer())
             key = metadata.get("idempotency-key")
             if key is not None and info.mutates and caller is not None:
                 return await self._idempotent(info, inner, request, context, key)
             return await _call(info, inner, request, context)
+        except RateLimited as e:
+            status, trailers = to_status(e), e.trailers
         except DomainError as e:
             status = to_status(e)
         except _Replayed as e:
@@ -119,9 +127,8 @@ class Pipeline(grpc.aio.ServerInterceptor):
                 "ms": round((time.perf_counter() - started) * 1000, 2),
                 "merchant": caller_now.merchant_id if caller_now else "",
             })
-        await context.abort(
-            _code_of(status.code), status.message, trailing_metadata=((DETAILS_KEY, status.SerializeToString()),)
-        )
+        await context.abort(_code_of(status.code), status.message,
+                            trailing_metadata=((DETAILS_KEY, status.SerializeToString()), *trailers))
         raise AssertionError("unreachable: abort raises")
 
     async def _idempotent(self, info: MethodInfo, inner: Behavior, request: Message,

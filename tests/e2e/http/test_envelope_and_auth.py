@@ -162,6 +162,21 @@ def test_body_without_content_type_is_unsupported_media_type(api):
     fails(response, 415, "unsupported_media_type")
 
 
+def test_bodyless_form_post_is_unsupported_media_type_and_changes_nothing(api):
+    # A cross-site HTML form with no fields posts an empty body with a form content type; the browser may attach
+    # the merchant's cached Basic credentials. It must be refused before the call runs.
+    created = ok(api.post("/v1/payment_intents", json={"amount": "10.50", "currency": "USD"}))
+    for ctype in ("application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x"):
+        response = api.post(f"/v1/payment_intents/{created['id']}/cancel", content=b"",
+                            headers={"Content-Type": ctype})
+        fails(response, 415, "unsupported_media_type", "Content-Type")
+    assert ok(api.get(f"/v1/payment_intents/{created['id']}"))["status"] == "RequiresPaymentMethod"
+
+
+def test_bodyless_post_without_content_type_is_unsupported_media_type(api):
+    fails(api.post("/v1/customers"), 415, "unsupported_media_type", "Content-Type")
+
+
 def test_json_content_type_with_charset_is_accepted(api):
     response = api.post("/v1/customers", content=b'{"name": "Ann"}',
                         headers={"Content-Type": "application/json; charset=utf-8"})
@@ -243,7 +258,8 @@ def test_null_in_body_means_not_given(api):
 
 
 def test_post_without_body_is_an_empty_object(api):
-    assert ok(api.post("/v1/customers"))["id"].startswith("cus_")
+    # A POST declares a JSON content type even without a body (see the bodyless form POST test above).
+    assert ok(api.post("/v1/customers", headers={"Content-Type": "application/json"}))["id"].startswith("cus_")
 
 
 def test_get_with_json_content_type_and_no_body_is_fine(api):

@@ -199,7 +199,7 @@ def test_cancel(api: httpx.Client, other_api: httpx.Client, service: Service) ->
     assert canceled["object"]["status"] == "Canceled"
     assert canceled["previous_attributes"]["status"] == "RequiresPaymentMethod"
     plain = create(api)
-    assert ok(api.post(f"/v1/payment_intents/{plain['id']}/cancel")) == {}
+    assert ok(api.post(f"/v1/payment_intents/{plain['id']}/cancel", json={})) == {}
     assert ok(api.get(f"/v1/payment_intents/{plain['id']}"))["cancellation_reason"] == ""
 
 
