@@ -1,7 +1,8 @@
 """Request ids and the access log, for every response (also 404s, 405s and failures outside a route).
 
 A client's `X-Request-Id` is kept only when it is short and plain; anything else is replaced, because the id
-travels on as gRPC metadata and into logs.
+travels on as gRPC metadata and into logs. The gRPC server applies the same rule (`request_id_of`) to the
+`x-request-id` metadata of callers that bypass the facade.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ import time
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger("paygate.http")
-_ACCEPTABLE = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+_ACCEPTABLE = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
 
-def request_id_of(header: str | None) -> str:
-    return header if header and _ACCEPTABLE.match(header) else secrets.token_hex(8)
+def request_id_of(sent: str | None) -> str:
+    """`sent` when it is 1 to 64 of [A-Za-z0-9._-]; otherwise a new random id."""
+    return sent if sent and _ACCEPTABLE.fullmatch(sent) else secrets.token_hex(8)
 
 
 class RequestIdMiddleware:

@@ -47,17 +47,22 @@ def run(url: str, scenario: Callable[[Database], Awaitable[Any]]) -> Any:
 
 
 def claim(db: Database, key: str = "key-1", *, merchant: str = "mch_a", livemode: bool = False,
-          method: str = METHOD, digest: str = DIGEST) -> Awaitable[store.Stored | None]:
+          method: str = METHOD, digest: str = DIGEST) -> Awaitable[store.Stored | store.Lease]:
     return store.claim(db, merchant, livemode, key, method, digest)
 
 
+def owns(claimed: store.Stored | store.Lease) -> bool:
+    """The claim made the caller the key's owner (rather than returning a stored outcome to replay)."""
+    return isinstance(claimed, store.Lease)
+
+
 def test_first_claim_owns_the_key(url, at):
-    assert run(url, lambda db: claim(db)) is None
+    assert owns(run(url, lambda db: claim(db)))
 
 
 def test_second_claim_while_in_progress_is_idempotency_in_progress(url, at):
     async def scenario(db: Database) -> None:
-        assert await claim(db) is None
+        assert owns(await claim(db))
         await claim(db)
 
     with pytest.raises(Conflict) as caught:
@@ -76,12 +81,12 @@ def test_in_progress_conflict_maps_to_409(url, at):
 
 
 def test_lapsed_lease_lets_the_second_claim_take_over(url, at):
-    async def scenario(db: Database) -> store.Stored | None:
-        assert await claim(db) is None
+    async def scenario(db: Database) -> store.Stored | store.Lease:
+        assert owns(await claim(db))
         at(T0 + store.LEASE_SECONDS + 1)
         return await claim(db)
 
-    assert run(url, scenario) is None
+    assert owns(run(url, scenario))
 
 
 def test_lease_still_running_one_second_before_it_lapses(url, at):
@@ -98,7 +103,7 @@ def test_taken_over_key_is_in_progress_again_for_a_third_claim(url, at):
     async def scenario(db: Database) -> None:
         await claim(db)
         at(T0 + store.LEASE_SECONDS + 1)
-        assert await claim(db) is None
+        assert owns(await claim(db))
         await claim(db)
 
     with pytest.raises(Conflict) as caught:
@@ -107,7 +112,7 @@ def test_taken_over_key_is_in_progress_again_for_a_third_claim(url, at):
 
 
 def test_completed_key_replays_the_stored_outcome(url, at):
-    async def scenario(db: Database) -> store.Stored | None:
+    async def scenario(db: Database) -> store.Stored | store.Lease:
         await claim(db)
         await store.complete(db, "mch_a", False, "key-1", store.Stored(store.OK, b"response-bytes"))
         return await claim(db)
@@ -116,7 +121,7 @@ def test_completed_key_replays_the_stored_outcome(url, at):
 
 
 def test_completed_error_outcome_is_replayed_with_its_status(url, at):
-    async def scenario(db: Database) -> store.Stored | None:
+    async def scenario(db: Database) -> store.Stored | store.Lease:
         await claim(db)
         await store.complete(db, "mch_a", False, "key-1", store.Stored(3, b"status-bytes"))
         return await claim(db)
@@ -150,37 +155,37 @@ def test_keys_are_per_merchant(url, at):
     async def scenario(db: Database) -> tuple[Any, Any]:
         return await claim(db, merchant="mch_a"), await claim(db, merchant="mch_b")
 
-    assert run(url, scenario) == (None, None)
+    assert all(owns(x) for x in run(url, scenario))
 
 
 def test_keys_are_per_mode(url, at):
     async def scenario(db: Database) -> tuple[Any, Any]:
         return await claim(db, livemode=False), await claim(db, livemode=True)
 
-    assert run(url, scenario) == (None, None)
+    assert all(owns(x) for x in run(url, scenario))
 
 
 def test_released_key_can_be_claimed_again(url, at):
-    async def scenario(db: Database) -> store.Stored | None:
+    async def scenario(db: Database) -> store.Stored | store.Lease:
         await claim(db)
         await store.release(db, "mch_a", False, "key-1")
         return await claim(db)
 
-    assert run(url, scenario) is None
+    assert owns(run(url, scenario))
 
 
 def test_expired_outcome_is_forgotten_after_24_hours(url, at):
-    async def scenario(db: Database) -> store.Stored | None:
+    async def scenario(db: Database) -> store.Stored | store.Lease:
         await claim(db)
         await store.complete(db, "mch_a", False, "key-1", store.Stored(store.OK, b"old"))
         at(T0 + store.TTL_SECONDS)
         return await claim(db, digest=store.request_hash(METHOD, b"new request"))
 
-    assert run(url, scenario) is None
+    assert owns(run(url, scenario))
 
 
 def test_outcome_is_still_replayed_just_before_24_hours(url, at):
-    async def scenario(db: Database) -> store.Stored | None:
+    async def scenario(db: Database) -> store.Stored | store.Lease:
         await claim(db)
         await store.complete(db, "mch_a", False, "key-1", store.Stored(store.OK, b"kept"))
         at(T0 + store.TTL_SECONDS - 1)
