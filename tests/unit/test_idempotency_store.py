@@ -8,12 +8,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
+from sqlmodel import col
 
 from server import clock
 from server.db import Database
+from server.db.engine import before_commit
 from server.db.migrate import upgrade
 from server.errors import Conflict, InvalidArgument
 from server.idempotency import store
+from server.idempotency.models import IdempotencyKey
 
 METHOD = "/paygate.v1.CustomerService/CreateCustomer"
 DIGEST = store.request_hash(METHOD, b"\x0a\x03Ann")
@@ -212,3 +216,97 @@ def test_empty_or_too_long_key_is_parameter_invalid(url, at, key):
     with pytest.raises(InvalidArgument) as caught:
         run(url, lambda db: claim(db, key))
     assert caught.value.reason == "parameter_invalid" and caught.value.field == "Idempotency-Key"
+
+
+# A key whose call wrote: `Lease.mark_committed` runs inside the call's write transaction (the before-commit hook).
+
+async def _write_marked(db: Database, lease: store.Lease, *, fail: bool = False) -> None:
+    token = before_commit.set(lease.mark_committed)
+    try:
+        async with db.transaction() as session:
+            session.add(IdempotencyKey(merchant_id="side", livemode=False, key=f"effect-{clock.now()}",
+                                       method="m", request_hash="h", state="done", locked_until=0, created=0,
+                                       expires_at=T0 + 10_000))
+            if fail:
+                raise RuntimeError("the call failed before its commit")
+    finally:
+        before_commit.reset(token)
+
+
+async def _state(db: Database, key: str = "key-1") -> str | None:
+    async with db.read() as session:
+        row = await session.get(IdempotencyKey, ("mch_a", False, key))
+        return row.state if row else None
+
+
+def test_a_write_of_the_call_marks_the_key_committed_in_its_own_transaction(url, at):
+    async def scenario(db: Database) -> tuple[str | None, bool]:
+        lease = await claim(db)
+        assert isinstance(lease, store.Lease)
+        await _write_marked(db, lease)
+        return await _state(db), lease.commit_began
+
+    assert run(url, scenario) == ("committed", True)
+
+
+def test_a_rolled_back_write_leaves_the_key_in_progress(url, at):
+    async def scenario(db: Database) -> str | None:
+        lease = await claim(db)
+        assert isinstance(lease, store.Lease)
+        with pytest.raises(RuntimeError):
+            await _write_marked(db, lease, fail=True)
+        return await _state(db)
+
+    assert run(url, scenario) == "in_progress"
+
+
+def test_a_committed_key_is_never_taken_over_after_its_lease(url, at):
+    async def scenario(db: Database) -> None:
+        lease = await claim(db)
+        assert isinstance(lease, store.Lease)
+        await _write_marked(db, lease)
+        at(T0 + store.LEASE_SECONDS + 1)
+        await claim(db)
+
+    with pytest.raises(Conflict) as caught:
+        run(url, scenario)
+    assert caught.value.reason == store.ANSWER_LOST and "applied" in caught.value.message
+
+
+def test_a_committed_key_is_in_progress_while_its_lease_runs(url, at):
+    async def scenario(db: Database) -> None:
+        lease = await claim(db)
+        assert isinstance(lease, store.Lease)
+        await _write_marked(db, lease)
+        await claim(db)
+
+    with pytest.raises(Conflict) as caught:
+        run(url, scenario)
+    assert caught.value.reason == "idempotency_in_progress"
+
+
+def test_release_never_forgets_a_committed_key(url, at):
+    async def scenario(db: Database) -> str | None:
+        lease = await claim(db)
+        assert isinstance(lease, store.Lease)
+        await _write_marked(db, lease)
+        await store.release(db, "mch_a", False, "key-1")
+        return await _state(db)
+
+    assert run(url, scenario) == "committed"
+
+
+def test_an_attempt_whose_key_was_taken_over_cannot_commit(url, at):
+    async def scenario(db: Database) -> tuple[str, int]:
+        first = await claim(db)
+        assert isinstance(first, store.Lease)
+        at(T0 + store.LEASE_SECONDS + 1)
+        assert isinstance(await claim(db), store.Lease)  # the first attempt looked dead: taken over
+        with pytest.raises(Conflict) as caught:
+            await _write_marked(db, first)
+        async with db.read() as session:
+            effects = (await session.exec(sa.select(sa.func.count()).select_from(IdempotencyKey)
+                                          .where(col(IdempotencyKey.merchant_id) == "side"))).one()
+        return caught.value.reason, int(effects[0])
+
+    assert run(url, scenario) == ("idempotency_in_progress", 0)
