@@ -138,23 +138,28 @@ class Pipeline(grpc.aio.ServerInterceptor):
 
     async def _idempotent(self, info: MethodInfo, inner: Behavior, request: Message,
                           context: grpc.aio.ServicerContext, key: str) -> Message:
-        caller = optional_caller()
-        assert caller is not None
         digest = store.request_hash(info.path, request.SerializeToString(deterministic=True))
-        claimed = await store.claim(self._db, caller.merchant_id, caller.livemode, key, info.path, digest)
+        # The claim, the call and the storing of its answer run to their end even when the client goes away (a
+        # deadline): once a side effect has committed its answer must be stored, or a retry could only run it again;
+        # and a claim left without its call would make retries wait for the lease.
+        claimed = await run_to_end(self._claim_run_and_store(info, inner, request, context, key, digest))
         if isinstance(claimed, store.Stored):
             await context.send_initial_metadata((("idempotent-replayed", "true"),))
             if claimed.status_code != store.OK:
                 raise _Replayed(status_pb2.Status.FromString(claimed.payload))
             return info.response_class.FromString(claimed.payload)
-        # The call and the storing of its answer run to their end even when the client goes away (a deadline):
-        # once a side effect has committed, its answer must be stored, or a retry could only run it again.
-        payload = await run_to_end(self._run_and_store(info, inner, request, context, claimed))
         # Answer with the stored bytes, so that the first answer and every replay are identical.
-        return info.response_class.FromString(payload)
+        return info.response_class.FromString(claimed)
 
-    async def _run_and_store(self, info: MethodInfo, inner: Behavior, request: Message,
-                             context: grpc.aio.ServicerContext, lease: store.Lease) -> bytes:
+    async def _claim_run_and_store(self, info: MethodInfo, inner: Behavior, request: Message,
+                                   context: grpc.aio.ServicerContext, key: str, digest: str) -> store.Stored | bytes:
+        """The stored outcome to replay, or the answer of this run (bytes) once stored; a domain error is stored
+        and raised."""
+        caller = optional_caller()
+        assert caller is not None
+        lease = await store.claim(self._db, caller.merchant_id, caller.livemode, key, info.path, digest)
+        if isinstance(lease, store.Stored):
+            return lease
         scope = (self._db, lease.merchant_id, lease.livemode, lease.key)
         try:
             response = await _call_marking(lease, info, inner, request, context)

@@ -68,15 +68,19 @@ def test_a_create_whose_client_gave_up_is_replayed_by_its_retry_never_run_twice(
     for f in futures:
         with contextlib.suppress(grpc.RpcError):
             f.result()
+    answered = 0
     for i in range(CALLS):
         request = pb.CreateCustomerRequest(name=f"idem-{i}")
         for _ in range(50):  # a first attempt still finishing answers idempotency_in_progress for a moment
             try:
-                stub.CreateCustomer(request, metadata=[*auth, ("idempotency-key", f"cut-{i}")], timeout=30)
+                got = stub.CreateCustomer(request, metadata=[*auth, ("idempotency-key", f"cut-{i}")], timeout=30)
+                assert got.customer.name == f"idem-{i}"
+                answered += 1
                 break
             except grpc.RpcError as e:
                 assert e.code() == grpc.StatusCode.ABORTED, e  # type: ignore[attr-defined]
                 time.sleep(0.1)
+    assert answered == CALLS  # every retry got the (stored or new) answer
     twice = [name for name, count in _names(stub, auth).items() if count > 1]
     assert twice == []
 
