@@ -26,7 +26,7 @@ MAX_DEPTH = 16  # the deepest field is payment_method_options.crypto.asset_id (3
 
 def inner_object(request: Message) -> dict[str, Any]:
     """The `request` string's JSON object ({} when there is none), parsed within the bounds above."""
-    text = request.request  # type: ignore[attr-defined]
+    text = getattr(request, "request", "")  # not every checkout call has the field
     if not text:
         return {}
     try:
