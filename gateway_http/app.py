@@ -5,14 +5,12 @@ from __future__ import annotations
 import ipaddress
 import logging
 import re
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 import grpc
 import paygate.v1 as api
-import simplejson
 from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from paygate.v1 import options_pb2
@@ -23,14 +21,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from gateway_http import codec, envelope, openapi
+from gateway_http import codec, envelope, json_limits, openapi
 from gateway_http.request_id import RequestIdMiddleware
 from gateway_http.routes import Binding, bindings, by_template
 from gateway_http.tls import ChannelTls
 
 log = logging.getLogger("paygate.http")
 RPC_TIMEOUT_SECONDS = 30.0
-JSON_RECURSION_LIMIT = 1000
+JSON_MAX_DEPTH = 256  # deeper than any body of the API; the codec refuses metadata past its own lower limit
 _JSON_TYPES = ("application/json", "application/merge-patch+json")
 # Verbs whose requests declare a JSON content type even without a body: an HTML form can send a POST cross-site
 # (with a form or text/plain type, body or not) and the browser may attach cached Basic credentials; it cannot
@@ -101,18 +99,8 @@ class Gateway:
             return {}
         if ctype not in _JSON_TYPES:
             raise codec.CodecError("Content-Type", "send application/json")
-        # Libraries may raise the interpreter's recursion limit (py_ecc, imported by web3, sets 100000); a deeply
-        # nested body must meet a RecursionError, not overflow the C stack. The parse has no await: this is safe.
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(min(limit, JSON_RECURSION_LIMIT))
-        try:
-            body = simplejson.loads(raw, use_decimal=False)
-        except (ValueError, UnicodeDecodeError):
-            raise codec.CodecError("body", "not valid JSON") from None
-        except RecursionError:
-            raise codec.CodecError("body", "nested too deeply") from None
-        finally:
-            sys.setrecursionlimit(limit)
+        # Size and nesting are measured before parsing, without recursion (gateway_http/json_limits.py).
+        body = json_limits.loads(raw, "body", max_bytes=self.max_body_bytes, max_depth=JSON_MAX_DEPTH)
         if not isinstance(body, dict):
             raise codec.CodecError("body", "must be a JSON object")
         return body

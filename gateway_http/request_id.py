@@ -1,26 +1,20 @@
 """Request ids and the access log, for every response (also 404s, 405s and failures outside a route).
 
 A client's `X-Request-Id` is kept only when it is short and plain; anything else is replaced, because the id
-travels on as gRPC metadata and into logs.
+travels on as gRPC metadata and into logs. The gRPC server applies the same rule (`request_id_of`) to the
+`x-request-id` metadata of callers that bypass the facade.
 """
 
 from __future__ import annotations
 
 import logging
-import re
-import secrets
 import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from server.rpc.context import request_id_of
+
 log = logging.getLogger("paygate.http")
-_ACCEPTABLE = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
-
-
-def request_id_of(header: str | None) -> str:
-    return header if header and _ACCEPTABLE.match(header) else secrets.token_hex(8)
-
-
 class RequestIdMiddleware:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app

@@ -2,15 +2,22 @@
 
 Transactions are short and hold no network I/O. On SQLite every transaction starts with BEGIN IMMEDIATE so that
 two writers queue on the busy timeout instead of failing when a read lock is upgraded.
+
+A unit of work ends, whatever happens to the task that runs it: a gRPC call cancelled by its client's deadline
+interrupts its task at any await, yet its transaction must still commit or roll back, the process's write lock
+must be released, and a connection interrupted mid-statement is discarded rather than returned to the pool
+(an open transaction on a pooled connection would hold SQLite's write lock, or PostgreSQL's row locks, forever).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from contextlib import asynccontextmanager, suppress
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy import event
@@ -18,6 +25,14 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.errors import DomainError
+
+log = logging.getLogger("paygate.db")
+T = TypeVar("T")
+
+# Run inside every write transaction of the current context, just before it commits, in that transaction: how the
+# idempotency pipeline records "this call's side effect is committed" atomically with the side effect.
+BeforeCommit = Callable[[AsyncSession], Awaitable[None]]
+before_commit: ContextVar[BeforeCommit | None] = ContextVar("before_commit", default=None)
 
 
 def _split(url: str) -> tuple[str, str]:
@@ -67,7 +82,8 @@ class Database:
         ensure_sqlite_dir(url)
         self.url = url
         self.dialect = _split(url)[0]
-        kwargs: dict[str, Any] = {}
+        # Statements' parameters never reach an error message or a log (they hold customers' data and secrets).
+        kwargs: dict[str, Any] = {"hide_parameters": True}
         if self.dialect == "postgresql":
             kwargs.update(pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
         self.engine: AsyncEngine = create_async_engine(async_url(url), **kwargs)
@@ -76,7 +92,7 @@ class Database:
         if self.dialect == "sqlite":
             self._write_lock = asyncio.Lock()
             configure_sqlite(self.engine.sync_engine)
-            self._reader = create_async_engine(async_url(url))
+            self._reader = create_async_engine(async_url(url), hide_parameters=True)
             configure_sqlite(self._reader.sync_engine, writer=False)
         self._sessions = async_sessionmaker(self.engine, class_=AsyncSession, expire_on_commit=False)
         self._read_sessions = async_sessionmaker(self._reader, class_=AsyncSession, expire_on_commit=False)
@@ -87,34 +103,43 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
-        if self._write_lock is None:
-            async with self._transaction() as session:
-                yield session
-            return
         # SQLite has one writer at a time. Writers of this process queue here in order, instead of sleeping in
-        # SQLite's busy handler; the busy timeout still arbitrates between processes.
-        async with self._write_lock, self._transaction() as session:
-            yield session
-
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[AsyncSession]:
+        # SQLite's busy handler; the busy timeout still arbitrates between processes. The lock is released by
+        # the end of the unit of work (`_end`), which runs even when this task is cancelled.
+        lock = self._write_lock
+        if lock is not None:
+            await lock.acquire()
+        session = self._sessions()
         kept: DomainError | None = None
-        async with self._sessions() as session:
-            async with session.begin():
-                try:
-                    yield session
-                except DomainError as e:
-                    if not e.keep_changes:
-                        raise
-                    kept = e
-            if kept is not None:
-                raise kept
+        try:
+            try:
+                yield session
+            except DomainError as e:
+                if not e.keep_changes:
+                    raise
+                kept = e
+            hook = before_commit.get()
+            if hook is not None:
+                await hook(session)
+        except BaseException as e:
+            # An Exception left the connection idle: roll back. Cancellation may have interrupted a statement
+            # in flight: the connection is in doubt and is discarded (which also ends its transaction).
+            await run_to_end(_end(session, "rollback" if isinstance(e, Exception) else "discard", lock))
+            raise
+        await run_to_end(_end(session, "commit", lock))
+        if kept is not None:
+            raise kept
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:
         """A read-only unit of work: a consistent snapshot that never queues behind writers."""
-        async with self._read_sessions() as session, session.begin():
+        session = self._read_sessions()
+        try:
             yield session
+        except BaseException as e:
+            await run_to_end(_end(session, "rollback" if isinstance(e, Exception) else "discard", None))
+            raise
+        await run_to_end(_end(session, "commit", None))  # ends the snapshot; unlike a rollback, expires nothing
 
     async def ping(self) -> None:
         async with self.engine.connect() as conn:
@@ -124,3 +149,45 @@ class Database:
         await self.engine.dispose()
         if self._reader is not self.engine:
             await self._reader.dispose()
+
+
+async def _end(session: AsyncSession, how: str, lock: asyncio.Lock | None) -> None:
+    """Commits, rolls back or discards the session's transaction, closes it, then releases the write lock.
+    A failure to commit or roll back leaves the connection in doubt: it is discarded, never pooled again."""
+    try:
+        if how == "commit":
+            await session.commit()
+        elif how == "rollback":
+            await session.rollback()
+        else:
+            await session.invalidate()
+    except BaseException:
+        with suppress(Exception):
+            await session.invalidate()
+        raise
+    finally:
+        try:
+            with suppress(Exception):
+                await session.close()
+        finally:
+            if lock is not None:
+                lock.release()
+
+
+_running: set[asyncio.Task[Any]] = set()  # strong references: a task awaited only through a shield may be collected
+
+
+async def run_to_end(work: Coroutine[Any, Any, T]) -> T:
+    """Runs `work` to its end even if the awaiting task is cancelled meanwhile: the cancellation reaches the
+    awaiting task at once, while `work` goes on in its own task (with a copy of the current context)."""
+    task = asyncio.ensure_future(work)
+    _running.add(task)
+    task.add_done_callback(_ended)
+    return await asyncio.shield(task)
+
+
+def _ended(task: asyncio.Task[Any]) -> None:
+    _running.discard(task)
+    if not task.cancelled() and (error := task.exception()) is not None:
+        # The awaiting task saw it unless it had been cancelled; this keeps the error from vanishing silently.
+        log.debug("work ended with an error after its caller left", extra={"error": type(error).__name__})

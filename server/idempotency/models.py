@@ -12,7 +12,7 @@ class IdempotencyKey(SQLModel, table=True):
     key: str = Field(primary_key=True, max_length=255)
     method: str = Field(max_length=200)
     request_hash: str = Field(max_length=64)
-    state: str = Field(max_length=12)  # "in_progress" or "done"
+    state: str = Field(max_length=12)  # "in_progress", "committed" or "done" (server/idempotency/store.py)
     locked_until: int = Field(sa_type=sa.BigInteger)
     status_code: int = 0  # the gRPC status code of the stored outcome
     response: bytes | None = Field(default=None, sa_type=sa.LargeBinary)

@@ -1,28 +1,68 @@
 """Claim, complete and replay idempotency keys.
 
 A key is claimed (`in_progress`, with a lease) before the call runs and completed with the outcome after it.
-A retry that finds the key in progress gets `idempotency_in_progress`; once the lease has lapsed (the first
-process died), the retry takes the key over. A stored outcome is replayed for 24 h.
+Every write transaction of the call marks the key `committed` inside that same transaction (`Lease.mark_committed`,
+installed by the pipeline as the unit of work's before-commit hook), so the database itself says whether the
+call's side effect may have happened. A retry that finds the key in progress gets `idempotency_in_progress`; once
+the lease has lapsed (the first process died), the retry takes an `in_progress` key over, but never a `committed`
+one: that request was applied and its answer lost, so it answers `idempotency_answer_lost` and runs nothing.
+The lease's end (`locked_until`) doubles as a fencing token: an attempt whose key was taken over cannot commit.
+A stored outcome is replayed for 24 h.
+
+States: in_progress → committed → done; in_progress → done (an outcome without a write); in_progress → (deleted)
+when the call failed on our side before any write transaction began to commit.
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Any
 
 import grpc
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
 from server.db import Database
 from server.errors import Conflict, InvalidArgument
 from server.idempotency.models import IdempotencyKey
 
+IN_PROGRESS, COMMITTED, DONE = "in_progress", "committed", "done"
+ANSWER_LOST = "idempotency_answer_lost"
 TTL_SECONDS = 24 * 3600
 LEASE_SECONDS = 60
 MAX_KEY_LENGTH = 255
+
+
+@dataclass
+class Lease:
+    """Ownership of a claimed key by one attempt of a call."""
+
+    merchant_id: str
+    livemode: bool
+    key: str
+    token: int  # the claim's `locked_until`: a takeover always moves it later
+    commit_began: bool = False  # a write transaction of this call has been marked and may have committed
+    completed: bool = False  # the outcome is stored; later transactions (background work) leave the key alone
+
+    async def mark_committed(self, session: AsyncSession) -> None:
+        """Inside a write transaction of the call, just before its commit: the key says `committed` if and only if
+        that transaction commits. Refuses (rolling the transaction back) when the key was taken over."""
+        if self.completed:
+            return
+        result = await session.exec(
+            sa.update(IdempotencyKey)
+            .where(*_where(self.merchant_id, self.livemode, self.key), col(IdempotencyKey.locked_until) == self.token,
+                   col(IdempotencyKey.state).in_((IN_PROGRESS, COMMITTED)))
+            .values(state=COMMITTED)
+        )
+        if not result.rowcount:
+            raise Conflict("Idempotency-Key: another attempt has taken this key over; this one stops",
+                           reason="idempotency_in_progress")
+        self.commit_began = True
 
 
 @dataclass(frozen=True)
@@ -39,19 +79,25 @@ def _pk(merchant_id: str, livemode: bool, key: str) -> tuple[str, bool, str]:
     return (merchant_id, livemode, key)
 
 
+def _where(merchant_id: str, livemode: bool, key: str) -> tuple[Any, ...]:
+    return (col(IdempotencyKey.merchant_id) == merchant_id, col(IdempotencyKey.livemode) == livemode,
+            col(IdempotencyKey.key) == key)
+
+
 async def claim(db: Database, merchant_id: str, livemode: bool, key: str, method: str,
-                digest: str) -> Stored | None:
-    """None when the caller now owns the key; the stored outcome when it is a replay."""
+                digest: str) -> Stored | Lease:
+    """A `Lease` when the caller now owns the key; the stored outcome when it is a replay."""
     if not key or len(key) > MAX_KEY_LENGTH:
         raise InvalidArgument(f"Idempotency-Key: must be 1 to {MAX_KEY_LENGTH} characters", field="Idempotency-Key")
     now = clock.now()
+    lease = Lease(merchant_id, livemode, key, now + LEASE_SECONDS)
     row = IdempotencyKey(merchant_id=merchant_id, livemode=livemode, key=key, method=method,
-                         request_hash=digest, state="in_progress", locked_until=now + LEASE_SECONDS,
+                         request_hash=digest, state=IN_PROGRESS, locked_until=lease.token,
                          created=now, expires_at=now + TTL_SECONDS)
     try:
         async with db.transaction() as session:
             session.add(row)
-        return None
+        return lease
     except IntegrityError:
         pass
     async with db.transaction() as session:
@@ -61,35 +107,38 @@ async def claim(db: Database, merchant_id: str, livemode: bool, key: str, method
                 await session.delete(existing)
                 await session.flush()
             session.add(row)
-            return None
+            return lease
         if existing.method != method or existing.request_hash != digest:
             raise InvalidArgument("Idempotency-Key: this key was already used with a different request",
                                   reason="idempotency_key_reused", field="Idempotency-Key")
-        if existing.state == "done":
+        if existing.state == DONE:
             return Stored(existing.status_code, existing.response or b"")
         if existing.locked_until > now:
             raise Conflict("a request with this Idempotency-Key is still in progress; retry later",
                            reason="idempotency_in_progress")
-        existing.locked_until = now + LEASE_SECONDS  # the first attempt died: take the key over
-        return None
+        if existing.state == COMMITTED:
+            raise Conflict("Idempotency-Key: the request with this key was applied, but its answer was lost; "
+                           "it will not run again: look its result up instead", reason=ANSWER_LOST)
+        existing.locked_until = lease.token  # the first attempt died before any write: take the key over
+        return lease
 
 
 async def complete(db: Database, merchant_id: str, livemode: bool, key: str, outcome: Stored) -> None:
     async with db.transaction() as session:
         await session.exec(
             sa.update(IdempotencyKey)
-            .where(col(IdempotencyKey.merchant_id) == merchant_id, col(IdempotencyKey.livemode) == livemode,
-                   col(IdempotencyKey.key) == key)
-            .values(state="done", status_code=outcome.status_code, response=outcome.payload)
+            .where(*_where(merchant_id, livemode, key))
+            .values(state=DONE, status_code=outcome.status_code, response=outcome.payload)
         )
 
 
 async def release(db: Database, merchant_id: str, livemode: bool, key: str) -> None:
-    """Forget a claim whose call failed on our side, so that a retry runs again."""
+    """Forget a claim whose call failed on our side before any write, so that a retry runs again. A key marked
+    `committed` is never forgotten: its request may have been applied."""
     async with db.transaction() as session:
         await session.exec(
-            sa.delete(IdempotencyKey).where(col(IdempotencyKey.merchant_id) == merchant_id,
-                                            col(IdempotencyKey.livemode) == livemode, col(IdempotencyKey.key) == key)
+            sa.delete(IdempotencyKey).where(*_where(merchant_id, livemode, key),
+                                            col(IdempotencyKey.state) == IN_PROGRESS)
         )
 
 

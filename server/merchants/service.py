@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from sqlmodel import select
@@ -12,6 +13,12 @@ from server.ids import digest, new_id, random_base62
 from server.merchants.models import ApiKey, Merchant
 
 MODES = {False: "test", True: "live"}
+SECRET_KEY_CHARS = 32
+PUBLIC_KEY_CHARS = 24
+# The only shapes a key can have (DESIGN.md §14). Anything else is never looked up: in particular the stored
+# digest of a secret key, which a backup or a log could reveal, must not work as the key.
+_SECRET_KEY = re.compile(rf"sk_(test|live)_[A-Za-z0-9]{{{SECRET_KEY_CHARS}}}")
+_PUBLIC_KEY = re.compile(rf"pk_(test|live)_[A-Za-z0-9]{{{PUBLIC_KEY_CHARS}}}")
 
 
 @dataclass(frozen=True)
@@ -31,8 +38,8 @@ async def create_merchant(session: AsyncSession, name: str) -> tuple[Merchant, d
     await session.flush()  # no ORM relationships: the parent row goes first
     issued = {}
     for livemode, mode in MODES.items():
-        secret = f"sk_{mode}_{random_base62(32)}"
-        public = f"pk_{mode}_{random_base62(24)}"
+        secret = f"sk_{mode}_{random_base62(SECRET_KEY_CHARS)}"
+        public = f"pk_{mode}_{random_base62(PUBLIC_KEY_CHARS)}"
         session.add(ApiKey(id=new_id("key"), merchant_id=merchant.id, livemode=livemode, kind="secret",
                            lookup=digest(secret), hint=secret[:12], created=now))
         session.add(ApiKey(id=new_id("key"), merchant_id=merchant.id, livemode=livemode, kind="public",
@@ -42,10 +49,16 @@ async def create_merchant(session: AsyncSession, name: str) -> tuple[Merchant, d
 
 
 async def find_key(session: AsyncSession, presented: str) -> ApiKey | None:
-    """The live (unrevoked) key matching what a caller presented, secret or public."""
-    lookup = digest(presented) if presented.startswith("sk_") else presented
+    """The live (unrevoked) key matching what a caller presented, secret (by digest) or public; None for any
+    value not shaped like a key, without a look-up."""
+    if _SECRET_KEY.fullmatch(presented):
+        lookup, kind = digest(presented), "secret"
+    elif _PUBLIC_KEY.fullmatch(presented):
+        lookup, kind = presented, "public"
+    else:
+        return None
     key = (await session.exec(select(ApiKey).where(ApiKey.lookup == lookup))).first()
-    if key is None or key.revoked_at is not None:
+    if key is None or key.revoked_at is not None or key.kind != kind:
         return None
     return key
 

@@ -1,15 +1,16 @@
 """Authentication of a call from its metadata, by the RPC's declared policy (`paygate.v1.auth`).
 
 Secret keys arrive as `authorization: Basic base64(<key>:)` (the facade forwards the HTTP header as is) or
-`authorization: Bearer <key>` from gRPC callers. Resolved keys are cached briefly: a request does not pay a
-database round trip for its key, and a revoked key stops working within `CACHE_SECONDS`.
+`authorization: Bearer <key>` from gRPC callers. Only values shaped like a key are looked up
+(server/merchants/service.py `find_key`). A key is resolved at most once per call and never cached across calls:
+several processes share one database, so a key revoked there stops working at once in every one of them.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import time
+from contextvars import ContextVar
 
 from google.protobuf.message import Message
 from paygate.v1 import options_pb2
@@ -17,10 +18,16 @@ from paygate.v1 import options_pb2
 from server.db import Database
 from server.errors import Forbidden, Unauthenticated
 from server.merchants.service import find_key
+from server.request_string import credentials
 from server.rpc.context import Caller
 
-CACHE_SECONDS = 30.0
-_CACHE_LIMIT = 10_000
+# Keys resolved during the current call (set fresh by the pipeline for each call; see `new_call_cache`).
+_resolved: ContextVar[dict[str, Caller | None] | None] = ContextVar("resolved_keys", default=None)
+
+
+def new_call_cache() -> None:
+    """Starts an empty per-call cache: a checkout key checked by the pipeline is not looked up again."""
+    _resolved.set({})
 
 
 def presented_key(authorization: str) -> str:
@@ -40,19 +47,16 @@ def presented_key(authorization: str) -> str:
 class Authenticator:
     def __init__(self, db: Database) -> None:
         self._db = db
-        self._cache: dict[str, tuple[float, Caller | None]] = {}
 
     async def resolve(self, key: str) -> Caller | None:
-        hit = self._cache.get(key)
-        now = time.monotonic()
-        if hit and hit[0] > now:
-            return hit[1]
+        cache = _resolved.get()
+        if cache is not None and key in cache:
+            return cache[key]
         async with self._db.read() as session:
             row = await find_key(session, key)
         caller = Caller(row.merchant_id, row.livemode, row.kind) if row else None
-        if len(self._cache) >= _CACHE_LIMIT:
-            self._cache.clear()
-        self._cache[key] = (now + CACHE_SECONDS, caller)
+        if cache is not None:
+            cache[key] = caller
         return caller
 
     async def authenticate(self, policy: int, authorization: str | None) -> Caller | None:
@@ -73,18 +77,22 @@ class Authenticator:
     async def public_key_caller(self, key: str) -> Caller:
         """The merchant and mode behind a public key given in a request body (hosted checkout)."""
         caller = await self.resolve(key) if key.startswith("pk_") else None
-        if caller is None:
+        if caller is None or caller.key_kind != "public":
             raise Unauthenticated("key: not a valid public key")
         return caller
 
-
-def require_checkout_credentials(request: Message) -> None:
-    """A hosted checkout call names its public key and client secret before anything else is looked at.
-
-    Calls whose credentials travel inside the `request` JSON string are checked by their servicer instead.
-    """
-    fields = request.DESCRIPTOR.fields_by_name
-    if "request" in fields and request.request:  # type: ignore[attr-defined]
-        return
-    if not all(getattr(request, name, "") for name in ("key", "client_secret")):
-        raise Unauthenticated("key and client_secret are required")
+    async def check_checkout_credentials(self, request: Message) -> None:
+        """A hosted checkout call without an API key names a valid key, and a client secret with a public key,
+        before anything else of it is decoded (also inside the `request` string). The client secret itself is
+        matched against its payment intent by the servicer."""
+        key, client_secret = credentials(request)
+        in_string = bool(getattr(request, "request", ""))
+        if not key or (not client_secret and (not in_string or not key.startswith("sk_"))):
+            # The `request` string may carry a secret key instead (a merchant's server); then no client secret.
+            raise Unauthenticated("key and client_secret are required")
+        if key.startswith("sk_"):
+            caller = await self.resolve(key)
+            if caller is None or caller.key_kind != "secret":
+                raise Unauthenticated("key: invalid API key")
+            return
+        await self.public_key_caller(key)

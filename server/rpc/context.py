@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import re
+import secrets
 from contextvars import ContextVar
 from dataclasses import dataclass
 
 from server.errors import Unauthenticated
+
+_ACCEPTABLE_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+
+def request_id_of(sent: str | None) -> str:
+    """`sent` when it is 1 to 64 of [A-Za-z0-9._-]; otherwise a new random id. One rule for HTTP and gRPC
+    callers: the id goes into logs and travels on as metadata, so only a short plain one is kept."""
+    return sent if sent and _ACCEPTABLE_REQUEST_ID.fullmatch(sent) else secrets.token_hex(8)
 
 
 @dataclass(frozen=True)

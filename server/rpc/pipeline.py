@@ -1,8 +1,11 @@
 """The server interceptor: every unary RPC of paygate runs through `Pipeline._run`.
 
-Order: request id → authentication (by the RPC's policy) → idempotency → required fields → servicer.
-Domain errors become `google.rpc.Status` with `ErrorInfo(reason=error_code)` in the trailers; any other
-exception is logged with the request id and answered as `server_error` without internals.
+Order: request id → authentication (by the RPC's policy; a checkout call's own credentials) → idempotency →
+required fields → servicer. Domain errors become `google.rpc.Status` with `ErrorInfo(reason=error_code)` in the
+trailers; any other exception is logged with the request id and answered as `server_error` without internals.
+
+The interceptor fails closed: a method it does not know (or a streaming one) is refused, unless it is one of the
+standard services that need no credential (health checking, reflection).
 """
 
 from __future__ import annotations
@@ -21,17 +24,20 @@ from paygate.v1 import options_pb2
 from sqlalchemy.exc import IntegrityError
 
 from server.db import Database
+from server.db.engine import before_commit, run_to_end
 from server.errors import Conflict, DomainError, Unimplemented
 from server.idempotency import store
-from server.ids import random_base62
 from server.ratelimit import Limiter, RateLimited
-from server.rpc.auth import Authenticator, require_checkout_credentials
-from server.rpc.context import optional_caller, request_id, set_caller
+from server.rpc.auth import Authenticator, new_call_cache
+from server.rpc.context import optional_caller, request_id, request_id_of, set_caller
 from server.rpc.methods import MethodInfo, check_required
 
 log = logging.getLogger("paygate.rpc")
 DETAILS_KEY = "grpc-status-details-bin"
 ERROR_DOMAIN = "paygate"
+# Services that are not paygate's API and need no credential; every other method must be a known unary RPC.
+OPEN_SERVICES = ("/grpc.health.v1.Health/", "/grpc.reflection.v1alpha.ServerReflection/",
+                 "/grpc.reflection.v1.ServerReflection/")
 
 
 def to_status(error: DomainError) -> status_pb2.Status:
@@ -72,9 +78,12 @@ class Pipeline(grpc.aio.ServerInterceptor):
         handler_call_details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler:
         handler = await continuation(handler_call_details)
-        info = self._methods.get(handler_call_details.method)
-        if handler is None or info is None or handler.unary_unary is None:
-            return handler
+        method = handler_call_details.method
+        if handler is None or method.startswith(OPEN_SERVICES):
+            return handler  # None: gRPC itself answers UNIMPLEMENTED for a method nobody serves
+        info = self._methods.get(method)
+        if info is None or handler.unary_unary is None:
+            return _refusal(handler, method)
         inner: Behavior = handler.unary_unary
 
         async def behavior(request: Message, context: grpc.aio.ServicerContext) -> Message:
@@ -89,14 +98,16 @@ class Pipeline(grpc.aio.ServerInterceptor):
     async def _run(self, info: MethodInfo, inner: Behavior, request: Message,
                    context: grpc.aio.ServicerContext) -> Message:
         metadata = {k: v for k, v in (context.invocation_metadata() or ()) if isinstance(v, str)}
-        request_id.set(metadata.get("x-request-id") or random_base62(16))
+        # The same rule as the facade's: the id goes into logs, so only a short plain one is kept.
+        request_id.set(request_id_of(metadata.get("x-request-id")))
+        new_call_cache()
         started = time.perf_counter()
         status: status_pb2.Status | None = None
         trailers: tuple[tuple[str, str], ...] = ()
         try:
             caller = await self._auth.authenticate(info.auth, metadata.get("authorization"))
             if caller is None and info.auth == options_pb2.AUTH_POLICY_SECRET_OR_CLIENT_SECRET:
-                require_checkout_credentials(request)
+                await self._auth.check_checkout_credentials(request)
             set_caller(caller)
             if self._limits is not None:
                 await self._limits.check(info, caller, request, metadata, context.peer())
@@ -133,28 +144,53 @@ class Pipeline(grpc.aio.ServerInterceptor):
 
     async def _idempotent(self, info: MethodInfo, inner: Behavior, request: Message,
                           context: grpc.aio.ServicerContext, key: str) -> Message:
+        digest = store.request_hash(info.path, request.SerializeToString(deterministic=True))
+        # The claim, the call and the storing of its answer run to their end even when the client goes away (a
+        # deadline): once a side effect has committed its answer must be stored, or a retry could only run it again;
+        # and a claim left without its call would make retries wait for the lease.
+        claimed = await run_to_end(self._claim_run_and_store(info, inner, request, context, key, digest))
+        if isinstance(claimed, store.Stored):
+            await context.send_initial_metadata((("idempotent-replayed", "true"),))
+            if claimed.status_code != store.OK:
+                raise _Replayed(status_pb2.Status.FromString(claimed.payload))
+            return info.response_class.FromString(claimed.payload)
+        # Answer with the stored bytes, so that the first answer and every replay are identical.
+        return info.response_class.FromString(claimed)
+
+    async def _claim_run_and_store(self, info: MethodInfo, inner: Behavior, request: Message,
+                                   context: grpc.aio.ServicerContext, key: str, digest: str) -> store.Stored | bytes:
+        """The stored outcome to replay, or the answer of this run (bytes) once stored; a domain error is stored
+        and raised."""
         caller = optional_caller()
         assert caller is not None
-        scope = (self._db, caller.merchant_id, caller.livemode, key)
-        digest = store.request_hash(info.path, request.SerializeToString(deterministic=True))
-        stored = await store.claim(*scope, info.path, digest)
-        if stored is not None:
-            await context.send_initial_metadata((("idempotent-replayed", "true"),))
-            if stored.status_code != store.OK:
-                raise _Replayed(status_pb2.Status.FromString(stored.payload))
-            return info.response_class.FromString(stored.payload)
+        lease = await store.claim(self._db, caller.merchant_id, caller.livemode, key, info.path, digest)
+        if isinstance(lease, store.Stored):
+            return lease
+        scope = (self._db, lease.merchant_id, lease.livemode, lease.key)
         try:
-            response = await _call(info, inner, request, context)
+            response = await _call_marking(lease, info, inner, request, context)
         except DomainError as e:
             await store.complete(*scope, store.Stored(e.code.value[0], to_status(e).SerializeToString()))
+            lease.completed = True
             raise
         except BaseException:
-            await store.release(*scope)
+            if not lease.commit_began:  # nothing of this call can have been applied: a retry may run it again
+                await store.release(*scope)
             raise
         payload = response.SerializeToString(deterministic=True)
         await store.complete(*scope, store.Stored(store.OK, payload))
-        # Answer with the stored bytes, so that the first answer and every replay are identical.
-        return info.response_class.FromString(payload)
+        lease.completed = True
+        return payload
+
+
+async def _call_marking(lease: store.Lease, info: MethodInfo, inner: Behavior, request: Message,
+                        context: grpc.aio.ServicerContext) -> Message:
+    """The call, with each of its write transactions marking the key `committed` in that same transaction."""
+    token = before_commit.set(lease.mark_committed)
+    try:
+        return await _call(info, inner, request, context)
+    finally:
+        before_commit.reset(token)
 
 
 async def _call(info: MethodInfo, inner: Behavior, request: Message, context: grpc.aio.ServicerContext) -> Message:
@@ -164,6 +200,25 @@ async def _call(info: MethodInfo, inner: Behavior, request: Message, context: gr
     if inspect.isawaitable(result):
         result = await result
     return result
+
+
+def _refusal(handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
+    """A handler of the same shape as `handler` that answers UNIMPLEMENTED without running it."""
+    async def refuse(request: Any, context: grpc.aio.ServicerContext) -> None:
+        log.warning("refused a method outside the pipeline", extra={"method": method[:200]})
+        error = Unimplemented(f"{method[:200]} is not available")
+        await context.abort(grpc.StatusCode.UNIMPLEMENTED, error.message,
+                            trailing_metadata=((DETAILS_KEY, to_status(error).SerializeToString()),))
+
+    kinds = {
+        "unary_unary": grpc.unary_unary_rpc_method_handler,
+        "unary_stream": grpc.unary_stream_rpc_method_handler,
+        "stream_unary": grpc.stream_unary_rpc_method_handler,
+        "stream_stream": grpc.stream_stream_rpc_method_handler,
+    }
+    kind = next(k for k in kinds if getattr(handler, k) is not None)
+    return kinds[kind](refuse, request_deserializer=handler.request_deserializer,
+                       response_serializer=handler.response_serializer)
 
 
 _BY_NUMBER = {c.value[0]: c for c in grpc.StatusCode}

@@ -8,12 +8,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
+from sqlmodel import col
 
 from server import clock
 from server.db import Database
+from server.db.engine import before_commit
 from server.db.migrate import upgrade
 from server.errors import Conflict, InvalidArgument
 from server.idempotency import store
+from server.idempotency.models import IdempotencyKey
 
 METHOD = "/paygate.v1.CustomerService/CreateCustomer"
 DIGEST = store.request_hash(METHOD, b"\x0a\x03Ann")
@@ -47,17 +51,22 @@ def run(url: str, scenario: Callable[[Database], Awaitable[Any]]) -> Any:
 
 
 def claim(db: Database, key: str = "key-1", *, merchant: str = "mch_a", livemode: bool = False,
-          method: str = METHOD, digest: str = DIGEST) -> Awaitable[store.Stored | None]:
+          method: str = METHOD, digest: str = DIGEST) -> Awaitable[store.Stored | store.Lease]:
     return store.claim(db, merchant, livemode, key, method, digest)
 
 
+def owns(claimed: store.Stored | store.Lease) -> bool:
+    """The claim made the caller the key's owner (rather than returning a stored outcome to replay)."""
+    return isinstance(claimed, store.Lease)
+
+
 def test_first_claim_owns_the_key(url, at):
-    assert run(url, lambda db: claim(db)) is None
+    assert owns(run(url, lambda db: claim(db)))
 
 
 def test_second_claim_while_in_progress_is_idempotency_in_progress(url, at):
     async def scenario(db: Database) -> None:
-        assert await claim(db) is None
+        assert owns(await claim(db))
         await claim(db)
 
     with pytest.raises(Conflict) as caught:
@@ -76,12 +85,12 @@ def test_in_progress_conflict_maps_to_409(url, at):
 
 
 def test_lapsed_lease_lets_the_second_claim_take_over(url, at):
-    async def scenario(db: Database) -> store.Stored | None:
-        assert await claim(db) is None
+    async def scenario(db: Database) -> store.Stored | store.Lease:
+        assert owns(await claim(db))
         at(T0 + store.LEASE_SECONDS + 1)
         return await claim(db)
 
-    assert run(url, scenario) is None
+    assert owns(run(url, scenario))
 
 
 def test_lease_still_running_one_second_before_it_lapses(url, at):
@@ -98,7 +107,7 @@ def test_taken_over_key_is_in_progress_again_for_a_third_claim(url, at):
     async def scenario(db: Database) -> None:
         await claim(db)
         at(T0 + store.LEASE_SECONDS + 1)
-        assert await claim(db) is None
+        assert owns(await claim(db))
         await claim(db)
 
     with pytest.raises(Conflict) as caught:
@@ -107,7 +116,7 @@ def test_taken_over_key_is_in_progress_again_for_a_third_claim(url, at):
 
 
 def test_completed_key_replays_the_stored_outcome(url, at):
-    async def scenario(db: Database) -> store.Stored | None:
+    async def scenario(db: Database) -> store.Stored | store.Lease:
         await claim(db)
         await store.complete(db, "mch_a", False, "key-1", store.Stored(store.OK, b"response-bytes"))
         return await claim(db)
@@ -116,7 +125,7 @@ def test_completed_key_replays_the_stored_outcome(url, at):
 
 
 def test_completed_error_outcome_is_replayed_with_its_status(url, at):
-    async def scenario(db: Database) -> store.Stored | None:
+    async def scenario(db: Database) -> store.Stored | store.Lease:
         await claim(db)
         await store.complete(db, "mch_a", False, "key-1", store.Stored(3, b"status-bytes"))
         return await claim(db)
@@ -150,37 +159,37 @@ def test_keys_are_per_merchant(url, at):
     async def scenario(db: Database) -> tuple[Any, Any]:
         return await claim(db, merchant="mch_a"), await claim(db, merchant="mch_b")
 
-    assert run(url, scenario) == (None, None)
+    assert all(owns(x) for x in run(url, scenario))
 
 
 def test_keys_are_per_mode(url, at):
     async def scenario(db: Database) -> tuple[Any, Any]:
         return await claim(db, livemode=False), await claim(db, livemode=True)
 
-    assert run(url, scenario) == (None, None)
+    assert all(owns(x) for x in run(url, scenario))
 
 
 def test_released_key_can_be_claimed_again(url, at):
-    async def scenario(db: Database) -> store.Stored | None:
+    async def scenario(db: Database) -> store.Stored | store.Lease:
         await claim(db)
         await store.release(db, "mch_a", False, "key-1")
         return await claim(db)
 
-    assert run(url, scenario) is None
+    assert owns(run(url, scenario))
 
 
 def test_expired_outcome_is_forgotten_after_24_hours(url, at):
-    async def scenario(db: Database) -> store.Stored | None:
+    async def scenario(db: Database) -> store.Stored | store.Lease:
         await claim(db)
         await store.complete(db, "mch_a", False, "key-1", store.Stored(store.OK, b"old"))
         at(T0 + store.TTL_SECONDS)
         return await claim(db, digest=store.request_hash(METHOD, b"new request"))
 
-    assert run(url, scenario) is None
+    assert owns(run(url, scenario))
 
 
 def test_outcome_is_still_replayed_just_before_24_hours(url, at):
-    async def scenario(db: Database) -> store.Stored | None:
+    async def scenario(db: Database) -> store.Stored | store.Lease:
         await claim(db)
         await store.complete(db, "mch_a", False, "key-1", store.Stored(store.OK, b"kept"))
         at(T0 + store.TTL_SECONDS - 1)
@@ -207,3 +216,97 @@ def test_empty_or_too_long_key_is_parameter_invalid(url, at, key):
     with pytest.raises(InvalidArgument) as caught:
         run(url, lambda db: claim(db, key))
     assert caught.value.reason == "parameter_invalid" and caught.value.field == "Idempotency-Key"
+
+
+# A key whose call wrote: `Lease.mark_committed` runs inside the call's write transaction (the before-commit hook).
+
+async def _write_marked(db: Database, lease: store.Lease, *, fail: bool = False) -> None:
+    token = before_commit.set(lease.mark_committed)
+    try:
+        async with db.transaction() as session:
+            session.add(IdempotencyKey(merchant_id="side", livemode=False, key=f"effect-{clock.now()}",
+                                       method="m", request_hash="h", state="done", locked_until=0, created=0,
+                                       expires_at=T0 + 10_000))
+            if fail:
+                raise RuntimeError("the call failed before its commit")
+    finally:
+        before_commit.reset(token)
+
+
+async def _state(db: Database, key: str = "key-1") -> str | None:
+    async with db.read() as session:
+        row = await session.get(IdempotencyKey, ("mch_a", False, key))
+        return row.state if row else None
+
+
+def test_a_write_of_the_call_marks_the_key_committed_in_its_own_transaction(url, at):
+    async def scenario(db: Database) -> tuple[str | None, bool]:
+        lease = await claim(db)
+        assert isinstance(lease, store.Lease)
+        await _write_marked(db, lease)
+        return await _state(db), lease.commit_began
+
+    assert run(url, scenario) == ("committed", True)
+
+
+def test_a_rolled_back_write_leaves_the_key_in_progress(url, at):
+    async def scenario(db: Database) -> str | None:
+        lease = await claim(db)
+        assert isinstance(lease, store.Lease)
+        with pytest.raises(RuntimeError):
+            await _write_marked(db, lease, fail=True)
+        return await _state(db)
+
+    assert run(url, scenario) == "in_progress"
+
+
+def test_a_committed_key_is_never_taken_over_after_its_lease(url, at):
+    async def scenario(db: Database) -> None:
+        lease = await claim(db)
+        assert isinstance(lease, store.Lease)
+        await _write_marked(db, lease)
+        at(T0 + store.LEASE_SECONDS + 1)
+        await claim(db)
+
+    with pytest.raises(Conflict) as caught:
+        run(url, scenario)
+    assert caught.value.reason == store.ANSWER_LOST and "applied" in caught.value.message
+
+
+def test_a_committed_key_is_in_progress_while_its_lease_runs(url, at):
+    async def scenario(db: Database) -> None:
+        lease = await claim(db)
+        assert isinstance(lease, store.Lease)
+        await _write_marked(db, lease)
+        await claim(db)
+
+    with pytest.raises(Conflict) as caught:
+        run(url, scenario)
+    assert caught.value.reason == "idempotency_in_progress"
+
+
+def test_release_never_forgets_a_committed_key(url, at):
+    async def scenario(db: Database) -> str | None:
+        lease = await claim(db)
+        assert isinstance(lease, store.Lease)
+        await _write_marked(db, lease)
+        await store.release(db, "mch_a", False, "key-1")
+        return await _state(db)
+
+    assert run(url, scenario) == "committed"
+
+
+def test_an_attempt_whose_key_was_taken_over_cannot_commit(url, at):
+    async def scenario(db: Database) -> tuple[str, int]:
+        first = await claim(db)
+        assert isinstance(first, store.Lease)
+        at(T0 + store.LEASE_SECONDS + 1)
+        assert isinstance(await claim(db), store.Lease)  # the first attempt looked dead: taken over
+        with pytest.raises(Conflict) as caught:
+            await _write_marked(db, first)
+        async with db.read() as session:
+            effects = (await session.exec(sa.select(sa.func.count()).select_from(IdempotencyKey)
+                                          .where(col(IdempotencyKey.merchant_id) == "side"))).one()
+        return caught.value.reason, int(effects[0])
+
+    assert run(url, scenario) == ("idempotency_in_progress", 0)

@@ -70,7 +70,9 @@ def test_wrong_or_missing_credentials_are_401(anonymous: httpx.Client, merchant:
     fails(anonymous.post(path, json={"request": json.dumps({"key": good["key"]})}), 401, "unauthorized")
     fails(anonymous.post(UPDATE.format(id=intent["id"]), json={"key": good["key"], **pay_crypto()}), 401,
           "unauthorized")
-    fails(anonymous.post(path, json={"request": "not json"}), 400, "parameter_invalid", "request")
+    # Credentials come first: an unreadable `request` string yields none (401); beside valid ones it is a 400.
+    fails(anonymous.post(path, json={"request": "not json"}), 401, "unauthorized")
+    fails(anonymous.post(path, json={**good, "request": "not json"}), 400, "parameter_invalid", "request")
 
 
 def test_another_merchants_intent_is_404(anonymous: httpx.Client, other_merchant: dict[str, Any],
