@@ -263,7 +263,7 @@ def _validate(raw: dict[str, object]) -> Settings:
     s["max_charges_per_intent"] = charges
     s["webhooks"] = _webhooks(raw.get("webhooks"))
     s.update(_grpc_tls(raw))
-    s["grpc_reflection"] = _flag(raw, "grpc_reflection", _reflection_default(mnemonic, secret_key))
+    s["grpc_reflection"] = _flag(raw, "grpc_reflection", _reflection_default(str(s["wallet_mnemonic"]), secret_key))
     s.update(_rate_limits(raw))
     return Settings(**s)  # type: ignore[arg-type]
 
