@@ -4,6 +4,7 @@ The document is held to what the facade really sends, so that a fuzzer can check
 * a response message prints every field (codec.encode), so every property is required and no other is allowed;
   unset optional scalars and unset messages are `null`, free metadata (Struct) is `{}`, maps are objects;
 * a request message is what codec.decode accepts: a field marked REQUIRED in proto is required, the rest optional;
+* a create call links to the calls that take the new object's id (OpenAPI links, for stateful fuzzing);
 * every operation lists the error statuses the facade can answer, each with the error envelope
   (`code` = the status, a snake_case `error_code`, `msg`, `data` = `{}`); 401 carries `WWW-Authenticate`.
 """
@@ -154,7 +155,7 @@ def _operation(b: Binding, schemas: _Schemas) -> dict[str, Any]:
                 params.append({"name": f.name, "in": "query", "required": False,
                                "schema": schemas.field(f, output=False)})
     op: dict[str, Any] = {
-        "operationId": b.method.name if b.index == 0 else f"{b.method.name}{b.index + 1}",
+        "operationId": _operation_id(b),
         "summary": b.method.name,
         "tags": [b.method.containing_service.name.removesuffix("Service")],
         "parameters": params,
@@ -174,11 +175,44 @@ def _operation(b: Binding, schemas: _Schemas) -> dict[str, Any]:
     return op
 
 
+def _created_id(b: Binding) -> str | None:
+    """Where a create call's answer holds the new object's id (`$response.body#/data/id`), if it does."""
+    if b.verb != "POST" or b.path_params or not b.method.name.startswith("Create") or not b.response_body:
+        return None
+    field = b.method.output_type.fields_by_name[b.response_body]
+    if field.message_type is None or field.is_repeated or "id" not in field.message_type.fields_by_name:
+        return None
+    return "$response.body#/data/id"
+
+
+def _links(bindings: list[Binding]) -> dict[int, dict[str, Any]]:
+    """OpenAPI links from each create call to the calls of its service that take the new object's `{id}`, so that
+    a stateful client (schemathesis) can follow them."""
+    out: dict[int, dict[str, Any]] = {}
+    for i, b in enumerate(bindings):
+        pointer = _created_id(b)
+        if pointer is None:
+            continue
+        out[i] = {_operation_id(t): {"operationId": _operation_id(t), "parameters": {"path.id": pointer}}
+                  for t in bindings
+                  if t.method.containing_service is b.method.containing_service and "id" in t.path_params}
+    return out
+
+
+def _operation_id(b: Binding) -> str:
+    return b.method.name if b.index == 0 else f"{b.method.name}{b.index + 1}"
+
+
 def document(all_bindings: Iterable[Binding], *, title: str = "paygate") -> dict[str, Any]:
     schemas = _Schemas()
     paths: dict[str, dict[str, Any]] = {}
-    for b in all_bindings:
-        paths.setdefault(b.template, {})[b.verb.lower()] = _operation(b, schemas)
+    listed = list(all_bindings)
+    links = _links(listed)
+    for i, b in enumerate(listed):
+        op = _operation(b, schemas)
+        if links.get(i):
+            op["responses"]["200"]["links"] = links[i]
+        paths.setdefault(b.template, {})[b.verb.lower()] = op
     return {
         "openapi": "3.1.0",
         "info": {"title": title, "version": "v1",

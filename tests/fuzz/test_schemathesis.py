@@ -39,6 +39,6 @@ def test_long_fuzz_finds_no_server_error_and_no_schema_break(service: Service, m
                                                               tmp_path: Path) -> None:
     seed_value = int(os.environ.get("PAYGATE_FUZZ_SEED", "1"))
     outcome = run(service, merchant, tmp_path, seed_value=seed_value, examples=200,
-                  phases="examples,coverage,fuzzing")
+                  phases="examples,coverage,fuzzing,stateful")
     _check(outcome)
     assert outcome.requests >= LONG_MIN_REQUESTS
