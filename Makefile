@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 BUF := node_modules/.bin/buf
 export PAYGATE_TEST_PG ?= postgresql://postgres@127.0.0.1:5432/test
 
-.PHONY: run test setup gen check-gen lint fmt unit bench clean
+.PHONY: run test setup gen check-gen lint fmt unit bench fuzz clean
 
 run: setup  ## start the dev chain, migrate, seed a demo merchant, serve HTTP + gRPC + scheduler on SQLite
 	@mkdir -p var && rm -f var/devchain.json
@@ -22,7 +22,7 @@ run: setup  ## start the dev chain, migrate, seed a demo merchant, serve HTTP + 
 	  $(VENV)/bin/paygate migrate && $(VENV)/bin/paygate demo && PAYGATE_WEBHOOK_ALLOW_PRIVATE=true $(VENV)/bin/paygate serve
 
 test: setup check-gen lint  ## the whole suite, HTTP tests against SQLite and PostgreSQL
-	$(PY) -m pytest
+	$(PY) -m pytest -n 4 --dist loadfile  # test files in parallel: most of the time is spent waiting on chains and servers
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -60,6 +60,9 @@ fmt: setup
 
 unit: setup
 	$(PY) -m pytest tests/unit
+
+fuzz: setup  ## the long schemathesis run (>= 10,000 requests per database) over /openapi.json; prints the count
+	PAYGATE_FUZZ_LONG=1 $(PY) -m pytest tests/fuzz/test_schemathesis.py -q -s -p no:cacheprovider
 
 bench: setup  ## request rates and latencies of the facade, direct gRPC and a bare Starlette handler
 	$(PY) bench/facade.py

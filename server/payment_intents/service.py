@@ -17,7 +17,7 @@ from server import clock, structs, validate
 from server.chains.models import ChainTransfer
 from server.customers import service as customers
 from server.customers.models import Customer
-from server.errors import MissingParameter, Unimplemented, invalid
+from server.errors import MissingParameter, invalid
 from server.ids import new_id
 from server.paging import Page
 from server.payment_intents import attempts, pricing, settle
@@ -168,7 +168,8 @@ async def choose_method(session: AsyncSession, env: Env, loaded: Loaded, method:
     """Choosing crypto opens a payment attempt (or returns the open one for the same asset)."""
     attempts.check_open(loaded, clock.now())
     if _method_of(method, options) == "cards":
-        raise Unimplemented("card payments are not available in this build; pay with crypto")
+        # A choice the caller can change, not a failure of ours: 400, never 5xx.
+        raise invalid("payment_method_type", "card payments are not available in this build; pay with crypto")
     return await attempts.open_crypto(session, env, loaded, options.crypto.asset_id.strip())
 
 

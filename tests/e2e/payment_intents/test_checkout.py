@@ -108,4 +108,5 @@ def test_checkout_asset_rules_apply(anonymous: httpx.Client, merchant: dict[str,
           400, "parameter_invalid", "payment_method_options.crypto.asset_id")
     fails(anonymous.post(UPDATE.format(id=intent["id"]),
                          json={**creds(merchant, intent), "payment_method_type": "cards",
-                               "payment_method_options": {"fiat": {"currency": "USD"}}}), 501, "not_implemented")
+                               "payment_method_options": {"fiat": {"currency": "USD"}}}), 400, "parameter_invalid",
+          "payment_method_type")

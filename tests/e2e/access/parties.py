@@ -1,0 +1,92 @@
+"""A merchant in the access sweep: its clients (test secret, live secret, public key) and its objects, made on
+demand through the API by one factory per kind of id. `FACTORIES` is the table the sweep's coverage test checks:
+every id an operation takes must name a kind listed here."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+import httpx
+
+from server.db import Database
+from server.ids import new_id
+from server.refunds.models import Refund
+from tests import seed
+from tests.conftest import http_client, ok
+from tests.harness import Service
+
+
+@dataclass
+class Party:
+    service: Service
+    merchant: dict[str, Any]
+    api: httpx.Client  # test-mode secret key
+    live: httpx.Client  # live-mode secret key
+    objects: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, service: Service, merchant: dict[str, Any]) -> Party:
+        return cls(service, merchant, http_client(service, merchant["test"]["secret_key"]),
+                   http_client(service, merchant["live"]["secret_key"]))
+
+    def close(self) -> None:
+        self.api.close()
+        self.live.close()
+
+    def obj(self, kind: str) -> dict[str, Any]:
+        """The merchant's object of that kind, made once."""
+        if kind not in self.objects:
+            self.objects[kind] = FACTORIES[kind](self)
+        return self.objects[kind]
+
+    def id(self, kind: str) -> str:
+        return str(self.obj(kind)["id"])
+
+
+def _payment_link(p: Party) -> dict[str, Any]:
+    variant = p.id("variant")
+    return ok(p.api.post("/v1/payment_links", json={  # type: ignore[no-any-return]
+        "product_id": p.id("product"), "default_variant_id": variant, "primary_variant_ids": [variant]}))
+
+
+def _refund(p: Party) -> dict[str, Any]:
+    """A refund needs a paid intent, i.e. a chain payment; the sweep only needs the row, so it writes one (failed,
+    so that the refund sender leaves it alone) for an intent of the merchant made through the API."""
+    intent = p.id("payment_intent")
+    refund_id = new_id("rf")
+    now = int(time.time())
+
+    async def write() -> None:
+        db = Database(p.service.database_url)
+        try:
+            async with db.transaction() as session:
+                session.add(Refund(id=refund_id, merchant_id=p.merchant["merchant_id"], livemode=False,
+                                   payment_intent_id=intent, asset_id="USDT-ETH-TEST", network="ETH-TEST",
+                                   decimals=6, amount=Decimal("1.5"), refund_address="0x" + "1" * 40,
+                                   status="Failed", failure_reason="network_error", created=now, updated=now))
+        finally:
+            await db.close()
+
+    asyncio.run(write())
+    return {"id": refund_id}
+
+
+FACTORIES: dict[str, Callable[[Party], dict[str, Any]]] = {
+    "merchant": lambda p: {"id": p.merchant["merchant_id"]},
+    "product": lambda p: seed.product(p.api),
+    "variant": lambda p: p.obj("product")["variants"][0],
+    "payment_link": _payment_link,
+    "customer": lambda p: seed.customer(p.api),
+    "payment_intent": lambda p: seed.payment_intent(p.api),
+    "webhook_endpoint": lambda p: seed.webhook_endpoint(p.api),
+    "event": lambda p: (p.obj("payment_intent"), ok(p.api.get("/v1/events"))["events"][0])[1],
+    "refund": _refund,
+    # Not an id kind: an identity method for ResolveIdentity's valid body.
+    "ephemeral_token": lambda p: {"id": ok(p.api.post("/v1/customers/ephemeral_tokens", json={
+        "idp_key": "email", "idp_subject": "ann@example.com", "allow_create": True}))["token"]},
+}
