@@ -87,7 +87,10 @@ class Database:
         if self.dialect == "postgresql":
             kwargs.update(pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
         self.engine: AsyncEngine = create_async_engine(async_url(url), **kwargs)
-        self._reader: AsyncEngine = self.engine
+        # Readers see one snapshot for the whole unit of work: under PostgreSQL's default READ COMMITTED an intent
+        # read before a watcher's commit and its transfers read after it would disagree (SQLite's BEGIN is a
+        # snapshot already). A read-only REPEATABLE READ transaction never fails to serialize.
+        self._reader: AsyncEngine = self.engine.execution_options(isolation_level="REPEATABLE READ")
         self._write_lock: asyncio.Lock | None = None
         if self.dialect == "sqlite":
             self._write_lock = asyncio.Lock()
@@ -147,7 +150,7 @@ class Database:
 
     async def close(self) -> None:
         await self.engine.dispose()
-        if self._reader is not self.engine:
+        if self.dialect == "sqlite":
             await self._reader.dispose()
 
 
