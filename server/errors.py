@@ -11,6 +11,7 @@ in the tree decides a status.
     ├── Forbidden              403  forbidden
     ├── NotFound               404  <resource>_not_found
     ├── Conflict               409  payment_link_active, idempotency_in_progress, ErrStatusUnexpected, …
+    ├── RateLimited            429  rate_limited (with a retry-after trailer → HTTP Retry-After)
     ├── Unimplemented          501  not_implemented
     └── Unavailable            503  service_unavailable
 """
@@ -85,3 +86,17 @@ class Unimplemented(DomainError):
 class Unavailable(DomainError):
     code = grpc.StatusCode.UNAVAILABLE
     reason = "service_unavailable"
+
+
+RETRY_AFTER = "retry-after"
+
+
+class RateLimited(DomainError):
+    """429 through the facade. The seconds to wait travel as the `retry-after` trailer (HTTP `Retry-After`)."""
+
+    code = grpc.StatusCode.RESOURCE_EXHAUSTED
+    reason = "rate_limited"
+
+    def __init__(self, seconds: int, message: str = "", *, field: str = "") -> None:
+        super().__init__(message or f"too many requests; retry after {seconds} s", field=field)
+        self.trailers: tuple[tuple[str, str], ...] = ((RETRY_AFTER, str(max(1, seconds))),)

@@ -11,7 +11,6 @@ import hmac
 import secrets
 from typing import Any
 
-import grpc
 import sqlalchemy as sa
 from paygate.v1 import customers_pb2
 from sqlmodel import col, select
@@ -20,7 +19,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server import clock, structs, validate
 from server.customers import service as customers
 from server.customers.models import AuthToken, Customer, EphemeralToken, VerificationCode
-from server.errors import DomainError, InvalidArgument, MissingParameter, NotFound, invalid
+from server.errors import InvalidArgument, MissingParameter, NotFound, RateLimited, invalid
 from server.ids import digest, new_id, random_base62
 from server.request_string import merged
 from server.rpc.context import Caller
@@ -40,11 +39,6 @@ IDP_KEYS = {customers_pb2.IDP_KEY_EMAIL: "email", customers_pb2.IDP_KEY_PHONE: "
 
 class TokenExpired(InvalidArgument):
     reason = "token_expired"
-
-
-class TooManyAttempts(DomainError):
-    code = grpc.StatusCode.RESOURCE_EXHAUSTED  # 429 through the facade
-    reason = "rate_limited"
 
 
 class VerificationFailed(InvalidArgument):
@@ -228,8 +222,8 @@ async def _check_subject_failures(session: AsyncSession, caller: Caller, channel
         VerificationCode.channel == channel, VerificationCode.subject == subject, VerificationCode.created > since,
     ))).one()
     if int(failures) >= MAX_SUBJECT_FAILURES:
-        raise TooManyAttempts(f"verification_code: too many wrong codes for this {channel}; retry after "
-                              f"{SUBJECT_WINDOW_SECONDS // 60} minutes", field="verification_code")
+        raise RateLimited(SUBJECT_WINDOW_SECONDS, f"verification_code: too many wrong codes for this {channel}; "
+                          f"retry after {SUBJECT_WINDOW_SECONDS // 60} minutes", field="verification_code")
 
 
 def _code_subject(channel: str, value: str, *, field: str) -> str:
@@ -248,8 +242,8 @@ async def issue_verification_code(session: AsyncSession, caller: Caller, channel
         VerificationCode.created > now - CODES_WINDOW_SECONDS,
     ))).one()
     if int(issued) >= MAX_CODES_PER_WINDOW:
-        raise TooManyAttempts(f"subject: at most {MAX_CODES_PER_WINDOW} codes per hour for one {channel}; "
-                              "retry later", field="subject")
+        raise RateLimited(CODES_WINDOW_SECONDS, f"subject: at most {MAX_CODES_PER_WINDOW} codes per hour for one "
+                          f"{channel}; retry later", field="subject")
     code = f"{secrets.randbelow(10**6):06d}"
     row_id = new_id("vc")
     session.add(VerificationCode(id=row_id, merchant_id=caller.merchant_id, livemode=caller.livemode,

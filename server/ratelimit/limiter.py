@@ -10,28 +10,15 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 
-import grpc
 from google.protobuf.message import Message
 
 from server.config import Settings
 from server.db import Database
-from server.errors import DomainError
+from server.errors import DomainError, RateLimited
 from server.ratelimit.buckets import Buckets, Limit, MemoryBuckets, PostgresBuckets
 from server.ratelimit.client_ip import bucket_of, client_ip
 from server.rpc.context import Caller
 from server.rpc.methods import MethodInfo
-
-RETRY_AFTER = "retry-after"
-
-
-class RateLimited(DomainError):
-    code = grpc.StatusCode.RESOURCE_EXHAUSTED
-    reason = "rate_limited"
-
-    def __init__(self, seconds: int) -> None:
-        super().__init__(f"too many requests; retry after {seconds} s")
-        # Sent as gRPC trailing metadata; the facade copies it to the HTTP Retry-After header.
-        self.trailers: tuple[tuple[str, str], ...] = ((RETRY_AFTER, str(seconds)),)
 
 
 def _limit(rate: float, burst: int) -> Limit | None:
