@@ -7,13 +7,16 @@ the production networks.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from tests.conftest import basic, fails, ok
+from tests.harness import TEST_NETWORKS, Service, start, stop
 
 ASSET_FIELDS: dict[str, type] = {
     "id": str, "display_name": str, "coin": str, "is_fiat": bool, "decimals": int, "payable": bool,
@@ -24,6 +27,24 @@ TEST_CRYPTO = {"ETH-ETH-TEST", "USDT-ETH-TEST", "USDC-ETH-TEST"}
 PRODUCTION_CRYPTO = {"ETH-ETH", "USDT-ETH", "USDC-ETH", "POL-POLYGON", "USDT-POLYGON", "USDC-POLYGON",
                      "BNB-BSC", "USDT-BSC", "USDC-BSC"}
 FIAT = {"USD", "EUR"}
+# A catalogue where one production network (POLYGON) has an rpc_url, so that live mode has payable assets. Nothing
+# calls that RPC: the service runs no scheduler (no watcher).
+LIVE_RPC_NETWORKS = TEST_NETWORKS + """
+[[networks]]
+id = "POLYGON"
+rpc_url = "http://127.0.0.1:9"
+"""
+LIVE_PAYABLE = {"POL-POLYGON", "USDT-POLYGON", "USDC-POLYGON"}
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def live_rpc_service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    workdir = Path(tmp_path_factory.mktemp(f"paygate-live-rpc-{request.param}"))
+    networks = workdir / "live-rpc-networks.toml"
+    networks.write_text(LIVE_RPC_NETWORKS)
+    svc = start(request.param, workdir, only=("http", "grpc"), networks_file=networks)
+    yield svc
+    stop(svc)
 
 
 def assets_of(response: httpx.Response) -> list[dict[str, Any]]:
@@ -169,9 +190,17 @@ def test_asset_fees_need_a_key(anonymous):
 # ---------------------------------------------------------------- GET /merchants/{id}/assets
 
 
-def test_merchant_assets_without_key_are_live_payable_assets(anonymous, merchant):
-    assets = assets_of(anonymous.get(f"/merchants/{merchant['merchant_id']}/assets"))
-    assert all(a["payable"] and not a["id"].endswith("-TEST") for a in assets)
+def test_merchant_assets_without_key_are_none_when_no_live_network_is_payable(anonymous, merchant):
+    # The test catalogue gives no production network an rpc_url and configures no card provider.
+    assert assets_of(anonymous.get(f"/merchants/{merchant['merchant_id']}/assets")) == []
+
+
+def test_merchant_assets_without_key_are_the_live_payable_assets(live_rpc_service):
+    merchant = live_rpc_service.create_merchant()
+    with httpx.Client(base_url=live_rpc_service.http_url) as anonymous:
+        assets = assets_of(anonymous.get(f"/merchants/{merchant['merchant_id']}/assets"))
+    assert {a["id"] for a in assets} == LIVE_PAYABLE
+    assert [a["payable"] for a in assets] == [True] * len(LIVE_PAYABLE)
 
 
 def test_merchant_assets_with_test_public_key_are_payable_test_assets(anonymous, merchant):
@@ -182,10 +211,13 @@ def test_merchant_assets_with_test_public_key_are_payable_test_assets(anonymous,
     assert all(a["payable"] for a in assets)
 
 
-def test_merchant_assets_with_live_public_key_exclude_test_assets(anonymous, merchant):
-    response = anonymous.get(f"/merchants/{merchant['merchant_id']}/assets",
-                             params={"key": merchant["live"]["public_key"]})
-    assert not any(a["id"].endswith("-TEST") for a in assets_of(response))
+def test_merchant_assets_with_live_public_key_are_the_live_payable_assets_only(live_rpc_service):
+    # ETH-TEST is payable in this service too: a live key must still not see it.
+    merchant = live_rpc_service.create_merchant()
+    with httpx.Client(base_url=live_rpc_service.http_url) as anonymous:
+        response = anonymous.get(f"/merchants/{merchant['merchant_id']}/assets",
+                                 params={"key": merchant["live"]["public_key"]})
+    assert {a["id"] for a in assets_of(response)} == LIVE_PAYABLE
 
 
 def test_merchant_assets_have_every_field(anonymous, merchant):
