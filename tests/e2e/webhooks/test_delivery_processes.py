@@ -3,6 +3,7 @@ two of them sharing one PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections import Counter
 from pathlib import Path
@@ -33,6 +34,31 @@ def wait_until_delivered(api, count: int, timeout: float = 60) -> None:
     raise AssertionError("deliveries still pending")
 
 
+def log_records(scheduler: Scheduler) -> list[dict]:
+    records = []
+    for line in Path(scheduler.log.name).read_text().splitlines():
+        try:
+            records.append(json.loads(line))
+        except ValueError:
+            continue  # not a structured log line
+    return records
+
+
+def logged_total(scheduler: Scheduler, message: str, field: str) -> int:
+    """The sum of `field` over a scheduler process's log records `message` (one per job run that did work)."""
+    return sum(int(r[field]) for r in log_records(scheduler) if r.get("msg") == message)
+
+
+def wait_until_started(pair: list[Scheduler], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if all(any(r.get("msg") == "scheduler started" for r in log_records(s)) for s in pair):
+            return
+        assert all(s.process.poll() is None for s in pair), "a scheduler exited"
+        time.sleep(0.1)
+    raise AssertionError("schedulers did not start")
+
+
 def test_a_scheduler_killed_mid_batch_loses_no_event(service, api, receiver, schedulers, clock_file, tmp_path):
     receiver.default = (200, 1.0)  # slow: the kill lands while requests are in flight
     create_endpoint(api, receiver.url)
@@ -61,15 +87,23 @@ def test_two_schedulers_on_postgresql_never_send_the_same_attempt_twice(service,
     create_endpoint(api, receiver.url)
     create_endpoint(api, receiver.url + "/second")
     count = 150
+    pair = [Scheduler(service, tmp_path, clock_file), Scheduler(service, tmp_path, clock_file)]
+    schedulers.extend(pair)
+    # Both poll before the first event exists, so neither can have taken everything before the other started.
+    wait_until_started(pair)
     for i in range(count):
         create_customer(api, f"c{i}")
-    schedulers.extend([Scheduler(service, tmp_path, clock_file), Scheduler(service, tmp_path, clock_file)])
     wait_until_delivered(api, count)
     received = receiver.wait_for(2 * count)
     sent = Counter((r.headers["paygate-event-id"], r.headers["paygate-delivery-id"],
                     r.headers["paygate-delivery-attempt"]) for r in received)
     assert len(received) == 2 * count and max(sent.values()) == 1
     assert len({key[0] for key in sent}) == count
+    # Both processes did work (a dead second scheduler would pass the checks above), and together sent each once.
+    for scheduler in pair:
+        scheduler.stop()
+    by_process = [logged_total(scheduler, "webhooks sent", "attempts") for scheduler in pair]
+    assert min(by_process) > 0 and sum(by_process) == 2 * count, by_process
 
 
 def test_the_scheduler_log_never_shows_a_webhook_urls_query_string(service, api, receiver, schedulers, clock_file,
