@@ -1,4 +1,5 @@
-"""Chain tests run on a real Anvil node (tests/chain.py) with the watcher in-process on a fresh SQLite database."""
+"""Chain tests run on a real Anvil node (tests/chain.py) with the watcher in-process on a fresh database: each test
+once on SQLite and once on PostgreSQL (the lease, its fence and the claims differ between the two)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from server.chains import hooks
 from server.chains.models import ChainTransfer
 from tests.chain import Chain, chain  # noqa: F401 - the session fixture
 from tests.e2e.chain.rig import Rig, deny_list_screening
+from tests.harness import create_database, drop_database
 
 DENIED_SENDER = 9  # the dev account on the tests' deny list
 
@@ -40,20 +42,28 @@ def heard() -> Iterator[list[Heard]]:
     hooks.TRANSFER_LISTENERS.remove(listener)
 
 
-def make_rig(chain: Chain, workdir: Path, mode: str = "sync") -> Rig:  # noqa: F811
+def make_rig(chain: Chain, database_url: str, mode: str = "sync") -> Rig:  # noqa: F811
     screening = deny_list_screening(chain.accounts[DENIED_SENDER].address, mode)
-    return Rig(f"sqlite:///{workdir / 'paygate.db'}", chain.networks_file, screening)
+    return Rig(database_url, chain.networks_file, screening)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database of each backend (tests/harness.py)."""
+    url = create_database(request.param, tmp_path)
+    yield url
+    drop_database(url)
 
 
 @pytest.fixture
-def rig(chain: Chain, tmp_path: Path) -> Iterator[Rig]:  # noqa: F811
-    r = make_rig(chain, tmp_path)
+def rig(chain: Chain, database_url: str) -> Iterator[Rig]:  # noqa: F811
+    r = make_rig(chain, database_url)
     yield r
     r.close()
 
 
 @pytest.fixture
-def async_rig(chain: Chain, tmp_path: Path) -> Iterator[Rig]:  # noqa: F811
-    r = make_rig(chain, tmp_path, mode="async")
+def async_rig(chain: Chain, database_url: str) -> Iterator[Rig]:  # noqa: F811
+    r = make_rig(chain, database_url, mode="async")
     yield r
     r.close()

@@ -18,8 +18,8 @@ from tests.e2e.chain.test_two_processes import ROOT, wait_until
 
 
 @pytest.fixture
-def scheduler(chain: Chain, tmp_path: Path) -> Iterator[Rig]:
-    url = f"sqlite:///{tmp_path / 'paygate.db'}"
+def scheduler(chain: Chain, tmp_path: Path, database_url: str) -> Iterator[Rig]:
+    url = database_url  # each backend (tests/e2e/chain/conftest.py)
     config = tmp_path / "paygate.toml"
     config.write_text(f'aml_deny_list = ["{chain.accounts[DENIED_SENDER].address}"]\n')
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAYGATE_")}
