@@ -25,6 +25,7 @@ class Customer(SQLModel, table=True):
     metadata_: dict[str, Any] = Field(default_factory=dict, sa_column=Column("metadata", JSONType, nullable=False))
     addresses: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSONType, nullable=False))
     currency: str = Field(default="", max_length=20)
+    # Minor units of `currency` (integers, DESIGN §12), kept by server/customers/totals.py.
     total_payment: Decimal = Field(default=Decimal(0), sa_column=Column(DecimalText, nullable=False))
     total_refund: Decimal = Field(default=Decimal(0), sa_column=Column(DecimalText, nullable=False))
     provider_a_customer_id: str = Field(default="", max_length=100)

@@ -13,6 +13,7 @@ from server.customers.models import Customer
 from server.merchants.models import Merchant
 from server.payment_intents import totals
 from server.payment_intents.models import Charge, ChargeTransfer, PaymentIntent
+from server.refunds.models import Refund, RefundTransaction
 
 
 @dataclass
@@ -23,6 +24,8 @@ class Loaded:
     transfers: dict[str, list[ChainTransfer]] = field(default_factory=dict)
     customer: Customer | None = None
     merchant_name: str = ""
+    # The refunds of each charge, by charge id, oldest first, each with its transactions (a charge shows them).
+    refunds: dict[str, list[tuple[Refund, list[RefundTransaction]]]] = field(default_factory=dict)
 
     def transfers_of(self, charge: Charge) -> list[ChainTransfer]:
         """The transfers that pay `charge`: only those in its own asset (totals.counts_toward)."""
@@ -54,6 +57,7 @@ async def load(session: AsyncSession, intents: list[PaymentIntent]) -> list[Load
                       col(ChainTransfer.id)))
         for charge_id, transfer in rows:
             by_charge[charge_id].append(transfer)
+    refunds = await _refunds(session, [c.id for c in charges])
     customer_ids = list({i.customer_id for i in intents if i.customer_id})
     customers = {c.id: c for c in await session.exec(select(Customer).where(col(Customer.id).in_(customer_ids)))} \
         if customer_ids else {}
@@ -64,7 +68,26 @@ async def load(session: AsyncSession, intents: list[PaymentIntent]) -> list[Load
         own = [c for c in charges if c.payment_intent_id == intent.id]
         out.append(Loaded(intent=intent, charges=own, transfers={c.id: by_charge.get(c.id, []) for c in own},
                           customer=customers.get(intent.customer_id or ""),
-                          merchant_name=names.get(intent.merchant_id, "")))
+                          merchant_name=names.get(intent.merchant_id, ""),
+                          refunds={c.id: refunds.get(c.id, []) for c in own}))
+    return out
+
+
+async def _refunds(session: AsyncSession, charge_ids: list[str]
+                   ) -> dict[str, list[tuple[Refund, list[RefundTransaction]]]]:
+    if not charge_ids:
+        return {}
+    rows = list(await session.exec(select(Refund).where(col(Refund.charge_id).in_(charge_ids))
+                                   .order_by(col(Refund.sort_key))))
+    txs: dict[str, list[RefundTransaction]] = defaultdict(list)
+    if rows:
+        for t in await session.exec(select(RefundTransaction)
+                                    .where(col(RefundTransaction.refund_id).in_([r.id for r in rows]))
+                                    .order_by(col(RefundTransaction.created_at), col(RefundTransaction.nonce))):
+            txs[t.refund_id].append(t)
+    out: dict[str, list[tuple[Refund, list[RefundTransaction]]]] = defaultdict(list)
+    for r in rows:
+        out[r.charge_id].append((r, txs.get(r.id, [])))
     return out
 
 

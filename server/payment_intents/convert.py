@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from paygate.v1 import customers_pb2, refunds_pb2
@@ -18,6 +19,8 @@ from server.payment_intents.aggregate import Loaded
 from server.payment_intents.env import Env
 from server.payment_intents.models import Charge
 from server.payment_intents.states import Status
+from server.refunds import convert as refund_convert
+from server.refunds.states import Status as RefundStatus
 from server.validate import money_text
 
 STATUS = {
@@ -92,15 +95,21 @@ def charge_proto(env: Env, loaded: Loaded, charge: Charge, now: int) -> pb.Charg
     intent = loaded.intent
     moves = loaded.transfers_of(charge)
     status = totals.shown_status(charge, totals.charge_totals(moves), intent.status, now)
+    refunds = loaded.refunds.get(charge.id, [])
+    # What reached the customer: only successful refunds count, as on the intent (settle.refunded).
+    refunded = sum((r.amount for r, _ in refunds if r.status == RefundStatus.SUCCESS), Decimal(0))
     out = pb.Charge(
         id=charge.id, object="charge", amount=AssetAmount(asset_id=charge.asset_id, amount=totals.text(charge.amount)),
         transactions=[transaction(env, t) for t in moves if t.status != totals.REVERTED],
-        refunded=False, created=charge.created, payment_provider="", payment_method_type=charge.payment_method_type,
+        refunded=charge.amount_captured > 0 and refunded >= charge.amount_captured,
+        refunds=[refund_convert.to_proto(env.catalogue, r, txs) for r, txs in refunds], created=charge.created,
+        payment_provider="", payment_method_type=charge.payment_method_type,
         payment_method_options=pb.PaymentMethodOptions(crypto=crypto_options(env, charge)),
         exchange_rate=totals.text(charge.exchange_rate), status=CHARGE_STATUS[status],
         paid=charge.amount_captured > 0, captured=charge.amount_captured > 0,
         amount_captured=AssetAmount(asset_id=charge.asset_id, amount=totals.text(charge.amount_captured)),
-        amount_refunded=AssetAmount(asset_id=charge.asset_id, amount="0"), currency=intent.currency,
+        amount_refunded=AssetAmount(asset_id=charge.asset_id, amount=totals.text(refunded)),
+        currency=intent.currency,
         customer=intent.customer_id or "", description=intent.description, livemode=intent.livemode,
         payment_intent=intent.id, receipt_email=intent.receipt_email)
     if charge.frozen_amount > 0:

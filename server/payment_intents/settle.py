@@ -13,6 +13,7 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
+from server.customers import totals as customer_totals
 from server.events import outbox
 from server.payment_intents import convert, totals
 from server.payment_intents.aggregate import Loaded, load_one
@@ -46,11 +47,15 @@ async def move(session: AsyncSession, env: Env, loaded: Loaded, event: Event, **
     """Apply one transition (and the facts that go with it) and record the event of the status entered."""
     before = snapshot(env, loaded)
     intent = loaded.intent
+    was = intent.status
     intent.status = transition(intent.status, event)
     for name, value in facts.items():
         setattr(intent, name, value)
     intent.updated = clock.now()
     session.add(intent)
+    if intent.status == Status.SUCCESS and was != Status.SUCCESS:
+        # The payment succeeded: the customer's totals move in this same transaction.
+        await customer_totals.paid(session, env.catalogue, intent.customer_id, intent.currency, intent.amount)
     if type_ := EVENT_TYPES.get(Status(intent.status)):
         await record(session, env, loaded, type_, before)
 

@@ -40,9 +40,11 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
 from server.assets.catalogue import Asset, Network
+from server.customers import totals as customer_totals
 from server.ids import new_id
 from server.payment_intents import settle
 from server.payment_intents.env import Env, current
+from server.payment_intents.models import PaymentIntent
 from server.rails.base import ChainUnavailable
 from server.refunds import chain, service
 from server.refunds.models import Refund, RefundTransaction, SignedTransaction, TreasuryNonce
@@ -268,7 +270,16 @@ async def _mined(rt: Runtime, env: Env, tx: RefundTransaction, signed: SignedTra
             paid = Decimal(fee_wei).scaleb(-refund.decimals)
             facts["network_fee"] = paid
         await move(session, env, refund, Event.CONFIRMED, **facts)
+        await _count_for_customer(session, env, refund)  # first: the intent's event below shows the customer
         await settle.refunded(session, env, refund.payment_intent_id, refund.amount, network_fee=paid)
+
+
+async def _count_for_customer(session: AsyncSession, env: Env, refund: Refund) -> None:
+    """The refund succeeded: its fiat value (asset amount times the charge's rate) joins the customer's totals."""
+    intent = await session.get(PaymentIntent, refund.payment_intent_id)
+    if intent is not None:
+        await customer_totals.refunded(session, env.catalogue, intent.customer_id, intent.currency,
+                                       refund.amount * refund.exchange_rate)
 
 
 async def _resign(rt: Runtime, env: Env, tx: RefundTransaction, net: Network) -> None:
