@@ -246,7 +246,12 @@ def test_nul_character_in_a_string_field_is_parameter_invalid(api):
 
 
 def test_nul_character_in_a_path_id_is_not_a_server_error(api):
-    response = api.get("/v1/customers/%00")
+    # A segment that is not shaped like an id is no route at all (gateway_http/routes.py, DESIGN §12).
+    fails(api.get("/v1/customers/%00"), 404, "not_found")
+
+
+def test_nul_character_inside_a_path_id_is_not_a_server_error(api):
+    response = api.get("/v1/customers/cus_%00")
     body = response.json()
     assert response.status_code in (400, 404), body
     assert body["error_code"] in ("parameter_invalid", "customer_not_found"), body
