@@ -409,4 +409,5 @@ def _signature_headers(raw: object) -> tuple[str, ...]:
                                                            for n in names):
         raise ConfigError('webhooks.signature_headers (PAYGATE_WEBHOOK_SIGNATURE_HEADERS): expected a list of '
                           'HTTP header names, e.g. ["Paygate-Signature"]')
-    return tuple(dict.fromkeys(names))
+    # Header names are case-insensitive: a name given twice is sent once.
+    return tuple({n.lower(): n for n in reversed(names)}[k] for k in dict.fromkeys(n.lower() for n in names))

@@ -239,3 +239,8 @@ def test_webhook_signature_headers_from_the_config_file(empty_cwd: Path):
 def test_a_webhook_signature_header_that_is_not_a_header_name_stops_start_up():
     text = one_line_error({"PAYGATE_WEBHOOK_SIGNATURE_HEADERS": "Paygate-Signature,Bad Header"})
     assert text.startswith("webhooks.signature_headers")
+
+
+def test_a_webhook_signature_header_named_twice_is_sent_once():
+    env = {"PAYGATE_WEBHOOK_SIGNATURE_HEADERS": "Paygate-Signature,X-Sig,paygate-signature"}
+    assert load_settings(env).webhooks.signature_headers == ("Paygate-Signature", "X-Sig")
