@@ -3,6 +3,10 @@
 Each binding knows its RPC, verb, body and response_body; nothing here is written per endpoint. Templates are
 ordered so that a literal segment wins over a `{param}` at the same place (`/v1/customers/ephemeral_tokens`
 before `/v1/customers/{id}`).
+
+A parameter only matches an identifier (`<prefix>_<chars>`, server/ids.py): a word such as `invoice` in
+`/v1/payment_intents/invoice` is a literal path, and a literal that no RPC binds answers `404 not_found` instead of
+being read as an intent id (DESIGN §12).
 """
 
 from __future__ import annotations
@@ -16,8 +20,18 @@ from google.protobuf import descriptor as d
 from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 from paygate.v1 import options_pb2
+from starlette.convertors import StringConvertor, register_url_convertor
 
 _PARAM = re.compile(r"\{([a-z_][a-z0-9_.]*)(=[^}]*)?\}")
+
+
+class IdentifierConvertor(StringConvertor):
+    """A path segment shaped like an object id: a prefix, `_`, then anything but `/`."""
+
+    regex = "[A-Za-z0-9]+_[^/]*"
+
+
+register_url_convertor("identifier", IdentifierConvertor())
 
 
 @dataclass(frozen=True)
@@ -41,7 +55,7 @@ class Binding:
 
     @property
     def starlette_path(self) -> str:
-        return _PARAM.sub(lambda m: "{" + m.group(1).replace(".", "__") + "}", self.template)
+        return _PARAM.sub(lambda m: "{" + m.group(1).replace(".", "__") + ":identifier}", self.template)
 
     @property
     def public(self) -> bool:

@@ -37,6 +37,9 @@ class WebhookSettings:
     allow_private_targets: bool = False
     # One total deadline per delivery attempt (lookup, connect, headers and body).
     timeout_seconds: float = 10.0
+    # Header names each delivery carries, all with the same signature: other SDKs' webhook helpers read their own
+    # name (DESIGN §12). `[webhooks] signature_headers = [...]` or PAYGATE_WEBHOOK_SIGNATURE_HEADERS (comma-separated).
+    signature_headers: tuple[str, ...] = ("Paygate-Signature",)
 
 
 class ConfigError(Exception):
@@ -135,6 +138,7 @@ _ENV = {
 _WEBHOOK_ENV = {
     "PAYGATE_WEBHOOK_ALLOW_PRIVATE": "allow_private_targets",
     "PAYGATE_WEBHOOK_TIMEOUT_SECONDS": "timeout_seconds",
+    "PAYGATE_WEBHOOK_SIGNATURE_HEADERS": "signature_headers",  # comma-separated
 }
 # `[grpc] reflection = false` in paygate.toml is `grpc_reflection`; `[rate_limit] burst = 50` is `rate_limit_burst`.
 _SECTIONS = ("grpc", "rate_limit")
@@ -390,4 +394,20 @@ def _webhooks(raw: object) -> WebhookSettings:
         timeout = 0.0
     if not 0 < timeout <= 60:
         raise ConfigError("webhooks.timeout_seconds (PAYGATE_WEBHOOK_TIMEOUT_SECONDS): expected 0 to 60 seconds")
-    return WebhookSettings(allow_private_targets=allow, timeout_seconds=timeout)
+    return WebhookSettings(allow_private_targets=allow, timeout_seconds=timeout,
+                           signature_headers=_signature_headers(raw.get("signature_headers")))
+
+
+_HEADER_NAME = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+")  # an HTTP token (RFC 9110 §5.6.2)
+
+
+def _signature_headers(raw: object) -> tuple[str, ...]:
+    if raw is None:
+        return WebhookSettings.signature_headers
+    names = [x.strip() for x in raw.split(",")] if isinstance(raw, str) else raw
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) and _HEADER_NAME.fullmatch(n)
+                                                           for n in names):
+        raise ConfigError('webhooks.signature_headers (PAYGATE_WEBHOOK_SIGNATURE_HEADERS): expected a list of '
+                          'HTTP header names, e.g. ["Paygate-Signature"]')
+    # Header names are case-insensitive: a name given twice is sent once.
+    return tuple({n.lower(): n for n in reversed(names)}[k] for k in dict.fromkeys(n.lower() for n in names))

@@ -29,7 +29,7 @@ class MerchantServicer(merchants_pb2_grpc.MerchantServiceServicer):
         if None in treasury.values():  # a merchant made before wallets existed: allocate its accounts once
             async with self._rt.db.transaction() as session:
                 treasury = {live: await treasury_address(session, self._wallet, merchant.id, live) for live in MODES}
-        out = merchants_pb2.Merchant(id=merchant.id, object="merchant", name=merchant.name,
+        out = merchants_pb2.Merchant(id=merchant.id, object="merchant", name=merchant.name, merchant_id=merchant.id,
                                      livemode=caller.livemode, created=merchant.created)
         for key in keys:
             mode = getattr(out, MODES[key.livemode])

@@ -107,6 +107,14 @@ async def held(session: AsyncSession, intent_id: str, asset_id: str) -> Decimal:
     return sum((Decimal(a) for a in rows), Decimal(0))
 
 
+async def check_remaining(session: AsyncSession, p: Plan, amount: Decimal) -> None:
+    """Per asset: a refund never pays out more of an asset than its charges captured in that asset."""
+    remaining = await intents.captured_in(session, p.intent_id, p.asset.id) - await held(session, p.intent_id,
+                                                                                         p.asset.id)
+    if amount > remaining:
+        raise RefundAmountExceeded(text(max(remaining, Decimal(0))), p.asset.id)
+
+
 async def record(session: AsyncSession, env: Env, refund: Refund, type_: str,
                  before: dict[str, object] | None) -> None:
     txs = await transactions(session, [refund.id])
@@ -131,16 +139,16 @@ async def create(db: Database, env: Env, caller: Caller, request: pb.CreateRefun
     exponent = amount.as_tuple().exponent
     if isinstance(exponent, int) and -exponent > p.asset.decimals:
         raise invalid("amount", f"at most {p.asset.decimals} decimal places in {p.asset.id}")
+    # The checks run in the spec's order (DESIGN §12): the intent, the amount against what is left, then the
+    # treasury's balance. The amount is checked again under the intent's lock below.
+    async with db.read() as session:
+        await check_remaining(session, p, amount)
     await check_funds(env, p, amount)
     async with db.transaction() as session:
         intent = await settle.lock(session, p.intent_id)
         if intent is None or intent.status not in REFUNDABLE:
             raise InvalidPaymentIntent()  # refunded in full (or changed) since the read above
-        # Per asset: a refund never pays out more of an asset than its charges captured in that asset.
-        remaining = await intents.captured_in(session, intent.id, p.asset.id) \
-            - await held(session, intent.id, p.asset.id)
-        if amount > remaining:
-            raise RefundAmountExceeded(text(max(remaining, Decimal(0))), p.asset.id)
+        await check_remaining(session, p, amount)
         now = clock.now()
         refund = Refund(
             id=new_id("rf"), merchant_id=caller.merchant_id, livemode=caller.livemode, payment_intent_id=intent.id,

@@ -138,7 +138,8 @@ async def claim(db: Database, now: int, box: SecretBox, limit: int = BATCH_SIZE,
 
 
 async def send(client: httpx.AsyncClient, item: Claimed, now: int, *, timeout: float = TIMEOUT_SECONDS,
-               allow_private: bool = False, resolve: urls.Resolver = urls.resolve) -> Outcome:
+               allow_private: bool = False, resolve: urls.Resolver = urls.resolve,
+               signature_headers: tuple[str, ...] = (HEADER,)) -> Outcome:
     """One POST of exactly the signed bytes; any 2xx is success. Never raises: whatever goes wrong is this
     attempt's own failure, with a message safe to show the merchant.
 
@@ -154,7 +155,7 @@ async def send(client: httpx.AsyncClient, item: Claimed, now: int, *, timeout: f
             # At send time: a name may have been re-pointed at an internal address since it was registered.
             target = await urls.vet("url", item.url, allow_private=allow_private, resolve=resolve)
             private = target.private
-            return await _post(client, item, target, now, started)
+            return await _post(client, item, target, now, started, signature_headers)
     except InvalidArgument as e:
         return Outcome(False, 0, 0, f"not sent: {e.message}")
     except (TimeoutError, httpx.TimeoutException):
@@ -173,13 +174,14 @@ def _ms(started: float) -> int:
 
 
 async def _post(client: httpx.AsyncClient, item: Claimed, target: urls.Target, now: int,
-                started: float) -> Outcome:
+                started: float, signature_headers: tuple[str, ...]) -> Outcome:
     """The exchange itself, connected to the vetted address; Host, TLS SNI and the certificate check use the
-    URL's own host name."""
+    URL's own host name. Every configured signature header carries the same value (DESIGN §12)."""
     url = httpx.URL(item.url)
+    signature = sign(item.body, item.secrets, now)
     headers = {
         "Host": url.netloc.decode("ascii"), "Content-Type": "application/json", "User-Agent": USER_AGENT,
-        HEADER: sign(item.body, item.secrets, now),
+        **{name: signature for name in signature_headers},
         "Paygate-Event-Id": item.event_id, "Paygate-Delivery-Id": item.delivery_id,
         "Paygate-Delivery-Attempt": str(item.attempt),
     }
@@ -220,7 +222,7 @@ async def record(db: Database, results: list[tuple[Claimed, Outcome]], now: int,
 
 async def run_once(db: Database, box: SecretBox, *, now: int | None = None, limit: int = BATCH_SIZE,
                    timeout: float = TIMEOUT_SECONDS, allow_private: bool = False,
-                   resolve: urls.Resolver = urls.resolve) -> int:
+                   resolve: urls.Resolver = urls.resolve, signature_headers: tuple[str, ...] = (HEADER,)) -> int:
     """Claims one batch of due attempts, sends them and records the outcomes; the number sent.
 
     The endpoints of the batch are served in parallel, each with its own connections and at most
@@ -235,7 +237,8 @@ async def run_once(db: Database, box: SecretBox, *, now: int | None = None, limi
         by_endpoint.setdefault(item.endpoint_id, []).append(item)
 
     async def serve(items: list[Claimed]) -> None:
-        outcomes = await _send_all(items, at, timeout=timeout, allow_private=allow_private, resolve=resolve)
+        outcomes = await _send_all(items, at, timeout=timeout, allow_private=allow_private, resolve=resolve,
+                                   signature_headers=signature_headers)
         await record(db, list(zip(items, outcomes, strict=True)), at if now is not None else clock.now())
 
     done = await asyncio.gather(*(serve(items) for items in by_endpoint.values()), return_exceptions=True)
@@ -246,14 +249,15 @@ async def run_once(db: Database, box: SecretBox, *, now: int | None = None, limi
 
 
 async def _send_all(items: list[Claimed], now: int, *, timeout: float, allow_private: bool,
-                    resolve: urls.Resolver) -> list[Outcome]:
+                    resolve: urls.Resolver, signature_headers: tuple[str, ...]) -> list[Outcome]:
     """The attempts to one endpoint, a few at a time, over connections of their own (never shared with another
     endpoint: a connection is bound to the address and host name it was opened for)."""
     gate = asyncio.Semaphore(PER_ENDPOINT_CONCURRENCY)
 
     async def one(client: httpx.AsyncClient, item: Claimed) -> Outcome:
         async with gate:
-            return await send(client, item, now, timeout=timeout, allow_private=allow_private, resolve=resolve)
+            return await send(client, item, now, timeout=timeout, allow_private=allow_private, resolve=resolve,
+                              signature_headers=signature_headers)
 
     # trust_env=False: a proxy from the environment would make its own lookup of the name.
     async with httpx.AsyncClient(follow_redirects=False, trust_env=False, timeout=timeout) as client:
@@ -262,12 +266,13 @@ async def _send_all(items: list[Claimed], now: int, *, timeout: float, allow_pri
 
 
 async def deliver_due(db: Database, box: SecretBox, *, timeout: float = TIMEOUT_SECONDS,
-                      allow_private: bool = False) -> int:
+                      allow_private: bool = False, signature_headers: tuple[str, ...] = (HEADER,)) -> int:
     """The scheduler job's work: batches until none is full or the run's time budget is spent."""
     started = time.monotonic()
     total = 0
     while time.monotonic() - started < RUN_BUDGET_SECONDS:
-        sent = await run_once(db, box, timeout=timeout, allow_private=allow_private)
+        sent = await run_once(db, box, timeout=timeout, allow_private=allow_private,
+                              signature_headers=signature_headers)
         total += sent
         if sent < BATCH_SIZE:
             break
@@ -283,6 +288,7 @@ async def deliver_webhooks(rt: Runtime) -> None:
     """The scheduler job (scheduler/jobs.py)."""
     settings = rt.settings.webhooks
     sent = await deliver_due(rt.db, _box(rt.settings.encryption_key), timeout=settings.timeout_seconds,
-                             allow_private=settings.allow_private_targets)
+                             allow_private=settings.allow_private_targets,
+                             signature_headers=settings.signature_headers)
     if sent:
         log.info("webhooks sent", extra={"attempts": sent})

@@ -217,3 +217,30 @@ def test_cli_stops_with_one_line_and_status_2_on_bad_configuration(empty_cwd: Pa
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "http_addr" in lines[0], done.stderr
+
+
+# ---------------------------------------------------------------- webhook_signature_headers (DESIGN §12)
+
+
+def test_webhook_signature_headers_default_to_paygate_signature():
+    assert load_settings({}).webhooks.signature_headers == ("Paygate-Signature",)
+
+
+def test_webhook_signature_headers_from_the_environment_are_comma_separated():
+    env = {"PAYGATE_WEBHOOK_SIGNATURE_HEADERS": "Paygate-Signature, X-Acme-Signature"}
+    assert load_settings(env).webhooks.signature_headers == ("Paygate-Signature", "X-Acme-Signature")
+
+
+def test_webhook_signature_headers_from_the_config_file(empty_cwd: Path):
+    (empty_cwd / "paygate.toml").write_text('[webhooks]\nsignature_headers = ["Webhook-Signature"]\n')
+    assert load_settings({}).webhooks.signature_headers == ("Webhook-Signature",)
+
+
+def test_a_webhook_signature_header_that_is_not_a_header_name_stops_start_up():
+    text = one_line_error({"PAYGATE_WEBHOOK_SIGNATURE_HEADERS": "Paygate-Signature,Bad Header"})
+    assert text.startswith("webhooks.signature_headers")
+
+
+def test_a_webhook_signature_header_named_twice_is_sent_once():
+    env = {"PAYGATE_WEBHOOK_SIGNATURE_HEADERS": "Paygate-Signature,X-Sig,paygate-signature"}
+    assert load_settings(env).webhooks.signature_headers == ("Paygate-Signature", "X-Sig")

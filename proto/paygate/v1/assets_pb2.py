@@ -27,13 +27,15 @@ from google.api import field_behavior_pb2 as google_dot_api_dot_field__behavior_
 from paygate.v1 import options_pb2 as paygate_dot_v1_dot_options__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17paygate/v1/assets.proto\x12\npaygate.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x18paygate/v1/options.proto\"\xa4\x02\n\x05\x41sset\x12\n\n\x02id\x18\x01 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\x12\x0c\n\x04\x63oin\x18\x03 \x01(\t\x12\x0f\n\x07is_fiat\x18\x04 \x01(\x08\x12\x10\n\x08\x64\x65\x63imals\x18\x05 \x01(\x05\x12\x0f\n\x07payable\x18\x06 \x01(\x08\x12\x0f\n\x07network\x18\x07 \x01(\t\x12\x12\n\nis_mainnet\x18\x08 \x01(\x08\x12\x18\n\x10\x63ontract_address\x18\t \x01(\t\x12\x1c\n\x14\x61\x64\x64ress_url_template\x18\n \x01(\t\x12\x17\n\x0ftx_url_template\x18\x0b \x01(\t\x12\r\n\x05token\x18\x0c \x01(\t\x12\x10\n\x08\x63hain_id\x18\r \x01(\x03\x12\x0e\n\x06symbol\x18\x0e \x01(\t\x12\x10\n\x08provider\x18\x0f \x01(\t\"\x13\n\x11ListAssetsRequest\"7\n\x12ListAssetsResponse\x12!\n\x06\x61ssets\x18\x01 \x03(\x0b\x32\x11.paygate.v1.Asset\"\x16\n\x14ListAllAssetsRequest\":\n\x15ListAllAssetsResponse\x12!\n\x06\x61ssets\x18\x01 \x03(\x0b\x32\x11.paygate.v1.Asset\"J\n\x08\x41ssetFee\x12\x10\n\x08\x61sset_id\x18\x01 \x01(\t\x12\x16\n\x0etx_fee_percent\x18\x02 \x01(\t\x12\x14\n\x0ctx_fee_fixed\x18\x03 \x01(\t\"\x16\n\x14ListAssetFeesRequest\";\n\x15ListAssetFeesResponse\x12\"\n\x04\x66\x65\x65s\x18\x01 \x03(\x0b\x32\x14.paygate.v1.AssetFee\"C\n\x19ListMerchantAssetsRequest\x12\x19\n\x0bmerchant_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x0b\n\x03key\x18\x02 \x01(\t\"?\n\x1aListMerchantAssetsResponse\x12!\n\x06\x61ssets\x18\x01 \x03(\x0b\x32\x11.paygate.v1.Asset2\xfb\x03\n\x0c\x41ssetService\x12_\n\nListAssets\x12\x1d.paygate.v1.ListAssetsRequest\x1a\x1e.paygate.v1.ListAssetsResponse\"\x12\x82\xd3\xe4\x93\x02\x0c\x12\n/v1/assets\x12\x87\x01\n\rListAllAssets\x12 .paygate.v1.ListAllAssetsRequest\x1a!.paygate.v1.ListAllAssetsResponse\"1\x88\xb5\x18\x01\x82\xd3\xe4\x93\x02\'\x12\x0e/v1/assets/allZ\x15\x12\x0b/assets/allb\x06\x61ssets\x12m\n\rListAssetFees\x12 .paygate.v1.ListAssetFeesRequest\x1a!.paygate.v1.ListAssetFeesResponse\"\x17\x82\xd3\xe4\x93\x02\x11\x12\x0f/v1/assets/fees\x12\x90\x01\n\x12ListMerchantAssets\x12%.paygate.v1.ListMerchantAssetsRequest\x1a&.paygate.v1.ListMerchantAssetsResponse\"+\x88\xb5\x18\x03\x82\xd3\xe4\x93\x02!\x12\x1f/merchants/{merchant_id}/assetsb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17paygate/v1/assets.proto\x12\npaygate.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x18paygate/v1/options.proto\"\xa4\x02\n\x05\x41sset\x12\n\n\x02id\x18\x01 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\x12\x0c\n\x04\x63oin\x18\x03 \x01(\t\x12\x0f\n\x07is_fiat\x18\x04 \x01(\x08\x12\x10\n\x08\x64\x65\x63imals\x18\x05 \x01(\x05\x12\x0f\n\x07payable\x18\x06 \x01(\x08\x12\x0f\n\x07network\x18\x07 \x01(\t\x12\x12\n\nis_mainnet\x18\x08 \x01(\x08\x12\x18\n\x10\x63ontract_address\x18\t \x01(\t\x12\x1c\n\x14\x61\x64\x64ress_url_template\x18\n \x01(\t\x12\x17\n\x0ftx_url_template\x18\x0b \x01(\t\x12\r\n\x05token\x18\x0c \x01(\t\x12\x10\n\x08\x63hain_id\x18\r \x01(\x03\x12\x0e\n\x06symbol\x18\x0e \x01(\t\x12\x10\n\x08provider\x18\x0f \x01(\t\"\x13\n\x11ListAssetsRequest\"7\n\x12ListAssetsResponse\x12!\n\x06\x61ssets\x18\x01 \x03(\x0b\x32\x11.paygate.v1.Asset\"\x16\n\x14ListAllAssetsRequest\":\n\x15ListAllAssetsResponse\x12!\n\x06\x61ssets\x18\x01 \x03(\x0b\x32\x11.paygate.v1.Asset\"J\n\x08\x41ssetFee\x12\x10\n\x08\x61sset_id\x18\x01 \x01(\t\x12\x16\n\x0etx_fee_percent\x18\x02 \x01(\t\x12\x14\n\x0ctx_fee_fixed\x18\x03 \x01(\t\";\n\nNetworkFee\x12\x19\n\x11min_payout_amount\x18\x01 \x01(\t\x12\x12\n\nfee_amount\x18\x02 \x01(\t\"\x16\n\x14ListAssetFeesRequest\"\xd1\x01\n\x15ListAssetFeesResponse\x12\"\n\x04\x66\x65\x65s\x18\x01 \x03(\x0b\x32\x14.paygate.v1.AssetFee\x12H\n\x0cnetwork_fees\x18\x02 \x03(\x0b\x32\x32.paygate.v1.ListAssetFeesResponse.NetworkFeesEntry\x1aJ\n\x10NetworkFeesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12%\n\x05value\x18\x02 \x01(\x0b\x32\x16.paygate.v1.NetworkFee:\x02\x38\x01\"C\n\x19ListMerchantAssetsRequest\x12\x19\n\x0bmerchant_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x0b\n\x03key\x18\x02 \x01(\t\"?\n\x1aListMerchantAssetsResponse\x12!\n\x06\x61ssets\x18\x01 \x03(\x0b\x32\x11.paygate.v1.Asset2\xfb\x03\n\x0c\x41ssetService\x12_\n\nListAssets\x12\x1d.paygate.v1.ListAssetsRequest\x1a\x1e.paygate.v1.ListAssetsResponse\"\x12\x82\xd3\xe4\x93\x02\x0c\x12\n/v1/assets\x12\x87\x01\n\rListAllAssets\x12 .paygate.v1.ListAllAssetsRequest\x1a!.paygate.v1.ListAllAssetsResponse\"1\x88\xb5\x18\x01\x82\xd3\xe4\x93\x02\'\x12\x0e/v1/assets/allZ\x15\x12\x0b/assets/allb\x06\x61ssets\x12m\n\rListAssetFees\x12 .paygate.v1.ListAssetFeesRequest\x1a!.paygate.v1.ListAssetFeesResponse\"\x17\x82\xd3\xe4\x93\x02\x11\x12\x0f/v1/assets/fees\x12\x90\x01\n\x12ListMerchantAssets\x12%.paygate.v1.ListMerchantAssetsRequest\x1a&.paygate.v1.ListMerchantAssetsResponse\"+\x88\xb5\x18\x03\x82\xd3\xe4\x93\x02!\x12\x1f/merchants/{merchant_id}/assetsb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'paygate.v1.assets_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
+  _globals['_LISTASSETFEESRESPONSE_NETWORKFEESENTRY']._loaded_options = None
+  _globals['_LISTASSETFEESRESPONSE_NETWORKFEESENTRY']._serialized_options = b'8\001'
   _globals['_LISTMERCHANTASSETSREQUEST'].fields_by_name['merchant_id']._loaded_options = None
   _globals['_LISTMERCHANTASSETSREQUEST'].fields_by_name['merchant_id']._serialized_options = b'\342A\001\002'
   _globals['_ASSETSERVICE'].methods_by_name['ListAssets']._loaded_options = None
@@ -56,14 +58,18 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LISTALLASSETSRESPONSE']._serialized_end=583
   _globals['_ASSETFEE']._serialized_start=585
   _globals['_ASSETFEE']._serialized_end=659
-  _globals['_LISTASSETFEESREQUEST']._serialized_start=661
-  _globals['_LISTASSETFEESREQUEST']._serialized_end=683
-  _globals['_LISTASSETFEESRESPONSE']._serialized_start=685
-  _globals['_LISTASSETFEESRESPONSE']._serialized_end=744
-  _globals['_LISTMERCHANTASSETSREQUEST']._serialized_start=746
-  _globals['_LISTMERCHANTASSETSREQUEST']._serialized_end=813
-  _globals['_LISTMERCHANTASSETSRESPONSE']._serialized_start=815
-  _globals['_LISTMERCHANTASSETSRESPONSE']._serialized_end=878
-  _globals['_ASSETSERVICE']._serialized_start=881
-  _globals['_ASSETSERVICE']._serialized_end=1388
+  _globals['_NETWORKFEE']._serialized_start=661
+  _globals['_NETWORKFEE']._serialized_end=720
+  _globals['_LISTASSETFEESREQUEST']._serialized_start=722
+  _globals['_LISTASSETFEESREQUEST']._serialized_end=744
+  _globals['_LISTASSETFEESRESPONSE']._serialized_start=747
+  _globals['_LISTASSETFEESRESPONSE']._serialized_end=956
+  _globals['_LISTASSETFEESRESPONSE_NETWORKFEESENTRY']._serialized_start=882
+  _globals['_LISTASSETFEESRESPONSE_NETWORKFEESENTRY']._serialized_end=956
+  _globals['_LISTMERCHANTASSETSREQUEST']._serialized_start=958
+  _globals['_LISTMERCHANTASSETSREQUEST']._serialized_end=1025
+  _globals['_LISTMERCHANTASSETSRESPONSE']._serialized_start=1027
+  _globals['_LISTMERCHANTASSETSRESPONSE']._serialized_end=1090
+  _globals['_ASSETSERVICE']._serialized_start=1093
+  _globals['_ASSETSERVICE']._serialized_end=1600
 # @@protoc_insertion_point(module_scope)

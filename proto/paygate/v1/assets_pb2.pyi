@@ -73,15 +73,32 @@ class AssetFee(_message.Message):
     tx_fee_fixed: str
     def __init__(self, asset_id: _Optional[str] = ..., tx_fee_percent: _Optional[str] = ..., tx_fee_fixed: _Optional[str] = ...) -> None: ...
 
+class NetworkFee(_message.Message):
+    __slots__ = ("min_payout_amount", "fee_amount")
+    MIN_PAYOUT_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    FEE_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    min_payout_amount: str
+    fee_amount: str
+    def __init__(self, min_payout_amount: _Optional[str] = ..., fee_amount: _Optional[str] = ...) -> None: ...
+
 class ListAssetFeesRequest(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
 class ListAssetFeesResponse(_message.Message):
-    __slots__ = ("fees",)
+    __slots__ = ("fees", "network_fees")
+    class NetworkFeesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: NetworkFee
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[NetworkFee, _Mapping]] = ...) -> None: ...
     FEES_FIELD_NUMBER: _ClassVar[int]
+    NETWORK_FEES_FIELD_NUMBER: _ClassVar[int]
     fees: _containers.RepeatedCompositeFieldContainer[AssetFee]
-    def __init__(self, fees: _Optional[_Iterable[_Union[AssetFee, _Mapping]]] = ...) -> None: ...
+    network_fees: _containers.MessageMap[str, NetworkFee]
+    def __init__(self, fees: _Optional[_Iterable[_Union[AssetFee, _Mapping]]] = ..., network_fees: _Optional[_Mapping[str, NetworkFee]] = ...) -> None: ...
 
 class ListMerchantAssetsRequest(_message.Message):
     __slots__ = ("merchant_id", "key")

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1apaygate/v1/merchants.proto\x12\npaygate.v1\x1a\x1cgoogle/api/annotations.proto\"\xa7\x01\n\x08Merchant\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06object\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x10\n\x08livemode\x18\x04 \x01(\x08\x12&\n\x04test\x18\x05 \x01(\x0b\x32\x18.paygate.v1.MerchantMode\x12&\n\x04live\x18\x06 \x01(\x0b\x32\x18.paygate.v1.MerchantMode\x12\x0f\n\x07\x63reated\x18\x07 \x01(\x03\"U\n\x0cMerchantMode\x12\x12\n\npublic_key\x18\x01 \x01(\t\x12\x17\n\x0fsecret_key_hint\x18\x02 \x01(\t\x12\x18\n\x10treasury_address\x18\x03 \x01(\t\"\x1b\n\x19GetCurrentMerchantRequest\"D\n\x1aGetCurrentMerchantResponse\x12&\n\x08merchant\x18\x01 \x01(\x0b\x32\x14.paygate.v1.Merchant2\x9b\x01\n\x0fMerchantService\x12\x87\x01\n\x12GetCurrentMerchant\x12%.paygate.v1.GetCurrentMerchantRequest\x1a&.paygate.v1.GetCurrentMerchantResponse\"\"\x82\xd3\xe4\x93\x02\x1c\x12\x10/v1/merchants/meb\x08merchantb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1apaygate/v1/merchants.proto\x12\npaygate.v1\x1a\x1cgoogle/api/annotations.proto\"\xbc\x01\n\x08Merchant\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06object\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x10\n\x08livemode\x18\x04 \x01(\x08\x12&\n\x04test\x18\x05 \x01(\x0b\x32\x18.paygate.v1.MerchantMode\x12&\n\x04live\x18\x06 \x01(\x0b\x32\x18.paygate.v1.MerchantMode\x12\x0f\n\x07\x63reated\x18\x07 \x01(\x03\x12\x13\n\x0bmerchant_id\x18\x08 \x01(\t\"U\n\x0cMerchantMode\x12\x12\n\npublic_key\x18\x01 \x01(\t\x12\x17\n\x0fsecret_key_hint\x18\x02 \x01(\t\x12\x18\n\x10treasury_address\x18\x03 \x01(\t\"\x1b\n\x19GetCurrentMerchantRequest\"D\n\x1aGetCurrentMerchantResponse\x12&\n\x08merchant\x18\x01 \x01(\x0b\x32\x14.paygate.v1.Merchant2\x9b\x01\n\x0fMerchantService\x12\x87\x01\n\x12GetCurrentMerchant\x12%.paygate.v1.GetCurrentMerchantRequest\x1a&.paygate.v1.GetCurrentMerchantResponse\"\"\x82\xd3\xe4\x93\x02\x1c\x12\x10/v1/merchants/meb\x08merchantb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,13 +35,13 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_MERCHANTSERVICE'].methods_by_name['GetCurrentMerchant']._loaded_options = None
   _globals['_MERCHANTSERVICE'].methods_by_name['GetCurrentMerchant']._serialized_options = b'\202\323\344\223\002\034\022\020/v1/merchants/meb\010merchant'
   _globals['_MERCHANT']._serialized_start=73
-  _globals['_MERCHANT']._serialized_end=240
-  _globals['_MERCHANTMODE']._serialized_start=242
-  _globals['_MERCHANTMODE']._serialized_end=327
-  _globals['_GETCURRENTMERCHANTREQUEST']._serialized_start=329
-  _globals['_GETCURRENTMERCHANTREQUEST']._serialized_end=356
-  _globals['_GETCURRENTMERCHANTRESPONSE']._serialized_start=358
-  _globals['_GETCURRENTMERCHANTRESPONSE']._serialized_end=426
-  _globals['_MERCHANTSERVICE']._serialized_start=429
-  _globals['_MERCHANTSERVICE']._serialized_end=584
+  _globals['_MERCHANT']._serialized_end=261
+  _globals['_MERCHANTMODE']._serialized_start=263
+  _globals['_MERCHANTMODE']._serialized_end=348
+  _globals['_GETCURRENTMERCHANTREQUEST']._serialized_start=350
+  _globals['_GETCURRENTMERCHANTREQUEST']._serialized_end=377
+  _globals['_GETCURRENTMERCHANTRESPONSE']._serialized_start=379
+  _globals['_GETCURRENTMERCHANTRESPONSE']._serialized_end=447
+  _globals['_MERCHANTSERVICE']._serialized_start=450
+  _globals['_MERCHANTSERVICE']._serialized_end=605
 # @@protoc_insertion_point(module_scope)

@@ -7,7 +7,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Merchant(_message.Message):
-    __slots__ = ("id", "object", "name", "livemode", "test", "live", "created")
+    __slots__ = ("id", "object", "name", "livemode", "test", "live", "created", "merchant_id")
     ID_FIELD_NUMBER: _ClassVar[int]
     OBJECT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
@@ -15,6 +15,7 @@ class Merchant(_message.Message):
     TEST_FIELD_NUMBER: _ClassVar[int]
     LIVE_FIELD_NUMBER: _ClassVar[int]
     CREATED_FIELD_NUMBER: _ClassVar[int]
+    MERCHANT_ID_FIELD_NUMBER: _ClassVar[int]
     id: str
     object: str
     name: str
@@ -22,7 +23,8 @@ class Merchant(_message.Message):
     test: MerchantMode
     live: MerchantMode
     created: int
-    def __init__(self, id: _Optional[str] = ..., object: _Optional[str] = ..., name: _Optional[str] = ..., livemode: _Optional[bool] = ..., test: _Optional[_Union[MerchantMode, _Mapping]] = ..., live: _Optional[_Union[MerchantMode, _Mapping]] = ..., created: _Optional[int] = ...) -> None: ...
+    merchant_id: str
+    def __init__(self, id: _Optional[str] = ..., object: _Optional[str] = ..., name: _Optional[str] = ..., livemode: _Optional[bool] = ..., test: _Optional[_Union[MerchantMode, _Mapping]] = ..., live: _Optional[_Union[MerchantMode, _Mapping]] = ..., created: _Optional[int] = ..., merchant_id: _Optional[str] = ...) -> None: ...
 
 class MerchantMode(_message.Message):
     __slots__ = ("public_key", "secret_key_hint", "treasury_address")

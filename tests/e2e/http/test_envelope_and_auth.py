@@ -245,9 +245,14 @@ def test_nul_character_in_a_string_field_is_parameter_invalid(api):
     fails(api.post("/v1/customers", json={"name": "a\u0000b"}), 400, "parameter_invalid", field="name")
 
 
-def test_nul_character_in_a_path_id_is_parameter_invalid(api):
-    # Bad input, refused the same on both backends (PostgreSQL cannot even hold a NUL), never a 500 or a lookup.
-    fails(api.get("/v1/customers/%00"), 400, "parameter_invalid", field="id")
+def test_nul_character_in_a_path_segment_is_no_route(api):
+    # A segment that is not shaped like an id is no route at all (gateway_http/routes.py, DESIGN §12).
+    fails(api.get("/v1/customers/%00"), 404, "not_found")
+
+
+def test_nul_character_inside_a_path_id_is_parameter_invalid(api):
+    # Refused the same on both backends (PostgreSQL cannot even hold a NUL), never a 500 or a lookup.
+    fails(api.get("/v1/customers/cus_%00"), 400, "parameter_invalid", field="id")
 
 
 def test_null_in_body_means_not_given(api):

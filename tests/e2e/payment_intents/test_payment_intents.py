@@ -225,7 +225,7 @@ def test_payment_link_purchase_is_priced_from_the_link(api: httpx.Client, mercha
     link = payment_link(api, product)
     body = {"payment_link_id": link["id"], "primary_variant": {"variant_id": variants[1], "quantity": 2},
             "product_version": product["version"], "customer": None, "merchant_order_id": "L-1"}
-    pi = ok(api.post("/v1/payment_intents/link", json=body))
+    pi = ok(api.post("/v1/payment_intents/link", json=body))["payment_intent"]  # the SDK's shape (DESIGN §12)
     assert pi["amount"] == {"asset_id": "USD", "amount": "25.00"}
     details = pi["payment_link_details"]
     assert details["merchant_id"] == merchant["merchant_id"] and details["merchant_name"] == "Test merchant"

@@ -1,0 +1,55 @@
+"""Whether each network's RPC answered recently: what makes its configured assets `payable` (DESIGN §12).
+
+A probe is one `eth_chainId` call with a short timeout; its answer is cached per network for TTL_SECONDS and
+refreshed on the next read after that, all stale networks at once, so a dead node costs a reader at most
+TIMEOUT_SECONDS once per TTL. A probe that errs, times out or answers the wrong chain id counts as not answering.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterable
+
+import httpx
+
+from server.assets.catalogue import Network
+
+TIMEOUT_SECONDS = 2.0
+TTL_SECONDS = 30.0
+
+
+async def probe(client: httpx.AsyncClient, network: Network) -> bool:
+    try:
+        response = await client.post(network.rpc_url, json={"jsonrpc": "2.0", "id": 1, "method": "eth_chainId",
+                                                            "params": []})
+        answer = response.json().get("result") if response.status_code == 200 else None
+        return isinstance(answer, str) and (not network.chain_id or int(answer, 16) == network.chain_id)
+    except (httpx.HTTPError, ValueError, AttributeError):
+        return False
+
+
+class RpcHealth:
+    """The cached answer of each network's RPC probe; networks without an rpc_url are never probed."""
+
+    def __init__(self, networks: Iterable[Network]) -> None:
+        self._networks = {n.id: n for n in networks if n.rpc_url}
+        self._answered: dict[str, tuple[bool, float]] = {}  # network id → (answered, monotonic time of the probe)
+        self._lock = asyncio.Lock()
+
+    async def answering(self) -> frozenset[str]:
+        """The ids of the networks whose RPC answered within the last TTL_SECONDS (probing the stale ones now)."""
+        if self._stale():
+            async with self._lock:  # concurrent readers wait for one round of probes instead of each starting one
+                stale = self._stale()
+                if stale:
+                    # trust_env=False: the node is the operator's; a proxy from the environment is not on its path.
+                    async with httpx.AsyncClient(timeout=TIMEOUT_SECONDS, trust_env=False) as client:
+                        results = await asyncio.gather(*(probe(client, self._networks[i]) for i in stale))
+                    now = time.monotonic()
+                    self._answered.update({i: (ok, now) for i, ok in zip(stale, results, strict=True)})
+        return frozenset(i for i, (ok, _) in self._answered.items() if ok)
+
+    def _stale(self) -> list[str]:
+        now = time.monotonic()
+        return [i for i in self._networks if i not in self._answered or now - self._answered[i][1] >= TTL_SECONDS]
