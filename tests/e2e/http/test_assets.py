@@ -7,6 +7,8 @@ the production networks.
 
 from __future__ import annotations
 
+import subprocess
+import time
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -15,8 +17,9 @@ from typing import Any
 import httpx
 import pytest
 
+from server.rails.evm import devchain
 from tests.conftest import basic, fails, ok
-from tests.harness import TEST_NETWORKS, Service, start, stop
+from tests.harness import TEST_NETWORKS, Service, free_port, start, stop
 
 ASSET_FIELDS: dict[str, type] = {
     "id": str, "display_name": str, "coin": str, "is_fiat": bool, "decimals": int, "payable": bool,
@@ -32,16 +35,41 @@ FIAT = {"USD", "EUR"}
 LIVE_RPC_NETWORKS = TEST_NETWORKS + """
 [[networks]]
 id = "POLYGON"
-rpc_url = "http://127.0.0.1:9"
+rpc_url = "{rpc_url}"
 """
 LIVE_PAYABLE = {"POL-POLYGON", "USDT-POLYGON", "USDC-POLYGON"}
 
 
+@pytest.fixture(scope="module")
+def polygon_node() -> Iterator[str]:
+    """A real node answering as POLYGON (chain id 137): `payable` means the network's RPC answered recently."""
+    port = free_port()
+    node = subprocess.Popen([devchain.anvil_binary(), "--host", "127.0.0.1", "--port", str(port), "--chain-id", "137"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                answer = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": []})
+                if answer.json().get("result") == "0x89":
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "anvil did not start"
+            time.sleep(0.1)
+        yield url
+    finally:
+        node.terminate()
+        node.wait(timeout=10)
+
+
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def live_rpc_service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+def live_rpc_service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+                     polygon_node: str) -> Iterator[Service]:
     workdir = Path(tmp_path_factory.mktemp(f"paygate-live-rpc-{request.param}"))
     networks = workdir / "live-rpc-networks.toml"
-    networks.write_text(LIVE_RPC_NETWORKS)
+    networks.write_text(LIVE_RPC_NETWORKS.format(rpc_url=polygon_node))
     svc = start(request.param, workdir, only=("http", "grpc"), networks_file=networks)
     yield svc
     stop(svc)
