@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from tests.e2e.chain.conftest import Heard
 
 
@@ -41,6 +43,9 @@ def test_a_transfer_moved_to_another_block_is_reverted_then_recorded_again_in_on
     sent = chain.send_token("USDC", 1, address, 3_000_000)
     rig.run_pass()
     first_block_hash = rig.transfer(sent.tx_hash).block_hash
+    # Anvil stamps the replacement block with the current second: within the same second it would rebuild the very
+    # same block (same hash), and there would be nothing to re-organise.
+    time.sleep(1.1)
     # Replace the last block by another one that holds the same transaction.
     chain.w3.provider.make_request("anvil_reorg", [1, [["0x" + sent.raw.hex(), 0]]])  # type: ignore[arg-type]
     rig.run_pass()
