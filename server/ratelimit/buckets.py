@@ -19,6 +19,7 @@ from server.db.engine import async_url
 
 @dataclass(frozen=True)
 class Limit:
+    # Requests per second and token counts, never money: float is exact enough for a token bucket.
     rate: float
     burst: int
 
