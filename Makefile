@@ -7,14 +7,24 @@ PY := $(VENV)/bin/python
 BUF := node_modules/.bin/buf
 export PAYGATE_TEST_PG ?= postgresql://postgres@127.0.0.1:5432/test
 
-.PHONY: run test setup gen check-gen lint fmt unit bench fuzz clean
+.PHONY: run test setup chromium gen check-gen lint fmt unit bench fuzz clean
 
-run: setup  ## start the dev chain, migrate, seed a demo merchant, serve HTTP + gRPC + scheduler on SQLite
-	@mkdir -p var && rm -f var/devchain.json
+LOCALSTRIPE_PORT ?= 8420
+
+run: setup  ## start the dev chain and localstripe, migrate, seed a demo merchant, serve HTTP + gRPC + scheduler on SQLite
+	@mkdir -p var/localstripe && rm -f var/devchain.json
 	@# The dev chain runs in the background (a block every 2 s) until serve stops; serve reads the networks file
-	@# it writes, so wait for its JSON line first.
+	@# it writes, so wait for its JSON line first. localstripe (provider_a's stand-in, DESIGN §9) runs beside it
+	@# with fresh state and its own temp folder (it writes its state file there).
 	@$(VENV)/bin/paygate devchain --block-time 2 > var/devchain.json 2> var/devchain.log & chain=$$!; \
-	  trap 'kill $$chain 2>/dev/null; wait $$chain' EXIT INT TERM; \
+	  TMPDIR=$(CURDIR)/var/localstripe $(VENV)/bin/localstripe --port $(LOCALSTRIPE_PORT) --from-scratch \
+	    > var/localstripe.log 2>&1 & stripe=$$!; \
+	  trap 'kill $$chain $$stripe 2>/dev/null; wait $$chain $$stripe' EXIT INT TERM; \
+	  export PAYGATE_PROVIDER_A_API_BASE=http://127.0.0.1:$(LOCALSTRIPE_PORT); \
+	  until $(PY) -c "import sys,urllib.request as u; u.urlopen(sys.argv[1], timeout=1)" \
+	    $$PAYGATE_PROVIDER_A_API_BASE/js.stripe.com/v3/ 2>/dev/null; do \
+	    kill -0 $$stripe 2>/dev/null || { echo "localstripe failed:"; cat var/localstripe.log; exit 1; }; sleep 0.2; \
+	  done; \
 	  until [ -s var/devchain.json ]; do \
 	    kill -0 $$chain 2>/dev/null || { echo "paygate devchain failed:"; cat var/devchain.log; exit 1; }; sleep 0.2; \
 	  done; \
@@ -24,7 +34,12 @@ run: setup  ## start the dev chain, migrate, seed a demo merchant, serve HTTP + 
 test: setup check-gen lint  ## the whole suite, HTTP tests against SQLite and PostgreSQL
 	$(PY) -m pytest -n 4 --dist loadfile  # test files in parallel: most of the time is spent waiting on chains and servers
 
-setup: $(VENV)/.installed node_modules/.installed
+setup: $(VENV)/.installed node_modules/.installed chromium
+
+chromium:  ## Debian's browser for the checkout page's tests (playwright drives /usr/bin/chromium; never a downloaded build)
+	@test -x /usr/bin/chromium || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; fi; }
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)

@@ -28,14 +28,14 @@ if str(ROOT) not in sys.path:
 
 from paygate.v1 import customers_pb2  # noqa: E402
 
-import server.webhooks  # noqa: E402,F401  (registers the fan-out)
 from server import clock  # noqa: E402
 from server.cli import create_merchant_record  # noqa: E402
 from server.config import load_settings  # noqa: E402
 from server.db import Database  # noqa: E402
-from server.events.outbox import API_VERSION, record  # noqa: E402
+from server.events.outbox import API_VERSION, record, subscribe  # noqa: E402
 from server.ids import new_id  # noqa: E402
 from server.webhooks.models import WebhookEndpoint  # noqa: E402
+from server.webhooks.queue import fan_out  # noqa: E402
 from tests.e2e.webhooks.receiver import Receiver, running  # noqa: E402
 from tests.harness import create_database, drop_database, paygate  # noqa: E402
 
@@ -52,6 +52,7 @@ async def seed_endpoint(url: str, merchant_id: str, receiver_url: str) -> None:
 
 async def record_events(url: str, merchant_id: str, count: int) -> None:
     db = Database(url)
+    subscribe(db, fan_out)  # as the webhooks' register(runtime) does: each event fans out to a pending delivery
     for start in range(0, count, 200):
         async with db.transaction() as session:
             for _ in range(min(200, count - start)):

@@ -13,18 +13,21 @@ import grpc
 import paygate.v1 as api
 from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from paygate.v1 import options_pb2
+from paygate.v1 import options_pb2, provider_webhooks_pb2
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 
-from gateway_http import codec, envelope, json_limits, openapi
+from gateway_http import envelope, openapi
+from gateway_http.checkout_page import CheckoutPage, PageConfig
+from gateway_http.checkout_page import routes as page_routes
 from gateway_http.request_id import RequestIdMiddleware
 from gateway_http.routes import Binding, bindings, by_template
 from gateway_http.tls import ChannelTls
+from wire import codec, json_limits
 
 log = logging.getLogger("paygate.http")
 RPC_TIMEOUT_SECONDS = 30.0
@@ -81,10 +84,8 @@ class Gateway:
             self._calls[b.rpc] = call
         return call
 
-    async def _read_json(self, request: Request) -> dict[str, Any]:
-        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if request.method in _JSON_REQUIRED_VERBS and ctype not in _JSON_TYPES:
-            raise codec.CodecError("Content-Type", f"send application/json with every {request.method}")
+    async def _read_body(self, request: Request) -> bytes:
+        """The body, refused (_TooLarge) past max_body_bytes, whether declared or streamed: never read whole first."""
         declared = request.headers.get("content-length")
         if declared and declared.isdigit() and int(declared) > self.max_body_bytes:
             raise _TooLarge
@@ -94,12 +95,18 @@ class Gateway:
             if size > self.max_body_bytes:
                 raise _TooLarge
             chunks.append(chunk)
-        raw = b"".join(chunks)
+        return b"".join(chunks)
+
+    async def _read_json(self, request: Request) -> dict[str, Any]:
+        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if request.method in _JSON_REQUIRED_VERBS and ctype not in _JSON_TYPES:
+            raise codec.CodecError("Content-Type", f"send application/json with every {request.method}")
+        raw = await self._read_body(request)
         if not raw.strip():
             return {}
         if ctype not in _JSON_TYPES:
             raise codec.CodecError("Content-Type", "send application/json")
-        # Size and nesting are measured before parsing, without recursion (gateway_http/json_limits.py).
+        # Size and nesting are measured before parsing, without recursion (wire/json_limits.py).
         body = json_limits.loads(raw, "body", max_bytes=self.max_body_bytes, max_depth=JSON_MAX_DEPTH)
         if not isinstance(body, dict):
             raise codec.CodecError("body", "must be a JSON object")
@@ -189,6 +196,32 @@ class Gateway:
             metadata.append(("idempotency-key", key))
         return metadata
 
+    async def provider_a_webhook(self, request: Request) -> Response:
+        """`POST /webhooks/provider_a/{merchant_id}`: provider_a signs the exact bytes of its body, so they travel to
+        the server untouched (no JSON transcoding); the server verifies and applies (server/cards/outcome.py)."""
+        rid: str = request.state.request_id
+        try:
+            body = await self._read_body(request)
+        except _TooLarge:
+            return envelope.error(413, "request_too_large", f"body: larger than {self.max_body_bytes} bytes")
+        signature = request.headers.get("stripe-signature", "")
+        message = provider_webhooks_pb2.ReceiveProviderAWebhookRequest(
+            merchant_id=request.path_params["merchant_id"], payload=body,
+            signature=signature if _PRINTABLE_ASCII.match(signature) else "invalid")
+        assert self.channel is not None
+        call = self.channel.unary_unary(
+            "/paygate.v1.ProviderWebhookService/ReceiveProviderAWebhook",
+            request_serializer=provider_webhooks_pb2.ReceiveProviderAWebhookRequest.SerializeToString,
+            response_deserializer=provider_webhooks_pb2.ReceiveProviderAWebhookResponse.FromString)
+        try:
+            response = await call(message, metadata=[("x-request-id", rid),
+                                                     (CLIENT_IP_METADATA, self.client_ip(request))],
+                                  timeout=RPC_TIMEOUT_SECONDS)
+        except grpc.aio.AioRpcError as e:
+            status, reason, msg = envelope.from_rpc_error(e)
+            return envelope.error(status, reason, msg, envelope.retry_after(e))
+        return envelope.json_response(envelope.success({"received": response.received}))
+
     async def health(self, request: Request) -> Response:
         assert self.channel is not None
         stub = health_pb2_grpc.HealthStub(self.channel)
@@ -234,7 +267,8 @@ async def _server_error(request: Request, exc: Exception) -> Response:
 
 
 def create_app(grpc_target: str, *, max_body_bytes: int = 1 << 20, title: str = "paygate",
-               channel: ChannelTls | None = None, trusted_proxies: tuple[str, ...] = ()) -> Starlette:
+               channel: ChannelTls | None = None, trusted_proxies: tuple[str, ...] = (),
+               checkout_page: PageConfig | None = None) -> Starlette:
     gateway = Gateway(grpc_target, max_body_bytes, channel, trusted_proxies)
     document = envelope.dumps(openapi.document(bindings(api.services()), title=title))
 
@@ -249,8 +283,13 @@ def create_app(grpc_target: str, *, max_body_bytes: int = 1 << 20, title: str = 
         finally:
             await gateway.close()
 
-    routes = [Route("/healthz", gateway.health, methods=["GET"]),
-              Route("/openapi.json", openapi_json, methods=["GET"]), *route_table(gateway)]
+    routes: list[BaseRoute] = [Route("/healthz", gateway.health, methods=["GET"]),
+                               Route("/openapi.json", openapi_json, methods=["GET"]),
+                               Route("/webhooks/provider_a/{merchant_id}", gateway.provider_a_webhook,
+                                     methods=["POST"]),
+                               *route_table(gateway)]
+    # The hosted checkout page, under the path of checkout_url (DESIGN §9).
+    routes += page_routes(CheckoutPage(checkout_page or PageConfig(), lambda: gateway.channel))
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(RequestIdMiddleware)],
                     exception_handlers={HTTPException: _http_error, Exception: _server_error})
     app.state.gateway = gateway

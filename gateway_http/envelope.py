@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import grpc
-import simplejson
 from google.rpc import error_details_pb2, status_pb2
 from starlette.responses import Response
+
+from wire.codec import dumps
 
 HTTP_STATUS = {
     grpc.StatusCode.OK: 200, grpc.StatusCode.CANCELLED: 499, grpc.StatusCode.UNKNOWN: 500,
@@ -24,10 +25,6 @@ FALLBACK_REASON = {
     500: "server_error", 501: "not_implemented", 503: "service_unavailable", 504: "service_unavailable",
 }
 DETAILS_KEY = "grpc-status-details-bin"
-
-
-def dumps(payload: Any) -> bytes:
-    return simplejson.dumps(payload, use_decimal=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def json_response(payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:

@@ -18,8 +18,8 @@ from google.api import field_behavior_pb2
 from google.protobuf import descriptor as d
 from paygate.v1 import options_pb2
 
-from gateway_http.codec import enum_wire
 from gateway_http.routes import Binding
+from wire.codec import enum_wire
 
 F = d.FieldDescriptor
 _INTS = {F.TYPE_INT32, F.TYPE_SINT32, F.TYPE_SFIXED32, F.TYPE_UINT32, F.TYPE_FIXED32, F.TYPE_INT64,

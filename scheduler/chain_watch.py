@@ -5,29 +5,30 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from server.aml import Screening
-from server.rails.registry import chain_scanners
 from server.runtime import Runtime
 from server.watcher import NetworkWatcher
 
 log = logging.getLogger("paygate.scheduler")
 INTERVAL_SECONDS = 3
 
-# Per process and runtime: the watchers keep their JSON-RPC connections between passes. Nothing here needs to
-# survive a restart; the cursors are in the database.
-_watchers: dict[int, list[NetworkWatcher]] = {}
-
-
 def watchers(rt: Runtime) -> list[NetworkWatcher]:
-    if id(rt) not in _watchers:
-        screening = Screening.from_settings(rt.settings)
-        _watchers[id(rt)] = [NetworkWatcher(rt.db, rt.catalogue.networks[net_id], scanner, screening)
-                             for net_id, scanner in chain_scanners(rt.catalogue).items()]
-    return _watchers[id(rt)]
+    """One watcher per watchable network of the runtime, over the runtime's chain rails and AML screening."""
+    return [NetworkWatcher(rt.db, rt.catalogue.networks[net_id], scanner, rt.screening)
+            for net_id, scanner in rt.scanners.items()]
 
 
-async def watch_chains(rt: Runtime) -> None:
+def register(rt: Runtime) -> None:
+    # Built once per runtime and kept by the job: the watchers keep their JSON-RPC connections between passes.
+    # Nothing here needs to survive a restart; the cursors are in the database.
     group = watchers(rt)
+
+    async def watch_chains(rt: Runtime) -> None:
+        await watch(group)
+
+    rt.add_job("watch_chains", watch_chains, INTERVAL_SECONDS)
+
+
+async def watch(group: list[NetworkWatcher]) -> None:
     results = await asyncio.gather(*(w.run_pass() for w in group), return_exceptions=True)
     for watcher, result in zip(group, results, strict=True):
         if isinstance(result, BaseException):

@@ -13,10 +13,12 @@ from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
 from server.assets.servicer import AssetServicer
+from server.cards.servicer import ProviderWebhookServicer
+from server.checkout.servicer import CheckoutServicer
 from server.customers.servicer import CustomerServicer
 from server.events.servicer import EventServicer
+from server.invoices.servicer import InvoiceServicer
 from server.merchants.servicer import MerchantServicer
-from server.payment_intents import chain_listener  # noqa: F401  (registers the transfer listener)
 from server.payment_intents.servicer import PaymentIntentServicer
 from server.payment_links.servicer import PaymentLinkServicer
 from server.products.servicer import ProductServicer
@@ -25,6 +27,7 @@ from server.refunds.servicer import RefundServicer
 from server.rpc.methods import registry
 from server.rpc.pipeline import Pipeline
 from server.runtime import Runtime
+from server.subscriptions.servicer import SubscriptionServicer
 from server.webhooks.servicer import WebhookEndpointServicer
 
 log = logging.getLogger("paygate.server")
@@ -32,13 +35,17 @@ log = logging.getLogger("paygate.server")
 # Implemented resources. A service of the API that is not listed answers UNIMPLEMENTED (its generated base class).
 SERVICERS: dict[str, Callable[[Runtime], object]] = {
     "paygate.v1.AssetService": AssetServicer,
+    "paygate.v1.CheckoutService": CheckoutServicer,
     "paygate.v1.CustomerService": CustomerServicer,
     "paygate.v1.EventService": EventServicer,
+    "paygate.v1.InvoiceService": InvoiceServicer,
     "paygate.v1.MerchantService": MerchantServicer,
     "paygate.v1.PaymentIntentService": PaymentIntentServicer,
     "paygate.v1.PaymentLinkService": PaymentLinkServicer,
     "paygate.v1.ProductService": ProductServicer,
+    "paygate.v1.ProviderWebhookService": ProviderWebhookServicer,
     "paygate.v1.RefundService": RefundServicer,
+    "paygate.v1.SubscriptionService": SubscriptionServicer,
     "paygate.v1.WebhookEndpointService": WebhookEndpointServicer,
 }
 HEALTH_INTERVAL_SECONDS = 5.0

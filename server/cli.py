@@ -2,8 +2,13 @@
 
     paygate migrate                              bring the database schema to the newest revision
     paygate merchants create --name N [--json]   a merchant with test and live keys (secrets shown once)
+    paygate merchants set-card-provider --merchant M --mode test|live --secret-key SK --publishable-key PK
+            [--webhook-secret WHSEC]             the merchant's provider_a keys (secrets sealed at rest)
     paygate serve [--only http|grpc|scheduler]   run the service (all three parts by default)
     paygate demo [--json]                        seed a demo merchant, product and payment link
+    paygate refunds unexpected --intent pi_… --asset ASSET [--amount A] [--address 0x…]
+                                                 send back an intent's unexpected funds in ASSET (DESIGN §14);
+                                                 all that is left by default, to the sender by default
     paygate devchain [--port 8545] [--networks-file PATH]
                                                  a local Anvil chain with test USDT/USDC (until Ctrl-C)
 
@@ -17,9 +22,13 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from server.config import DEFAULT_NETWORKS_FILE, ConfigError, Settings, load_settings
+
+if TYPE_CHECKING:
+    from server.clock import Clock
+    from server.runtime import Runtime
 
 
 class Stop(Exception):
@@ -38,11 +47,25 @@ def _parser() -> argparse.ArgumentParser:
     create = merchants.add_parser("create", help="create a merchant with test and live keys")
     create.add_argument("--name", required=True)
     create.add_argument("--json", action="store_true", help="print JSON")
+    cards = merchants.add_parser("set-card-provider", help="set the merchant's provider_a keys for one mode")
+    cards.add_argument("--merchant", required=True)
+    cards.add_argument("--mode", required=True, choices=["test", "live"])
+    cards.add_argument("--secret-key", required=True, help="sk_… (or - to read it from stdin)")
+    cards.add_argument("--publishable-key", required=True)
+    cards.add_argument("--webhook-secret", default="", help="whsec_… of the provider's webhook endpoint "
+                                                           "(or - to read it from stdin)")
     serve = sub.add_parser("serve", help="run the service")
     serve.add_argument("--only", choices=["http", "grpc", "scheduler"], action="append",
                        help="run only this part (repeatable); default: all three in one process")
     demo = sub.add_parser("demo", help="seed a demo merchant, product and payment link")
     demo.add_argument("--json", action="store_true")
+    refunds = sub.add_parser("refunds", help="refunds an operator makes").add_subparsers(dest="action",
+                                                                                      required=True)
+    unexpected = refunds.add_parser("unexpected", help="send back an intent's unexpected funds in one asset")
+    unexpected.add_argument("--intent", required=True, help="the payment intent, pi_…")
+    unexpected.add_argument("--asset", required=True, help="the asset that arrived, e.g. USDT-ETH-TEST")
+    unexpected.add_argument("--amount", help="decimal amount in that asset (default: all that is left)")
+    unexpected.add_argument("--address", help="where to send it (default: the sender of the first such transfer)")
     devchain = sub.add_parser("devchain", help="run a local Anvil chain with test tokens")
     devchain.add_argument("--port", type=int, default=8545)
     devchain.add_argument("--networks-file", type=Path, default=DEFAULT_NETWORKS_FILE)
@@ -51,7 +74,8 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, clock: Clock | None = None) -> int:
+    """`clock`: the runtime's clock for `serve` (the system clock when None; tests/clock.py passes its own)."""
     args = _parser().parse_args(argv)
     try:
         if args.command == "devchain":
@@ -59,17 +83,27 @@ def main(argv: list[str] | None = None) -> int:
         settings = load_settings()
         if args.command == "migrate":
             _migrate(settings, announce=True)
+        elif args.command == "merchants" and args.action == "set-card-provider":
+            secret = sys.stdin.readline().strip() if args.secret_key == "-" else args.secret_key
+            webhook = sys.stdin.readline().strip() if args.webhook_secret == "-" else args.webhook_secret
+            asyncio.run(set_card_provider(settings, args.merchant, args.mode == "live", secret,
+                                          args.publishable_key, webhook))
+            print(f"merchant {args.merchant}: provider_a {args.mode} keys set "
+                  f"(webhook: POST /webhooks/provider_a/{args.merchant})")
         elif args.command == "merchants":
             _print_merchant(asyncio.run(create_merchant_record(settings, args.name)), as_json=args.json)
         elif args.command == "serve":
             from server.serve import run
 
-            asyncio.run(run(settings, set(args.only or ["http", "grpc", "scheduler"])))
+            asyncio.run(run(settings, set(args.only or ["http", "grpc", "scheduler"]), clock=clock))
         elif args.command == "demo":
             from server.demo import seed
 
             result = asyncio.run(seed(settings))
             print(json.dumps(result, indent=None if args.json else 2))
+        elif args.command == "refunds":
+            print(json.dumps(asyncio.run(refund_unexpected(settings, args.intent, args.asset, args.amount,
+                                                           args.address))))
         return 0
     except ConfigError as e:
         print(f"paygate: configuration error: {e}", file=sys.stderr)
@@ -119,27 +153,87 @@ def _reason(e: BaseException) -> str:
 
 async def create_merchant_record(settings: Settings, name: str) -> dict[str, Any]:
     """The JSON of `paygate merchants create --json`: id, name, and each mode's keys."""
-    from server.db import Database
     from server.merchants.service import create_merchant
     from server.wallet.addresses import treasury_address
-    from server.wallet.keys import Keys
 
     if not name.strip():
         raise Stop("--name must not be empty", 2)
     _ensure_schema(settings)
-    db = Database(settings.database_url)
+    rt = _runtime(settings)
     try:
-        async with db.transaction() as session:
+        async with rt.db.transaction() as session:
             merchant, keys = await create_merchant(session, name)
             # Allocates the merchant's wallet account in each mode; live stays empty without a configured mnemonic.
-            wallet = Keys.of(settings)
-            treasury = {mode: await treasury_address(session, wallet, merchant.id, mode == "live") for mode in keys}
+            treasury = {mode: await treasury_address(session, rt.keys, merchant.id, mode == "live") for mode in keys}
     finally:
-        await db.close()
+        await rt.db.close()
     out: dict[str, Any] = {"merchant_id": merchant.id, "name": merchant.name}
     for mode, k in keys.items():
         out[mode] = {"secret_key": k.secret_key, "public_key": k.public_key, "treasury_address": treasury[mode] or ""}
     return out
+
+
+def _runtime(settings: Settings, clock: Clock | None = None) -> Runtime:
+    """The process's runtime (server/composition.py); a bad networks file stops the command."""
+    from server.assets.catalogue import CatalogueError
+    from server.composition import compose
+
+    try:
+        return compose(settings, clock=clock)
+    except CatalogueError as e:
+        raise Stop(str(e), 2) from None
+
+
+async def refund_unexpected(settings: Settings, intent_id: str, asset_id: str, amount: str | None,
+                            address: str | None) -> dict[str, Any]:
+    """`paygate refunds unexpected`: the same refund as `POST /v1/refunds` with `asset_id`, made by the operator for
+    the intent's merchant in the intent's mode; prints the refund as the API shows it. The running scheduler sends
+    it."""
+    from server import validate
+    from server.errors import DomainError
+    from server.events.outbox import snapshot
+    from server.payment_intents.models import PaymentIntent
+    from server.refunds import convert, service
+    from server.rpc.context import Caller
+
+    _ensure_schema(settings)
+    rt = _runtime(settings)
+    try:
+        async with rt.db.read() as session:
+            intent = await session.get(PaymentIntent, intent_id.strip())
+        if intent is None:
+            raise Stop(f"no payment intent {intent_id!r}")
+        caller = Caller(merchant_id=intent.merchant_id, livemode=intent.livemode, key_kind="secret")
+        try:
+            value = None if amount is None else validate.amount("amount", amount, allow_zero=False)
+            refund = await service.refund_unexpected(rt.db, rt, rt.rails, caller, intent.id, asset_id, value, address)
+        except DomainError as e:
+            raise Stop(f"{e.reason}: {e}") from None
+        return snapshot(convert.to_proto(rt.catalogue, refund, []))
+    finally:
+        await rt.db.close()
+
+
+async def set_card_provider(settings: Settings, merchant_id: str, livemode: bool, secret_key: str,
+                            publishable_key: str, webhook_secret: str = "") -> None:
+    """`paygate merchants set-card-provider`: the merchant's provider_a keys for one mode, secrets sealed."""
+    from server.cards.accounts import set_keys
+    from server.errors import DomainError
+    from server.merchants.models import Merchant
+
+    _ensure_schema(settings)
+    rt = _runtime(settings)
+    try:
+        async with rt.db.transaction() as session:
+            if await session.get(Merchant, merchant_id) is None:
+                raise Stop(f"--merchant: no merchant {merchant_id!r}", 2)
+            await set_keys(session, rt.box, merchant_id=merchant_id, livemode=livemode,
+                           secret_key=secret_key, publishable_key=publishable_key, webhook_secret=webhook_secret)
+    except DomainError as e:
+        field, _, problem = str(e).partition(":")
+        raise Stop(f"--{field.replace('_', '-')}:{problem}", 2) from None
+    finally:
+        await rt.db.close()
 
 
 def _ensure_schema(settings: Settings) -> None:

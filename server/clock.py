@@ -1,31 +1,39 @@
-"""The one place that reads the wall clock, so tests and the scheduler can agree on time."""
+"""Time. `Clock` is what a runtime holds (server/runtime.py): `SystemClock` in every deployment. Tests that move a
+whole process forward in time (webhook retries, leases) start it with their own clock (tests/clock.py).
+
+`now()` here is the system clock, for code that has no runtime at hand (domain functions take `now` when a caller
+must choose it); `sort_key()` orders rows created within one second.
+"""
 
 from __future__ import annotations
 
-import os
 import time
-
-# Test-only: a file holding a number of seconds added to `now()`, so that a test can move a whole `paygate serve`
-# process forward in time (webhook retries, leases) without waiting. Unset in production: `now()` is the wall clock.
-OFFSET_FILE_ENV = "PAYGATE_CLOCK_OFFSET_FILE"
+from typing import Protocol
 
 
-def _offset() -> int:
-    path = os.environ.get(OFFSET_FILE_ENV)
-    if not path:
-        return 0
-    try:
-        with open(path) as f:
-            return int(f.read().strip() or 0)
-    except (OSError, ValueError):
-        return 0
+class Clock(Protocol):
+    def now(self) -> int:
+        """Unix time in whole seconds."""
+        ...
+
+
+class SystemClock:
+    """The wall clock."""
+
+    def now(self) -> int:
+        return int(time.time())
+
+
+SYSTEM_CLOCK = SystemClock()  # stateless
 
 
 def now() -> int:
-    """Unix time in whole seconds."""
-    return int(time.time()) + _offset()
+    """Unix time in whole seconds, from the system clock."""
+    return int(time.time())
 
 
+# Process-wide on purpose and never read as data: only the next value must exceed the last one handed out in this
+# process (rows of one process keep their creation order); across processes the wall clock orders them.
 _last_sort_key = 0
 
 

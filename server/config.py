@@ -95,6 +95,24 @@ class Settings:
     # Peers (IPs or CIDRs) whose X-Forwarded-For the facade believes, and whose client IP metadata the gRPC server
     # believes (besides loopback, where the facade of the same host runs).
     trusted_proxies: tuple[str, ...] = ()
+    # Outgoing mail (one-time codes of the checkout page): smtp://[user:password@]host[:port] (STARTTLS when the
+    # server offers it) or smtps://… (TLS from the start); empty: each message is written as a .eml file under
+    # mail_dir instead (development and `make run`).
+    # Lifetime of a crypto quote (and the time a shopper has to send the amount at its rate).
+    quote_seconds: int = 1800
+    smtp_url: str = ""
+    # Where the `stripe` library sends provider_a calls (DESIGN §9): empty for Stripe's own API; localstripe's URL in
+    # the tests and `make run`.
+    provider_a_api_base: str = ""
+    mail_from: str = "paygate <no-reply@paygate.invalid>"
+    mail_dir: Path = Path("var/mail")
+
+    @property
+    def card_js_url(self) -> str:
+        """Stripe.js for the checkout page's card step: from the provider's API base when it is pointed elsewhere
+        (localstripe serves its stand-in at `/js.stripe.com/v3/`), else Stripe's own."""
+        base = self.provider_a_api_base.rstrip("/")
+        return f"{base}/js.stripe.com/v3/" if base else "https://js.stripe.com/v3/"
 
     @property
     def checkout_base(self) -> str:
@@ -132,6 +150,11 @@ _ENV = {
     "PAYGATE_RATE_LIMIT_IP_BURST": "rate_limit_ip_burst",
     "PAYGATE_TRUSTED_PROXIES": "trusted_proxies",  # comma-separated
     "PAYGATE_ENCRYPTION_KEY": "encryption_key",
+    "PAYGATE_SMTP_URL": "smtp_url",
+    "PAYGATE_QUOTE_SECONDS": "quote_seconds",
+    "PAYGATE_PROVIDER_A_API_BASE": "provider_a_api_base",
+    "PAYGATE_MAIL_FROM": "mail_from",
+    "PAYGATE_MAIL_DIR": "mail_dir",
 }
 
 
@@ -202,6 +225,10 @@ def _validate(raw: dict[str, object]) -> Settings:
     if checkout and urlsplit(checkout).scheme not in ("http", "https"):
         raise ConfigError(f"checkout_url {checkout!r}: expected an http(s) URL")
     s["checkout_url"] = checkout
+    api_base = str(raw.get("provider_a_api_base", "")).rstrip("/")
+    if api_base and (urlsplit(api_base).scheme not in ("http", "https") or not urlsplit(api_base).hostname):
+        raise ConfigError(f"provider_a_api_base {api_base!r} (PAYGATE_PROVIDER_A_API_BASE): expected an http(s) URL")
+    s["provider_a_api_base"] = api_base
     if raw.get("networks_file"):
         path = Path(str(raw["networks_file"]))
         if not path.exists():
@@ -269,7 +296,31 @@ def _validate(raw: dict[str, object]) -> Settings:
     s.update(_grpc_tls(raw))
     s["grpc_reflection"] = _flag(raw, "grpc_reflection", _reflection_default(str(s["wallet_mnemonic"]), secret_key))
     s.update(_rate_limits(raw))
+    s.update(_mail(raw))
     return Settings(**s)  # type: ignore[arg-type]
+
+
+def _mail(raw: dict[str, object]) -> dict[str, object]:
+    smtp_url = str(raw.get("smtp_url", "")).strip()
+    if smtp_url:
+        parts = urlsplit(smtp_url)
+        if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+            raise ConfigError("smtp_url: expected smtp://[user:password@]host[:port] or smtps://…")
+        try:
+            parts.port  # noqa: B018  (raises on a bad port)
+        except ValueError:
+            raise ConfigError("smtp_url: the port must be a number from 1 to 65535") from None
+    mail_from = str(raw.get("mail_from", Settings.mail_from)).strip()
+    if "@" not in mail_from:
+        raise ConfigError(f"mail_from {mail_from!r}: expected an address, e.g. shop <no-reply@example.com>")
+    try:
+        quote_seconds = int(str(raw.get("quote_seconds", 1800)))
+    except ValueError:
+        raise ConfigError("quote_seconds: expected a whole number of seconds") from None
+    if not 5 <= quote_seconds <= 24 * 3600:
+        raise ConfigError(f"quote_seconds {quote_seconds}: expected 5 to 86400 seconds")
+    return {"smtp_url": smtp_url, "mail_from": mail_from, "quote_seconds": quote_seconds,
+            "mail_dir": Path(str(raw.get("mail_dir") or Settings.mail_dir))}
 
 
 def _reflection_default(mnemonic: str, secret_key: str) -> bool:

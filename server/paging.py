@@ -1,10 +1,16 @@
-"""Page-style pagination: `page` from 0 and `page_size`, with the defaults of DESIGN.md §12."""
+"""Page-style pagination: `page` from 0 and `page_size`, with the defaults of DESIGN.md §12, and the one list query
+(count, newest first, page) every list endpoint runs."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
 
+import sqlalchemy as sa
 from google.protobuf.message import Message
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.errors import invalid
 
@@ -31,3 +37,19 @@ def page_of(request: Message, *, max_size: int = MAX_PAGE_SIZE) -> Page:
     if not 1 <= size <= max_size:
         raise invalid("page_size", f"must be from 1 to {max_size}")
     return Page(page, size)
+
+
+class Listed(Protocol):
+    sort_key: int
+
+
+L = TypeVar("L", bound=Listed)
+
+
+async def newest_first(session: AsyncSession, model: type[L], where: Sequence[Any], page: Page) -> tuple[list[L], int]:
+    """One page of `model`'s rows matching `where`, newest first (by `sort_key`), and how many match in all: the
+    query every list endpoint runs."""
+    total = (await session.exec(select(sa.func.count()).select_from(model).where(*where))).one()
+    rows = await session.exec(select(model).where(*where).order_by(col(model.sort_key).desc())
+                              .offset(page.offset).limit(page.size))
+    return list(rows), int(total)

@@ -5,7 +5,7 @@ where both name a field, the `request` string wins, since it is the spec's form.
 the same codec as a body, so a wrong type is refused naming `request.<field>`.
 
 The string is attacker input on unauthenticated calls: its size and nesting are bounded before it is parsed
-(gateway_http/json_limits.py), and its credentials can be read (`credentials`) without decoding anything else.
+(wire/json_limits.py), and its credentials can be read (`credentials`) without decoding anything else.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Any, TypeVar
 
 from google.protobuf.message import Message
 
-from gateway_http import json_limits
-from gateway_http.codec import CodecError, decode
 from server.errors import InvalidArgument, invalid
+from wire import json_limits
+from wire.codec import CodecError, decode
 
 M = TypeVar("M", bound=Message)
 

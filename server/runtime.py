@@ -1,18 +1,75 @@
-"""What every servicer shares in one process: settings, database, catalogue and authenticator."""
+"""The composition root's product: every long-lived dependency of one process, built once at start-up.
+
+`Runtime.build(settings)` makes the database, the catalogue, the authenticator, the rates, the wallet keys, the
+client secrets, the webhook sealing key, the AML screening, the chain rails and the clock; `compose(settings)`
+(server/composition.py) builds one and lets each package register its listeners and jobs into it
+(`register(runtime)` in each package's `wiring.py`). Servicers, listeners and jobs receive it explicitly; nothing
+reads it from a module global. Tests build their own (`Runtime.build(settings, clock=…)`).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
 
-from server.assets.catalogue import Catalogue
+from server import keyfiles
+from server.aml import Screening
+from server.assets.catalogue import Catalogue, load
+from server.cards.accounts import Cards
+from server.clock import Clock, SystemClock
 from server.config import Settings
 from server.db import Database
+from server.payment_intents.client_secret import ClientSecrets
+from server.rails.base import ChainScanner
+from server.rails.provider_a import client_factory
+from server.rails.registry import Rails, chain_scanners
+from server.rates import RateSource, TableRates
 from server.rpc.auth import Authenticator
+from server.sealing import SecretBox
+from server.wallet.keys import Keys
 
 
-@dataclass(frozen=True)
+class Job(NamedTuple):
+    """A periodic scheduler job: `run(runtime)` every `seconds`, under the id `name`."""
+
+    name: str
+    run: Callable[[Runtime], Awaitable[None]]
+    seconds: float
+
+
+@dataclass(frozen=True, eq=False)  # one per process: compared by identity
 class Runtime:
     settings: Settings
     db: Database
     catalogue: Catalogue
     auth: Authenticator
+    rates: RateSource
+    keys: Keys
+    secrets: ClientSecrets
+    box: SecretBox  # webhook signing secrets and provider_a keys at rest
+    screening: Screening
+    scanners: dict[str, ChainScanner]  # the watcher's scanner per watchable network (rpc_url set)
+    rails: Rails  # receiving and paying out, per network and per card provider
+    cards: Cards  # provider_a accounts of the merchants (DESIGN §9)
+    clock: Clock
+    jobs: list[Job] = field(default_factory=list)  # filled by the packages' register(runtime) at start-up
+
+    @classmethod
+    def build(cls, settings: Settings, *, db: Database | None = None, catalogue: Catalogue | None = None,
+              var_dir: Path = keyfiles.VAR, clock: Clock | None = None) -> Runtime:
+        """Raises CatalogueError (a bad networks file) and WalletError (a bad mnemonic) before anything runs."""
+        catalogue = catalogue or load(settings.networks_file, settings.providers)
+        db = db or Database(settings.database_url)
+        box = SecretBox(settings.encryption_key, var_dir)
+        return cls(settings=settings, db=db, catalogue=catalogue, auth=Authenticator(db),
+                   rates=TableRates(settings.rates), keys=Keys.of(settings, var_dir),
+                   secrets=ClientSecrets(settings.secret_key, var_dir),
+                   box=box, screening=Screening.from_settings(settings),
+                   scanners=chain_scanners(catalogue), rails=Rails(catalogue, db, settings),
+                   cards=Cards(box=box, clients=client_factory(settings.provider_a_api_base)),
+                   clock=clock or SystemClock())
+
+    def add_job(self, name: str, run: Callable[[Runtime], Awaitable[None]], seconds: float) -> None:
+        self.jobs.append(Job(name, run, seconds))

@@ -2,14 +2,16 @@
 
 Unknown ids, other merchants' objects and test objects named with a live key are all `<resource>_not_found`,
 so existence never leaks; the merchant's own live object named with a test key is `forbidden` (DESIGN.md §2:
-a valid credential used where it is not allowed).
+a valid credential used where it is not allowed). An object named in a body is found with `find_owned` and its
+absence answered by the caller as a 400 for that field (DESIGN §11). Lists select `in_scope` rows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
+from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.errors import Forbidden, NotFound
@@ -28,11 +30,25 @@ def _visible(row: T | None, caller: Caller, alive: Callable[[T], bool] | None) -
     return row is not None and row.merchant_id == caller.merchant_id and (alive is None or alive(row))
 
 
+def in_scope(model: type[T], caller: Caller) -> list[Any]:
+    """The conditions a list puts on `model`'s rows: the caller's merchant, the caller's mode."""
+    return [col(model.merchant_id) == caller.merchant_id, col(model.livemode) == caller.livemode]
+
+
+def _forbidden(resource: str) -> Forbidden:
+    return Forbidden(f"a test key cannot reach a live-mode {resource.replace('_', ' ')}; use the live secret key")
+
+
 async def find_owned(session: AsyncSession, model: type[T], object_id: str, caller: Caller, *,
-                     alive: Callable[[T], bool] | None = None) -> T | None:
-    """The caller's object in the caller's mode, or None."""
+                     alive: Callable[[T], bool] | None = None, forbidden: str = "") -> T | None:
+    """The caller's object in the caller's mode, or None. With `forbidden` (the resource's name), the merchant's own
+    live object named with a test key is refused as `forbidden` instead, as get_owned does."""
     row = await session.get(model, object_id) if object_id else None
-    if row is None or not _visible(row, caller, alive) or row.livemode != caller.livemode:
+    if row is None or not _visible(row, caller, alive):
+        return None
+    if row.livemode != caller.livemode:
+        if forbidden and row.livemode:
+            raise _forbidden(forbidden)
         return None
     return row
 
@@ -45,7 +61,6 @@ async def get_owned(session: AsyncSession, model: type[T], object_id: str, calle
         raise NotFound(resource, object_id)
     if row.livemode != caller.livemode:
         if row.livemode:
-            raise Forbidden(f"a test key cannot reach a live-mode {resource.replace('_', ' ')}; "
-                            "use the live secret key")
+            raise _forbidden(resource)
         raise NotFound(resource, object_id)
     return row

@@ -7,18 +7,16 @@ import contextlib
 import logging
 import signal
 from collections.abc import Iterator
+from urllib.parse import urlsplit
 
 import grpc
 import uvicorn
 
 from gateway_http.tls import ChannelTls
 from server import logs, money
-from server.assets.catalogue import CatalogueError, load
-from server.cli import Stop, _ensure_schema, _reason, _safe
+from server.cli import Stop, _ensure_schema, _reason, _runtime, _safe
+from server.clock import Clock
 from server.config import Settings
-from server.db import Database
-from server.rpc.auth import Authenticator
-from server.runtime import Runtime
 
 log = logging.getLogger("paygate")
 GRACE_SECONDS = 5.0
@@ -65,21 +63,18 @@ def channel_tls(settings: Settings, *, same_process: bool) -> ChannelTls | None:
     return ChannelTls(credentials, settings.grpc_tls_server_name)
 
 
-async def run(settings: Settings, roles: set[str]) -> None:
+async def run(settings: Settings, roles: set[str], *, clock: Clock | None = None) -> None:
+    """The composition root of a serving process: one runtime (server/composition.py) for every part it runs."""
     money.install()  # before any task or thread starts, so that each inherits the 60-digit precision
     logs.configure(settings.log_level)
-    try:
-        catalogue = load(settings.networks_file, settings.providers)
-    except CatalogueError as e:
-        raise Stop(str(e), 2) from None
+    rt = _runtime(settings, clock)
+    db = rt.db
     if "grpc" in roles or "scheduler" in roles:
         await asyncio.to_thread(_ensure_schema, settings)
-    db = Database(settings.database_url)
     try:
         await db.ping()
     except Exception as e:
         raise Stop(f"cannot reach the database at {_safe(settings.database_url)}: {_reason(e)}") from None
-    rt = Runtime(settings=settings, db=db, catalogue=catalogue, auth=Authenticator(db))
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -101,11 +96,14 @@ async def run(settings: Settings, roles: set[str]) -> None:
             log.info("grpc listening", extra={"addr": f"{_split(settings.grpc_addr)[0]}:{port}"})
         if "http" in roles:
             from gateway_http.app import create_app
+            from gateway_http.checkout_page import PageConfig
 
             host, port = _split(settings.http_addr)
             app = create_app(_dial(settings.grpc_addr), max_body_bytes=settings.max_body_bytes,
                              channel=channel_tls(settings, same_process="grpc" in roles),
-                             trusted_proxies=settings.trusted_proxies)
+                             trusted_proxies=settings.trusted_proxies,
+                             checkout_page=PageConfig(base_path=urlsplit(settings.checkout_base).path.rstrip("/"),
+                                                      card_js_url=settings.card_js_url))
             http_server = _Uvicorn(uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
                                                   lifespan="on", timeout_graceful_shutdown=int(GRACE_SECONDS)))
             http_task = asyncio.create_task(http_server.serve())

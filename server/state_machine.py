@@ -6,9 +6,11 @@ table is refused with that resource's `UnexpectedState` (409).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from server import clock
 from server.errors import Conflict
 
 S = TypeVar("S", bound=StrEnum)
@@ -31,3 +33,11 @@ def apply(table: dict[tuple[S, E], S], statuses: type[S], refusal: type[Unexpect
         return table[(statuses(status), event)]
     except (KeyError, ValueError):
         raise refusal(status, event.value) from None
+
+
+def enter(row: Any, status: StrEnum, facts: Mapping[str, object]) -> None:
+    """Puts `row` (a resource with `status` and `updated`) in `status` with the facts that go with the move."""
+    row.status = status
+    for name, value in facts.items():
+        setattr(row, name, value)
+    row.updated = clock.now()

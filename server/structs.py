@@ -7,8 +7,8 @@ from typing import Any
 
 from google.protobuf import struct_pb2
 
-from gateway_http.codec import struct_to_python
 from server.errors import invalid
+from wire.codec import struct_to_python
 
 MAX_METADATA_KEYS = 50
 MAX_METADATA_BYTES = 8 * 1024

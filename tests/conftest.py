@@ -12,11 +12,21 @@ import httpx
 import pytest
 
 from tests.harness import Service, start, stop
+from tests.mail import Mailbox, smtp_server
+
+
+@pytest.fixture(scope="session")
+def mailbox() -> Iterator[Mailbox]:
+    """A real SMTP server (aiosmtpd) receiving the one-time codes the service e-mails."""
+    with smtp_server() as box:
+        yield box
 
 
 @pytest.fixture(scope="session", params=["sqlite", "postgresql"])
-def service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
-    svc = start(request.param, Path(tmp_path_factory.mktemp(f"paygate-{request.param}")))
+def service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+            mailbox: Mailbox) -> Iterator[Service]:
+    svc = start(request.param, Path(tmp_path_factory.mktemp(f"paygate-{request.param}")),
+                extra_env={"PAYGATE_SMTP_URL": mailbox.url})
     yield svc
     stop(svc)
 

@@ -150,7 +150,7 @@ def launch(service: Service, only: tuple[str, ...] = ()) -> Service:
     roles = [arg for part in only for arg in ("--only", part)]
     service.process = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", *roles], env=service.env,
                                        cwd=service.workdir, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a loaded machine (parallel test files, helpers) starts Python slowly
     while time.monotonic() < deadline:
         if service.process.poll() is not None:
             raise RuntimeError(f"paygate serve exited: {service.log()}")

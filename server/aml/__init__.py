@@ -11,7 +11,8 @@ verdicts to transfers in one of two modes (`aml_mode`):
 Every verdict is kept as an `AmlCheck` row (which screener decided what, and when).
 """
 
-from server.aml.screener import DenyListScreener, Screener, Verdict
+from server.aml.models import CheckStatus
+from server.aml.screener import AmlStatus, DenyListScreener, Screener, Verdict
 from server.aml.service import Screening, decide
 
-__all__ = ["DenyListScreener", "Screener", "Screening", "Verdict", "decide"]
+__all__ = ["AmlStatus", "CheckStatus", "DenyListScreener", "Screener", "Screening", "Verdict", "decide"]

@@ -1,7 +1,15 @@
 from __future__ import annotations
 
+from enum import StrEnum
+
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
+
+
+class CheckStatus(StrEnum):
+    PENDING = "pending"  # asked, not decided
+    APPROVED = "approved"  # the verdict, as the transfer's aml_status
+    REJECTED = "rejected"
 
 
 class AmlCheck(SQLModel, table=True):
@@ -13,7 +21,7 @@ class AmlCheck(SQLModel, table=True):
     transfer_id: str = Field(primary_key=True, max_length=40)  # one check per ChainTransfer
     network: str = Field(max_length=40)
     screener: str = Field(max_length=40)
-    status: str = Field(max_length=12)  # pending | approved | rejected
+    status: str = Field(max_length=12)  # CheckStatus
     info: str = Field(default="", max_length=500)
     attempts: int = 0  # how often an asynchronous screener was asked without deciding
     requested_at: int = Field(sa_type=sa.BigInteger)

@@ -3,23 +3,28 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Protocol
 
 from server.chains.models import ChainTransfer
 
-APPROVED = "approved"
-REJECTED = "rejected"
-CHECKING = ""  # the spec's aml_status while a screener has not decided
+
+class AmlStatus(StrEnum):
+    """A transfer's `aml_status` (the spec's values) and a screener's verdict."""
+
+    CHECKING = ""  # no screener has decided yet
+    APPROVED = "approved"
+    REJECTED = "rejected"
 
 
 @dataclass(frozen=True)
 class Verdict:
-    status: str  # approved | rejected | '' (still checking)
+    status: AmlStatus
     info: str = ""  # why, when rejected
 
     @property
     def decided(self) -> bool:
-        return self.status != CHECKING
+        return self.status != AmlStatus.CHECKING
 
 
 class Screener(Protocol):
@@ -40,5 +45,5 @@ class DenyListScreener:
 
     def screen(self, transfer: ChainTransfer) -> Verdict:
         if transfer.from_address.lower() in self._deny:
-            return Verdict(REJECTED, f"sender {transfer.from_address} is on the deny list")
-        return Verdict(APPROVED)
+            return Verdict(AmlStatus.REJECTED, f"sender {transfer.from_address} is on the deny list")
+        return Verdict(AmlStatus.APPROVED)

@@ -10,15 +10,14 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
-from server.aml.models import AmlCheck
-from server.aml.screener import CHECKING, DenyListScreener, Screener, Verdict
+from server.aml.models import AmlCheck, CheckStatus
+from server.aml.screener import AmlStatus, DenyListScreener, Screener, Verdict
 from server.chains import hooks
 from server.chains.models import ChainTransfer
 from server.config import Settings
 from server.db import Database
 
 log = logging.getLogger("paygate.aml")
-PENDING = "pending"
 SETTLE_BATCH = 200
 
 
@@ -40,7 +39,7 @@ class Screening:
         if transfer.aml_status or await session.get(AmlCheck, transfer.id) is not None:
             return  # decided or asked already (a transfer re-included after a re-organisation keeps its verdict)
         check = AmlCheck(transfer_id=transfer.id, network=transfer.network, screener=self.screener.name,
-                         status=PENDING, requested_at=clock.now())
+                         status=CheckStatus.PENDING, requested_at=clock.now())
         session.add(check)
         if self.mode == "sync":
             verdict = self.screener.screen(transfer)
@@ -57,7 +56,7 @@ class Screening:
         async with db.read() as session:
             rows = (await session.exec(
                 select(ChainTransfer).join(AmlCheck, col(AmlCheck.transfer_id) == col(ChainTransfer.id))
-                .where(AmlCheck.network == network, AmlCheck.status == PENDING)
+                .where(AmlCheck.network == network, AmlCheck.status == CheckStatus.PENDING)
                 .order_by(col(AmlCheck.requested_at)).limit(SETTLE_BATCH))).all()
         if not rows:
             return 0
@@ -81,16 +80,16 @@ async def decide(db: Database, transfer_id: str, verdict: Verdict) -> bool:
 
 async def _settle(session: AsyncSession, transfer_id: str, verdict: Verdict) -> int:
     now = clock.now()
-    pending = (col(AmlCheck.transfer_id) == transfer_id) & (col(AmlCheck.status) == PENDING)
+    pending = (col(AmlCheck.transfer_id) == transfer_id) & (col(AmlCheck.status) == CheckStatus.PENDING)
     if not verdict.decided:
         await session.exec(sa.update(AmlCheck).where(pending).values(attempts=col(AmlCheck.attempts) + 1))
         return 0
     result = await session.exec(sa.update(AmlCheck).where(pending)
-                                   .values(status=verdict.status, info=verdict.info[:500], decided_at=now))
+                                   .values(status=CheckStatus(verdict.status), info=verdict.info[:500], decided_at=now))
     if getattr(result, "rowcount", 0) != 1:
         return 0
     transfer = await session.get(ChainTransfer, transfer_id)
-    if transfer is None or transfer.aml_status != CHECKING:
+    if transfer is None or transfer.aml_status != AmlStatus.CHECKING:
         return 0
     previous_aml = transfer.aml_status
     transfer.aml_status, transfer.aml_info, transfer.updated_at = verdict.status, verdict.info[:500], now

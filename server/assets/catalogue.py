@@ -55,6 +55,7 @@ class Network:
     address_url_template: str
     tx_url_template: str
     assets: tuple[Asset, ...] = field(default_factory=tuple)
+    family: str = "evm"  # the chain family: which rail serves it (server/rails/registry.py)
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,8 @@ def _network(raw: dict[str, Any], providers: frozenset[str], source: str) -> Net
     return Network(id=net_id, display_name=raw.get("display_name", net_id), chain_id=chain_id,
                    is_mainnet=is_mainnet, rpc_url=rpc_url, confirmations=confirmations,
                    address_url_template=raw.get("address_url_template", ""),
-                   tx_url_template=raw.get("tx_url_template", ""), assets=tuple(assets))
+                   tx_url_template=raw.get("tx_url_template", ""), assets=tuple(assets),
+                   family=str(raw.get("family", "evm")))
 
 
 def load(networks_file: Path | None = None, providers: frozenset[str] = frozenset()) -> Catalogue:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from enum import StrEnum
 
 import sqlalchemy as sa
 from sqlmodel import Column, Field, SQLModel
@@ -23,6 +24,19 @@ class WatchedAddress(SQLModel, table=True):
     watch_until: int = Field(sa_type=sa.BigInteger)  # Unix seconds; late funds until then are still recorded
 
 
+class TransferStatus(StrEnum):
+    """A ChainTransfer's status; `server/watcher/ledger.py` moves it (`confirmations` = blocks on top of its block)."""
+
+    SUBMITTED = "submitted"  # in a block, nothing on top yet
+    CONFIRMING = "confirming"  # 1 ≤ confirmations < the network's threshold
+    CONFIRMED = "confirmed"  # confirmations ≥ threshold; AML screening starts
+    REVERTED = "reverted"  # its block left the canonical chain
+
+
+# Seen and not yet at the confirmation threshold: the watcher keeps counting their confirmations.
+UNCONFIRMED = frozenset({TransferStatus.SUBMITTED, TransferStatus.CONFIRMING})
+
+
 class ChainTransfer(SQLModel, table=True):
     """One incoming transfer to a watched address: a native transfer (log_index -1) or an ERC-20 Transfer log."""
 
@@ -41,9 +55,9 @@ class ChainTransfer(SQLModel, table=True):
     amount_base: Decimal = Field(sa_column=Column(DecimalText, nullable=False))  # smallest units, exact
     decimals: int
     owner_id: str = Field(max_length=40, index=True)
-    status: str = Field(max_length=12)  # submitted | confirming | confirmed | reverted
+    status: str = Field(max_length=12)  # TransferStatus
     confirmations: int = 0
-    aml_status: str = Field(default="", max_length=12)  # '' (checking) | approved | rejected
+    aml_status: str = Field(default="", max_length=12)  # server.aml.AmlStatus: '' (checking) | approved | rejected
     aml_info: str = Field(default="", max_length=500)
     created_at: int = Field(sa_type=sa.BigInteger)
     updated_at: int = Field(sa_type=sa.BigInteger)

@@ -23,6 +23,7 @@ from server.errors import InvalidArgument, MissingParameter, NotFound, RateLimit
 from server.ids import digest, new_id, random_base62
 from server.request_string import merged
 from server.rpc.context import Caller
+from server.scoping import find_owned
 
 EPHEMERAL_DEFAULT_SECONDS = 900
 EPHEMERAL_MIN_SECONDS = 300
@@ -138,8 +139,8 @@ def _describe(customer: Customer, out: customers_pb2.ResolveIdentityResponse) ->
 async def _check_payment_link(session: AsyncSession, caller: Caller, link_id: str) -> None:
     from server.payment_links.models import PaymentLink  # local: links depend on customers' module tree
 
-    link = await session.get(PaymentLink, link_id)
-    if link is None or link.merchant_id != caller.merchant_id or link.livemode != caller.livemode:
+    # An id named in the body: 400 for that field, the same for unknown and foreign ids (DESIGN §11).
+    if await find_owned(session, PaymentLink, link_id, caller) is None:
         raise invalid("payment_link_id", "no such payment link")
 
 
@@ -155,8 +156,10 @@ async def _customer_for(session: AsyncSession, caller: Caller, idp_key: str, sub
 
 async def _from_ephemeral_token(session: AsyncSession, caller: Caller, token: str, allow_create: bool,
                                 out: customers_pb2.ResolveIdentityResponse) -> Customer | None:
-    row = await session.get(EphemeralToken, digest(token))
-    if row is None or row.merchant_id != caller.merchant_id or row.livemode != caller.livemode:
+    # A token names the merchant's object like an id: another merchant's is unknown; the merchant's own live token
+    # with its test key is forbidden (DESIGN §2), as every object is (server/scoping.py).
+    row = await find_owned(session, EphemeralToken, digest(token), caller, forbidden="ephemeral_token")
+    if row is None:
         raise invalid("ephemeral_token", "unknown token")
     now = clock.now()
     expired = row.expires_at <= now  # read first: the UPDATE below also refreshes `row` in the session
@@ -176,8 +179,8 @@ async def _from_ephemeral_token(session: AsyncSession, caller: Caller, token: st
 
 
 async def _from_auth_token(session: AsyncSession, caller: Caller, token: str) -> Customer:
-    row = await session.get(AuthToken, digest(token))
-    if row is None or row.merchant_id != caller.merchant_id or row.livemode != caller.livemode:
+    row = await find_owned(session, AuthToken, digest(token), caller, forbidden="auth_token")
+    if row is None:
         raise invalid("auth_token", "unknown token")
     if row.expires_at <= clock.now():
         raise TokenExpired("auth_token: the token has expired; sign in again", field="auth_token")
@@ -190,7 +193,7 @@ async def _from_code(session: AsyncSession, caller: Caller, fields: dict[str, An
         raise MissingParameter("email", "email: or phone is required with verification_code")
     if not fields.get("verification_code"):
         raise MissingParameter("verification_code")
-    subject = _code_subject(channel, fields[channel], field=channel)
+    subject = code_subject(channel, fields[channel], field=channel)
     rows = await session.exec(
         select(VerificationCode).where(
             VerificationCode.merchant_id == caller.merchant_id, VerificationCode.livemode == caller.livemode,
@@ -226,7 +229,7 @@ async def _check_subject_failures(session: AsyncSession, caller: Caller, channel
                           f"retry after {SUBJECT_WINDOW_SECONDS // 60} minutes", field="verification_code")
 
 
-def _code_subject(channel: str, value: str, *, field: str) -> str:
+def code_subject(channel: str, value: str, *, field: str) -> str:
     # One spelling for issuing and checking, so that a code sent to "Ann@Example.com" is found for "ann@example.com".
     return validate.email(field, value).lower() if channel == "email" else validate.phone(field, value)
 
@@ -234,7 +237,7 @@ def _code_subject(channel: str, value: str, *, field: str) -> str:
 async def issue_verification_code(session: AsyncSession, caller: Caller, channel: str, subject: str,
                                   lifetime: int = 600) -> str:
     """A six-digit one-time code for `subject`; the caller delivers it (email or SMS)."""
-    subject = _code_subject(channel, subject, field="subject")
+    subject = code_subject(channel, subject, field="subject")
     now = clock.now()
     issued = (await session.exec(select(sa.func.count()).select_from(VerificationCode).where(
         VerificationCode.merchant_id == caller.merchant_id, VerificationCode.livemode == caller.livemode,

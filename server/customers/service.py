@@ -15,9 +15,9 @@ from server.customers.models import Customer
 from server.events.outbox import changed, record, snapshot
 from server.ids import new_id
 from server.merchants.models import Merchant
-from server.paging import Page
+from server.paging import Page, newest_first
 from server.rpc.context import Caller
-from server.scoping import find_owned, get_owned
+from server.scoping import find_owned, get_owned, in_scope
 
 
 def _alive(row: Customer) -> bool:
@@ -86,16 +86,10 @@ async def delete(session: AsyncSession, caller: Caller, customer_id: str) -> Non
 
 
 async def list_page(session: AsyncSession, caller: Caller, page: Page, email: str) -> tuple[list[Customer], int]:
-    where = [col(Customer.merchant_id) == caller.merchant_id, col(Customer.livemode) == caller.livemode,
-             col(Customer.deleted_at).is_(None)]
+    where = [*in_scope(Customer, caller), col(Customer.deleted_at).is_(None)]
     if email:
         where.append(col(Customer.email) == email.strip())
-    total = (await session.exec(select(sa.func.count()).select_from(Customer).where(*where))).one()
-    rows = await session.exec(
-        select(Customer).where(*where).order_by(col(Customer.sort_key).desc())
-        .offset(page.offset).limit(page.size)
-    )
-    return list(rows), int(total)
+    return await newest_first(session, Customer, where, page)
 
 
 async def find_by_identity(session: AsyncSession, caller: Caller, idp_key: str, subject: str) -> Customer | None:

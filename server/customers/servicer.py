@@ -4,12 +4,15 @@ import grpc
 from paygate.v1 import customers_pb2 as pb
 from paygate.v1 import customers_pb2_grpc
 
+from server.cards import saved
 from server.customers import identity, service
 from server.customers.convert import to_proto
 from server.errors import Unauthenticated, invalid
 from server.paging import page_of
+from server.payment_intents.models import PaymentIntent
 from server.rpc.context import current_caller, optional_caller
 from server.runtime import Runtime
+from server.scoping import find_owned
 
 
 class CustomerServicer(customers_pb2_grpc.CustomerServiceServicer):
@@ -62,15 +65,24 @@ class CustomerServicer(customers_pb2_grpc.CustomerServiceServicer):
     async def ListPaymentMethods(self, request: pb.ListPaymentMethodsRequest,
                                  context: grpc.aio.ServicerContext) -> pb.ListPaymentMethodsResponse:
         caller = optional_caller()
+        customer_id = request.customer_id.strip()
         if caller is None:
-            # Hosted checkout: a public key and the client secret of one of the customer's payments.
+            # Hosted checkout: a public key and the client secret of one of this customer's payments.
             if not request.key or not request.client_secret:
                 raise Unauthenticated("key and client_secret are required")
-            await self._rt.auth.public_key_caller(request.key)
-            # Client secrets belong to payment intents, which this build does not issue yet.
-            raise Unauthenticated("client_secret: no payment with this client secret")
+            caller = await self._rt.auth.public_key_caller(request.key)
+            intent_id = request.client_secret.split("_secret_")[0]
+            async with self._rt.db.read() as session:
+                intent = await find_owned(session, PaymentIntent, intent_id, caller)
+            secrets = self._rt.secrets
+            if intent is None or not secrets.matches(intent.id, intent.livemode, request.client_secret):
+                raise Unauthenticated("client_secret: no payment with this client secret")
+            if not customer_id or intent.customer_id != customer_id:
+                # The client secret opens its own customer's cards only.
+                raise Unauthenticated("client_secret: not a payment of this customer")
         async with self._rt.db.read() as session:
-            if await service.find(session, caller, request.customer_id) is None:
+            if await service.find(session, caller, customer_id) is None:
                 raise invalid("customer_id", "no such customer")
-        # Saved methods come from card providers; none is connected yet, so the list is empty.
-        return pb.ListPaymentMethodsResponse(payment_methods=[])
+            rows = await saved.list_for(session, merchant_id=caller.merchant_id, livemode=caller.livemode,
+                                        customer_id=customer_id)
+        return pb.ListPaymentMethodsResponse(payment_methods=[saved.to_proto(r) for r in rows])

@@ -35,6 +35,30 @@ BeforeCommit = Callable[[AsyncSession], Awaitable[None]]
 before_commit: ContextVar[BeforeCommit | None] = ContextVar("before_commit", default=None)
 
 
+Hook = Callable[..., Awaitable[None]]
+
+
+class Hooks:
+    """What other packages run inside a unit of work when something happens in it, by topic (for example
+    `server.chains.hooks.TRANSFER_CHANGED`, `server.events.outbox.EVENT_RECORDED`). One per Database, so one per
+    runtime: filled at start-up by the packages' `register(runtime)` (server/runtime.py), only read afterwards."""
+
+    def __init__(self) -> None:
+        self._by_topic: dict[str, list[Hook]] = {}
+
+    def add(self, topic: str, hook: Hook) -> None:
+        self._by_topic.setdefault(topic, []).append(hook)
+
+    def of(self, topic: str) -> tuple[Hook, ...]:
+        return tuple(self._by_topic.get(topic, ()))
+
+
+def hooks_of(session: AsyncSession) -> Hooks:
+    """The hooks of the Database that opened `session`."""
+    hooks = session.info.get("hooks")
+    return hooks if isinstance(hooks, Hooks) else Hooks()
+
+
 def _split(url: str) -> tuple[str, str]:
     scheme, _, rest = url.partition("://")
     scheme = scheme.split("+")[0]
@@ -81,6 +105,7 @@ class Database:
     def __init__(self, url: str, *, pool_size: int = 10) -> None:
         ensure_sqlite_dir(url)
         self.url = url
+        self.hooks = Hooks()
         self.dialect = _split(url)[0]
         # Statements' parameters never reach an error message or a log (they hold customers' data and secrets).
         kwargs: dict[str, Any] = {"hide_parameters": True}
@@ -97,8 +122,10 @@ class Database:
             configure_sqlite(self.engine.sync_engine)
             self._reader = create_async_engine(async_url(url), hide_parameters=True)
             configure_sqlite(self._reader.sync_engine, writer=False)
-        self._sessions = async_sessionmaker(self.engine, class_=AsyncSession, expire_on_commit=False)
-        self._read_sessions = async_sessionmaker(self._reader, class_=AsyncSession, expire_on_commit=False)
+        info = {"hooks": self.hooks}
+        self._sessions = async_sessionmaker(self.engine, class_=AsyncSession, expire_on_commit=False, info=info)
+        self._read_sessions = async_sessionmaker(self._reader, class_=AsyncSession, expire_on_commit=False,
+                                                 info=info)
 
     @property
     def is_postgres(self) -> bool:

@@ -1,16 +1,20 @@
 """Imports every table so that `SQLModel.metadata` is complete (Alembic and the tests read it)."""
 
 from server.aml.models import AmlCheck
+from server.cards.models import ProviderAccount, SavedPaymentMethod
 from server.chains.models import ChainTransfer, NetworkCursor, WatchedAddress
 from server.customers.models import AuthToken, Customer, EphemeralToken, VerificationCode
 from server.events.models import Event
 from server.idempotency.models import IdempotencyKey
+from server.invoices.models import Invoice
 from server.merchants.models import ApiKey, Merchant
 from server.payment_intents.models import Charge, ChargeTransfer, PaymentIntent
 from server.payment_links.models import PaymentLink, PaymentLinkItem
 from server.products.models import Product, ProductVariant, SellingPlan
+from server.rails.evm.models import SignedTransaction, TreasuryNonce
 from server.ratelimit.models import RateLimitBucket
-from server.refunds.models import Refund, RefundTransaction, SignedTransaction, TreasuryNonce
+from server.refunds.models import Refund, RefundTransaction
+from server.subscriptions.models import Subscription
 from server.wallet.models import PermanentDeposit, WalletAccount, WalletCounter
 from server.webhooks.models import Delivery, WebhookEndpoint
 
@@ -26,6 +30,7 @@ __all__ = [
     "EphemeralToken",
     "Event",
     "IdempotencyKey",
+    "Invoice",
     "Merchant",
     "NetworkCursor",
     "PaymentIntent",
@@ -34,11 +39,14 @@ __all__ = [
     "PermanentDeposit",
     "Product",
     "ProductVariant",
+    "ProviderAccount",
     "RateLimitBucket",
     "Refund",
     "RefundTransaction",
+    "SavedPaymentMethod",
     "SellingPlan",
     "SignedTransaction",
+    "Subscription",
     "TreasuryNonce",
     "VerificationCode",
     "WalletAccount",

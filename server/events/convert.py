@@ -5,9 +5,8 @@ from __future__ import annotations
 import simplejson
 from paygate.v1 import events_pb2
 
-from gateway_http.codec import encode
-from gateway_http.envelope import dumps
 from server.events.models import Event
+from wire.codec import dumps, encode
 
 
 def to_proto(row: Event, pending_webhooks: int = 0) -> events_pb2.Event:

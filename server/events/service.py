@@ -2,29 +2,26 @@
 
 from __future__ import annotations
 
-import sqlalchemy as sa
 from paygate.v1 import events_pb2
-from sqlmodel import col, select
+from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.errors import NotFound, invalid
+from server.errors import invalid
 from server.events.models import Event
-from server.paging import Page
+from server.paging import Page, newest_first
 from server.rpc.context import Caller
+from server.scoping import get_owned, in_scope
 
 MAX_TYPE_LENGTH = 100
 
 
 async def get(session: AsyncSession, caller: Caller, event_id: str) -> Event:
-    row = await session.get(Event, event_id) if event_id else None
-    if row is None or row.merchant_id != caller.merchant_id or row.livemode != caller.livemode:
-        raise NotFound("event", event_id)
-    return row
+    return await get_owned(session, Event, event_id, caller, "event")
 
 
 async def list_page(session: AsyncSession, caller: Caller, page: Page,
                     request: events_pb2.ListEventsRequest) -> tuple[list[Event], int]:
-    where = [col(Event.merchant_id) == caller.merchant_id, col(Event.livemode) == caller.livemode]
+    where = in_scope(Event, caller)
     if request.type:
         if len(request.type) > MAX_TYPE_LENGTH:
             raise invalid("type", f"at most {MAX_TYPE_LENGTH} characters")
@@ -36,7 +33,4 @@ async def list_page(session: AsyncSession, caller: Caller, page: Page,
     if request.HasField("created_gte") and request.HasField("created_lte") and \
             request.created_gte > request.created_lte:
         raise invalid("created_gte", "must not be after created_lte")
-    total = (await session.exec(select(sa.func.count()).select_from(Event).where(*where))).one()
-    rows = await session.exec(select(Event).where(*where).order_by(col(Event.sort_key).desc())
-                              .offset(page.offset).limit(page.size))
-    return list(rows), int(total)
+    return await newest_first(session, Event, where, page)

@@ -8,13 +8,12 @@ from server.merchants.service import MODES, get_merchant, keys_of
 from server.rpc.context import current_caller
 from server.runtime import Runtime
 from server.wallet.addresses import treasury_address
-from server.wallet.keys import Keys
 
 
 class MerchantServicer(merchants_pb2_grpc.MerchantServiceServicer):
     def __init__(self, rt: Runtime) -> None:
         self._rt = rt
-        self._wallet = Keys.of(rt.settings)
+        self._wallet = rt.keys
 
     async def GetCurrentMerchant(self, request: merchants_pb2.GetCurrentMerchantRequest,
                                  context: grpc.aio.ServicerContext) -> merchants_pb2.GetCurrentMerchantResponse:

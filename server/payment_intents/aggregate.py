@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.chains.models import ChainTransfer
+from server.chains.models import ChainTransfer, TransferStatus
 from server.customers.models import Customer
+from server.invoices.models import Invoice
 from server.merchants.models import Merchant
 from server.payment_intents import totals
 from server.payment_intents.models import Charge, ChargeTransfer, PaymentIntent
@@ -26,6 +27,8 @@ class Loaded:
     merchant_name: str = ""
     # The refunds of each charge, by charge id, oldest first, each with its transactions (a charge shows them).
     refunds: dict[str, list[tuple[Refund, list[RefundTransaction]]]] = field(default_factory=dict)
+    # The invoice this intent pays, if any (its subscription is the intent's `subscription`).
+    invoice: Invoice | None = None
 
     def transfers_of(self, charge: Charge) -> list[ChainTransfer]:
         """The transfers that pay `charge`: only those in its own asset (totals.counts_toward)."""
@@ -34,7 +37,7 @@ class Loaded:
     def unexpected_funds(self) -> list[tuple[Charge, ChainTransfer]]:
         """Transfers in another asset than their charge's, not reverted: shown, never counted as paid."""
         return [(c, t) for c in self.charges for t in totals.split(c, self.transfers.get(c.id, []))[1]
-                if t.status != totals.REVERTED]
+                if t.status != TransferStatus.REVERTED]
 
     @property
     def latest_charge(self) -> Charge | None:
@@ -63,13 +66,15 @@ async def load(session: AsyncSession, intents: list[PaymentIntent]) -> list[Load
         if customer_ids else {}
     merchant_ids = list({i.merchant_id for i in intents})
     names = {m.id: m.name for m in await session.exec(select(Merchant).where(col(Merchant.id).in_(merchant_ids)))}
+    invoices = {i.payment_intent_id: i for i in await session.exec(
+        select(Invoice).where(col(Invoice.payment_intent_id).in_(ids)))}
     out = []
     for intent in intents:
         own = [c for c in charges if c.payment_intent_id == intent.id]
         out.append(Loaded(intent=intent, charges=own, transfers={c.id: by_charge.get(c.id, []) for c in own},
                           customer=customers.get(intent.customer_id or ""),
                           merchant_name=names.get(intent.merchant_id, ""),
-                          refunds={c.id: refunds.get(c.id, []) for c in own}))
+                          refunds={c.id: refunds.get(c.id, []) for c in own}, invoice=invoices.get(intent.id)))
     return out
 
 
@@ -77,7 +82,9 @@ async def _refunds(session: AsyncSession, charge_ids: list[str]
                    ) -> dict[str, list[tuple[Refund, list[RefundTransaction]]]]:
     if not charge_ids:
         return {}
-    rows = list(await session.exec(select(Refund).where(col(Refund.charge_id).in_(charge_ids))
+    # A refund of unexpected funds is not a refund of its charge's payment (it is in another asset).
+    rows = list(await session.exec(select(Refund).where(col(Refund.charge_id).in_(charge_ids),
+                                                        col(Refund.unexpected_funds).is_(False))
                                    .order_by(col(Refund.sort_key))))
     txs: dict[str, list[RefundTransaction]] = defaultdict(list)
     if rows:

@@ -111,7 +111,7 @@ async def open_crypto(session: AsyncSession, env: Env, loaded: Loaded, asset_id:
     if currency is None or due <= 0:
         raise UnexpectedState(intent.status, "open_a_payment_attempt")
     try:
-        q = await quote(env.rates, asset, currency, due, now)
+        q = await quote(env.rates, asset, currency, due, now, seconds=env.settings.quote_seconds)
     except RateUnavailable as e:
         raise invalid(ASSET_FIELD, f"{e}; choose another asset") from None
     deposit: PermanentDeposit | None = None

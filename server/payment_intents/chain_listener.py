@@ -1,8 +1,8 @@
 """The payments side of the chain seam: on every ChainTransfer change, settle the intent it pays.
 
-Registered in `server.chains.hooks.TRANSFER_LISTENERS` at import (server/app.py and the scheduler's jobs import
-this module, so every process that may run the watcher has it). Runs inside the watcher's transaction: the charge,
-the intent, its status and its events change together with the transfer, or not at all.
+Registered with `server.chains.hooks.listen` by `register(runtime)` (server/payment_intents/wiring.py), bound to
+that runtime. Runs inside the watcher's transaction: the charge, the intent, its status and its events change
+together with the transfer, or not at all.
 """
 
 from __future__ import annotations
@@ -10,10 +10,9 @@ from __future__ import annotations
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.chains import hooks
 from server.chains.models import ChainTransfer
 from server.payment_intents import settle
-from server.payment_intents.env import current
+from server.payment_intents.env import Env
 from server.payment_intents.models import Charge, ChargeTransfer, PaymentIntent
 from server.payment_intents.states import OPEN_FOR_PAYMENT, Status
 
@@ -42,12 +41,8 @@ async def _attribute(session: AsyncSession, transfer: ChainTransfer) -> Charge |
     return charge
 
 
-async def on_transfer_changed(session: AsyncSession, transfer: ChainTransfer, previous_status: str,
+async def on_transfer_changed(env: Env, session: AsyncSession, transfer: ChainTransfer, previous_status: str,
                               previous_aml: str) -> None:
     charge = await _attribute(session, transfer)
     if charge is not None:
-        await settle.settle(session, current(), charge.payment_intent_id)
-
-
-if on_transfer_changed not in hooks.TRANSFER_LISTENERS:
-    hooks.TRANSFER_LISTENERS.append(on_transfer_changed)
+        await settle.settle(session, env, charge.payment_intent_id)

@@ -14,6 +14,7 @@ from paygate.v1 import payment_intents_pb2 as pb
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
+from server.cards.accounts import Cards
 from server.errors import Conflict, NotFound, Unauthenticated
 from server.payment_intents import service, settle
 from server.payment_intents.aggregate import Loaded, load_one
@@ -70,11 +71,11 @@ def check_viewable(loaded: Loaded, now: int) -> None:
         raise CheckoutUnusable("the payment session has expired or was canceled")
 
 
-async def choose(session: AsyncSession, env: Env, loaded: Loaded, request: pb.UpdateCheckoutPaymentIntentRequest
-                 ) -> Loaded:
+async def choose(session: AsyncSession, env: Env, loaded: Loaded, request: pb.UpdateCheckoutPaymentIntentRequest,
+                 cards: Cards | None = None) -> Loaded:
     check_viewable(loaded, clock.now())
     try:
         return await service.choose_method(session, env, loaded, request.payment_method_type,
-                                           request.payment_method_options)
+                                           request.payment_method_options, cards)
     except UnexpectedState as e:
         raise CheckoutUnusable(f"the payment session cannot take a payment now ({e.status})") from None

@@ -11,7 +11,8 @@ from paygate.v1.money_pb2 import Address, AssetAmount, Price
 from paygate.v1.payment_links_pb2 import PaymentLinkProduct
 
 from server import clock, structs
-from server.chains.models import ChainTransfer
+from server.aml import AmlStatus
+from server.chains.models import ChainTransfer, TransferStatus
 from server.customers.convert import to_proto as customer_proto
 from server.errors import Unavailable
 from server.payment_intents import totals
@@ -31,16 +32,22 @@ STATUS = {
     Status.REFUNDED: pb.PAYMENT_INTENT_STATUS_REFUNDED,
     Status.PARTIAL_PAID: pb.PAYMENT_INTENT_STATUS_PARTIAL_PAID,
 }
-CHARGE_STATUS = {
+CHARGE_STATUS: dict[str, int] = {
     totals.ChargeStatus.PENDING: pb.CHARGE_STATUS_PENDING,
     totals.ChargeStatus.SUCCESS: pb.CHARGE_STATUS_SUCCESS,
     totals.ChargeStatus.FAILED: pb.CHARGE_STATUS_FAILED,
     totals.ChargeStatus.EXPIRED: pb.CHARGE_STATUS_EXPIRED,
 }
-TX_STATUS = {"submitted": pb.TRANSACTION_STATUS_SUBMITTED, "confirming": pb.TRANSACTION_STATUS_CONFIRMING,
-             "confirmed": pb.TRANSACTION_STATUS_CONFIRMED}
-AML_STATUS = {"": refunds_pb2.AML_STATUS_UNSPECIFIED, "approved": refunds_pb2.AML_STATUS_APPROVED,
-              "rejected": refunds_pb2.AML_STATUS_REJECTED}
+TX_STATUS: dict[str, int] = {
+    TransferStatus.SUBMITTED: pb.TRANSACTION_STATUS_SUBMITTED,
+    TransferStatus.CONFIRMING: pb.TRANSACTION_STATUS_CONFIRMING,
+    TransferStatus.CONFIRMED: pb.TRANSACTION_STATUS_CONFIRMED,
+}
+AML_STATUS: dict[str, int] = {
+    AmlStatus.CHECKING: refunds_pb2.AML_STATUS_UNSPECIFIED,
+    AmlStatus.APPROVED: refunds_pb2.AML_STATUS_APPROVED,
+    AmlStatus.REJECTED: refunds_pb2.AML_STATUS_REJECTED,
+}
 
 
 def _stage(loaded: Loaded, now: int) -> int:
@@ -80,7 +87,8 @@ def transaction(env: Env, t: ChainTransfer) -> pb.TransactionDetails:
         network=t.network, asset_id=t.asset_id, created_at=t.created_at,
         status=TX_STATUS.get(t.status, pb.TRANSACTION_STATUS_UNSPECIFIED),
         aml_status=AML_STATUS.get(t.aml_status, refunds_pb2.AML_STATUS_UNSPECIFIED), aml_info=t.aml_info,
-        decimals=t.decimals)
+        decimals=t.decimals, confirmations=t.confirmations,
+        confirmations_required=net.confirmations if (net := env.catalogue.networks.get(t.network)) else 0)
 
 
 def unexpected(charge: Charge, t: ChainTransfer) -> pb.UnexpectedFunds:
@@ -98,13 +106,15 @@ def charge_proto(env: Env, loaded: Loaded, charge: Charge, now: int) -> pb.Charg
     refunds = loaded.refunds.get(charge.id, [])
     # What reached the customer: only successful refunds count, as on the intent (settle.refunded).
     refunded = sum((r.amount for r, _ in refunds if r.status == RefundStatus.SUCCESS), Decimal(0))
+    card = charge.payment_method_type == "cards"
     out = pb.Charge(
         id=charge.id, object="charge", amount=AssetAmount(asset_id=charge.asset_id, amount=totals.text(charge.amount)),
-        transactions=[transaction(env, t) for t in moves if t.status != totals.REVERTED],
+        transactions=[transaction(env, t) for t in moves if t.status != TransferStatus.REVERTED],
         refunded=charge.amount_captured > 0 and refunded >= charge.amount_captured,
         refunds=[refund_convert.to_proto(env.catalogue, r, txs) for r, txs in refunds], created=charge.created,
-        payment_provider="", payment_method_type=charge.payment_method_type,
-        payment_method_options=pb.PaymentMethodOptions(crypto=crypto_options(env, charge)),
+        payment_provider=charge.payment_provider, payment_method_type=charge.payment_method_type,
+        payment_method_options=pb.PaymentMethodOptions() if card else
+        pb.PaymentMethodOptions(crypto=crypto_options(env, charge)),
         exchange_rate=totals.text(charge.exchange_rate), status=CHARGE_STATUS[status],
         paid=charge.amount_captured > 0, captured=charge.amount_captured > 0,
         amount_captured=AssetAmount(asset_id=charge.asset_id, amount=totals.text(charge.amount_captured)),
@@ -113,8 +123,15 @@ def charge_proto(env: Env, loaded: Loaded, charge: Charge, now: int) -> pb.Charg
         customer=intent.customer_id or "", description=intent.description, livemode=intent.livemode,
         payment_intent=intent.id, receipt_email=intent.receipt_email)
     if charge.frozen_amount > 0:
-        structs.fill(out.fraud_details, {"aml_status": "rejected", "frozen_amount": totals.text(charge.frozen_amount)})
-    if status == totals.ChargeStatus.FAILED:
+        structs.fill(out.fraud_details, {"aml_status": str(AmlStatus.REJECTED),
+                                         "frozen_amount": totals.text(charge.frozen_amount)})
+    if card:
+        # What the payer's page needs to confirm with provider_a's client library (DESIGN §9); never a secret key.
+        structs.fill(out.provider_a_payload, {"client_secret": charge.provider_client_secret,
+                                              "public_key": charge.provider_public_key,
+                                              "status": charge.provider_status})
+        out.failure_code, out.failure_message = charge.failure_code, charge.failure_message
+    elif status == totals.ChargeStatus.FAILED:
         out.failure_code = "aml_rejected"
         out.failure_message = "every transaction of this payment attempt was rejected by AML screening"
     return out
@@ -172,13 +189,15 @@ def to_proto(env: Env, loaded: Loaded, now: int | None = None) -> pb.PaymentInte
         unexpected_funds=[unexpected(c, t) for c, t in loaded.unexpected_funds()],
     )
     structs.fill(out.metadata, i.metadata_)
+    if loaded.invoice is not None:
+        out.invoice, out.subscription = loaded.invoice.id, loaded.invoice.subscription_id
     if loaded.customer is not None:
         out.customer.CopyFrom(customer_proto(loaded.customer))
     if i.link_snapshot:
         out.payment_link_details.CopyFrom(_link_details(loaded))
     if i.shipping_address:
         out.shipping_address.CopyFrom(Address(**i.shipping_address))
-    if loaded.latest_charge is not None:
+    if loaded.latest_charge is not None and loaded.latest_charge.payment_method_type != "cards":
         out.payment_method_options.crypto.CopyFrom(crypto_options(env, loaded.latest_charge))
     return out
 

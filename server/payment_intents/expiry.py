@@ -13,11 +13,8 @@ from sqlmodel import col, select
 
 from server import clock
 from server.db import Database
-from server.payment_intents import (
-    chain_listener,  # noqa: F401  (the scheduler process settles transfers too)
-    service,
-)
-from server.payment_intents.env import Env, current
+from server.payment_intents import service
+from server.payment_intents.env import Env
 from server.payment_intents.models import PaymentIntent
 from server.payment_intents.states import Status
 from server.runtime import Runtime
@@ -43,6 +40,6 @@ async def expire_due(db: Database, env: Env, now: int | None = None) -> int:
 
 
 async def expire_payment_intents(rt: Runtime) -> None:
-    count = await expire_due(rt.db, current(rt.settings, rt.catalogue))
+    count = await expire_due(rt.db, rt, rt.clock.now())
     if count:
         log.info("payment intents expired", extra={"count": count})

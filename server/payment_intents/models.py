@@ -8,6 +8,7 @@ from sqlmodel import Column, Field, SQLModel
 
 from server import clock
 from server.db.types import DecimalText, JSONType
+from server.payment_intents.states import ChargeStatus
 
 
 def _money(nullable: bool = False) -> Any:
@@ -81,9 +82,23 @@ class Charge(SQLModel, table=True):
     address_index: int = Field(sa_type=sa.BigInteger)
     permanent_deposit_id: str | None = Field(default=None, max_length=40, index=True)
     quote_expires_at: int = Field(sa_type=sa.BigInteger)
-    status: str = Field(default="Pending", max_length=20)
+    status: str = Field(default=ChargeStatus.PENDING, max_length=20)
     amount_captured: Decimal = _money()
     frozen_amount: Decimal = _money()
+    # Card charges (server/cards): the provider, its PaymentIntent, what the payer's page needs, and the outcome.
+    payment_provider: str = Field(default="", max_length=20)
+    provider_payment_id: str = Field(default="", max_length=100, index=True)
+    provider_client_secret: str = Field(default="", max_length=255)
+    provider_public_key: str = Field(default="", max_length=255)  # the merchant's publishable key, for the page
+    # The caller's key of an off-session charge (a renewal): the same key never charges the card twice.
+    idempotency_key: str = Field(default="", max_length=255, index=True)
+    provider_status: str = Field(default="", max_length=40)
+    saved_payment_method_id: str = Field(default="", max_length=40)
+    save_payment_method: bool = False
+    failure_code: str = Field(default="", max_length=100)
+    failure_message: str = Field(default="", max_length=500)
+    # Last read-through of a pending card charge (Unix seconds): asked at most every few seconds per charge.
+    provider_checked_at: int = Field(default=0, sa_type=sa.BigInteger)
     created: int = Field(sa_type=sa.BigInteger)
     sort_key: int = Field(default_factory=clock.sort_key, sa_type=sa.BigInteger)
 

@@ -14,13 +14,16 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import money
+from server.assets.catalogue import Catalogue
 from server.errors import invalid
 from server.payment_links import service as links
 from server.products.models import ProductVariant, SellingPlan
 from server.rpc.context import Caller
+from server.subscriptions.pricing import Policy, cycle_price
 from server.validate import money_text
 
 MAX_QUANTITY = 10_000
+
 MAX_TOTAL = Decimal(10) ** money.MAX_INTEGER_DIGITS  # an intent's amount has at most 18 integer digits (DESIGN §14)
 
 
@@ -30,6 +33,10 @@ class Priced:
     currency: str
     snapshot: dict[str, Any]
     product_version: int
+    # A subscription purchase: the selling plan, the variant and its quantity (the first cycle's price is in amount).
+    plan: SellingPlan | None = None
+    variant: ProductVariant | None = None
+    quantity: int = 1
 
 
 def _title(variant: ProductVariant, product_name: str) -> str:
@@ -42,7 +49,14 @@ def _item(variant: ProductVariant, title: str, quantity: int, *, primary: bool, 
             "is_primary": primary}
 
 
-async def price_link(session: AsyncSession, caller: Caller, request: pb.CreatePaymentIntentRequest) -> Priced:
+def decimals_of(catalogue: Catalogue, code: str) -> int:
+    """Minor-unit digits of a pricing currency (a fiat code or an asset id); 2 when the catalogue does not say."""
+    currency = catalogue.currency(code)
+    return currency.decimals if currency else 2
+
+
+async def price_link(session: AsyncSession, caller: Caller, request: pb.CreatePaymentIntentRequest,
+                     catalogue: Catalogue) -> Priced:
     row = await links.find(session, caller, request.payment_link_id)
     if row is None:
         raise invalid("payment_link_id", "no such payment link")
@@ -64,13 +78,19 @@ async def price_link(session: AsyncSession, caller: Caller, request: pb.CreatePa
     variant = link.variants[variant_id]
     if not variant.active:
         raise invalid("primary_variant.variant_id", "this variant is no longer sold")
+    plan: SellingPlan | None = None
+    total = variant.price * quantity
     if choice.selling_plan_id:
         plan = (await session.exec(select(SellingPlan).where(SellingPlan.id == choice.selling_plan_id,
                                                              SellingPlan.product_id == product.id))).first()
         if plan is None:
             raise invalid("primary_variant.selling_plan_id", "not a selling plan of the product")
+        # The first cycle's price: the plan's tier for cycle 1 (server/subscriptions/pricing.py); nothing during a
+        # free trial (the first paid cycle starts when it ends, DESIGN §8).
+        policies = [Policy.of(p) for p in plan.pricing_policies]
+        total = Decimal(0) if plan.trial_period_days > 0 else \
+            cycle_price(variant.price, quantity, policies, 1, decimals_of(catalogue, variant.currency))
     items = [_item(variant, _title(variant, product.name), quantity, primary=True, plan=choice.selling_plan_id)]
-    total = variant.price * quantity
     chosen: dict[str, int] = {}
     for i, addon in enumerate(request.addons):
         where = f"addons[{i}]"
@@ -96,4 +116,4 @@ async def price_link(session: AsyncSession, caller: Caller, request: pb.CreatePa
                 "product": {"id": product.id, "name": product.name, "description": product.description,
                             "active": product.active},
                 "items": items}
-    return Priced(total, variant.currency, snapshot, product.version)
+    return Priced(total, variant.currency, snapshot, product.version, plan, variant, quantity)

@@ -14,12 +14,15 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock, structs, validate
-from server.chains.models import ChainTransfer
+from server.aml import AmlStatus
+from server.cards import payments as card_payments
+from server.cards.accounts import Cards
+from server.chains.models import ChainTransfer, TransferStatus
 from server.customers import service as customers
 from server.customers.models import Customer
 from server.errors import MissingParameter, invalid
 from server.ids import new_id
-from server.paging import Page
+from server.paging import Page, newest_first
 from server.payment_intents import attempts, pricing, settle
 from server.payment_intents.aggregate import Loaded, load, load_one
 from server.payment_intents.env import Env
@@ -28,7 +31,8 @@ from server.payment_intents.states import Event, Status, UnexpectedState, transi
 from server.rates import RateUnavailable
 from server.rates.quotes import price_code
 from server.rpc.context import Caller
-from server.scoping import find_owned, get_owned
+from server.scoping import find_owned, get_owned, in_scope
+from server.subscriptions import lifecycle as subscriptions
 
 DEFAULT_EXPIRES_IN = 24 * 3600
 MAX_EXPIRES_IN = 30 * 24 * 3600
@@ -36,8 +40,13 @@ EXPANDABLE = ("invoice", "subscription")
 METHODS = ("crypto", "cards")
 
 
+def payment_url(checkout_base: str, intent_id: str, client_secret: str) -> str:
+    """The hosted checkout page of one intent (DESIGN §9)."""
+    return f"{checkout_base}/pay/{intent_id}?client_secret={client_secret}"
+
+
 def check_expand(expand: list[str]) -> None:
-    """`invoice` and `subscription` are accepted (nothing to expand until invoices exist); others are refused."""
+    """`invoice` and `subscription` fill invoice_details / subscription_details; others are refused."""
     for i, value in enumerate(expand):
         if value not in EXPANDABLE:
             raise invalid(f"expand[{i}]", f"{value!r} cannot be expanded; use invoice or subscription")
@@ -56,11 +65,12 @@ async def get(session: AsyncSession, caller: Caller, intent_id: str, *, for_upda
 
 async def _amount_and_currency(env: Env, session: AsyncSession, caller: Caller,
                                request: pb.CreatePaymentIntentRequest) -> tuple[Decimal, str, pricing.Priced | None]:
-    priced = await pricing.price_link(session, caller, request) if request.payment_link_id else None
+    priced = await pricing.price_link(session, caller, request, env.catalogue) if request.payment_link_id else None
     if priced is not None:
-        if priced.amount <= 0:
-            # Nothing to pay is not a payment: no quote, no deposit address. (A free trial would need this, but
-            # subscriptions do not exist yet; when they do, a trial is their business, not a zero-amount intent.)
+        trial = priced.plan is not None and priced.plan.trial_period_days > 0
+        if priced.amount <= 0 and not trial:
+            # Nothing to pay is not a payment: no quote, no deposit address. Only a selling plan's free trial starts
+            # with an intent of 0, which succeeds when a payment method is chosen.
             raise invalid("payment_link_id", f"the payment link prices this purchase at {priced.amount} "
                                              f"{priced.currency}; a payment intent needs an amount above zero")
         if request.amount and validate.amount("amount", request.amount) != priced.amount:
@@ -127,6 +137,13 @@ async def create(session: AsyncSession, env: Env, caller: Caller, request: pb.Cr
     session.add(intent)
     await session.flush()
     loaded = Loaded(intent=intent, customer=customer, merchant_name=(await load_one(session, intent)).merchant_name)
+    if priced is not None and priced.plan is not None and priced.variant is not None:
+        # A selling plan: the incomplete subscription and its first invoice, in this transaction (DESIGN §8).
+        secret = env.secrets.of(intent.id, intent.livemode)
+        _, loaded.invoice = await subscriptions.create_for_intent(
+            session, intent, priced.plan, priced.variant, priced.quantity,
+            pricing.decimals_of(env.catalogue, currency), payment_url(env.settings.checkout_base, intent.id, secret),
+            priced.snapshot)
     await settle.record(session, env, loaded, "payment_intent.created", None)
     return loaded
 
@@ -134,20 +151,17 @@ async def create(session: AsyncSession, env: Env, caller: Caller, request: pb.Cr
 async def list_page(session: AsyncSession, caller: Caller, page: Page,
                     request: pb.ListPaymentIntentsRequest) -> tuple[list[Loaded], int]:
     check_expand(list(request.expand))
-    where = [col(PaymentIntent.merchant_id) == caller.merchant_id, col(PaymentIntent.livemode) == caller.livemode]
+    where = in_scope(PaymentIntent, caller)
     if request.customer:
         where.append(col(PaymentIntent.customer_id) == request.customer.strip())
     elif request.customer_email:
         email = request.customer_email.strip().lower()
         where.append(col(PaymentIntent.customer_id).in_(
-            select(Customer.id).where(Customer.merchant_id == caller.merchant_id,
-                                      Customer.livemode == caller.livemode, sa.func.lower(Customer.email) == email)))
+            select(Customer.id).where(*in_scope(Customer, caller), sa.func.lower(Customer.email) == email)))
     if request.merchant_order_id:
         where.append(col(PaymentIntent.merchant_order_id) == request.merchant_order_id.strip())
-    total = (await session.exec(select(sa.func.count()).select_from(PaymentIntent).where(*where))).one()
-    rows = await session.exec(select(PaymentIntent).where(*where).order_by(col(PaymentIntent.sort_key).desc())
-                              .offset(page.offset).limit(page.size))
-    return await load(session, list(rows)), int(total)
+    rows, total = await newest_first(session, PaymentIntent, where, page)
+    return await load(session, rows), total
 
 
 def _method_of(method: str, options: pb.PaymentMethodOptionsInput) -> str:
@@ -164,18 +178,28 @@ def _method_of(method: str, options: pb.PaymentMethodOptionsInput) -> str:
 
 
 async def choose_method(session: AsyncSession, env: Env, loaded: Loaded, method: str,
-                        options: pb.PaymentMethodOptionsInput) -> Loaded:
-    """Choosing crypto opens a payment attempt (or returns the open one for the same asset)."""
+                        options: pb.PaymentMethodOptionsInput, cards: Cards | None = None) -> Loaded:
+    """Choosing crypto opens a payment attempt (or returns the open one for the same asset); choosing cards opens a
+    card charge at provider_a (server/cards)."""
     attempts.check_open(loaded, clock.now())
-    if _method_of(method, options) == "cards":
-        # A choice the caller can change, not a failure of ours: 400, never 5xx.
-        raise invalid("payment_method_type", "card payments are not available in this build; pay with crypto")
+    chosen = _method_of(method, options)
+    if loaded.intent.amount == 0 and loaded.invoice is not None and chosen == "crypto":
+        # A free trial: nothing to pay, so choosing how to pay later completes it (DESIGN §8).
+        await settle.move(session, env, loaded, Event.NOTHING_DUE, payment_method_type=chosen)
+        return loaded
+    if chosen == "cards":
+        if cards is None:
+            # A choice the caller can change, not a failure of ours: 400, never 5xx.
+            raise invalid("payment_method_type", "card payments are not available here; pay with crypto")
+        return await card_payments.open_card(session, env, cards, loaded, options.fiat)
     return await attempts.open_crypto(session, env, loaded, options.crypto.asset_id.strip())
 
 
-async def update(session: AsyncSession, env: Env, caller: Caller, request: pb.UpdatePaymentIntentRequest) -> Loaded:
+async def update(session: AsyncSession, env: Env, caller: Caller, request: pb.UpdatePaymentIntentRequest,
+                 cards: Cards | None = None) -> Loaded:
     loaded = await get(session, caller, request.id, for_update=True)
-    return await choose_method(session, env, loaded, request.payment_method_type, request.payment_method_options)
+    return await choose_method(session, env, loaded, request.payment_method_type, request.payment_method_options,
+                               cards)
 
 
 async def _has_confirmed_funds(session: AsyncSession, intent_id: str) -> bool:
@@ -183,7 +207,7 @@ async def _has_confirmed_funds(session: AsyncSession, intent_id: str) -> bool:
     row = await session.exec(
         select(ChainTransfer.id).join(ChargeTransfer, col(ChargeTransfer.transfer_id) == col(ChainTransfer.id))
         .join(Charge, col(Charge.id) == col(ChargeTransfer.charge_id))
-        .where(Charge.payment_intent_id == intent_id, ChainTransfer.status == "confirmed",
+        .where(Charge.payment_intent_id == intent_id, ChainTransfer.status == TransferStatus.CONFIRMED,
                col(ChainTransfer.asset_id) == col(Charge.asset_id)).limit(1))
     return row.first() is not None
 
@@ -194,6 +218,20 @@ async def captured_in(session: AsyncSession, intent_id: str, asset_id: str) -> D
     rows = await session.exec(select(col(Charge.amount_captured)).where(Charge.payment_intent_id == intent_id,
                                                                    Charge.asset_id == asset_id))
     return sum((Decimal(a) for a in rows), Decimal(0))
+
+
+async def unexpected_in(session: AsyncSession, intent_id: str, asset_id: str) -> Decimal:
+    """Unexpected funds in `asset_id` (DESIGN §14: transfers to a charge's address in another asset than the
+    charge's) that are confirmed and approved by AML: what a refund of them may pay back at most. Unconfirmed
+    funds may still be re-organised away; rejected ones are frozen."""
+    rows = await session.exec(
+        select(col(ChainTransfer.amount_base), col(ChainTransfer.decimals))
+        .join(ChargeTransfer, col(ChargeTransfer.transfer_id) == col(ChainTransfer.id))
+        .join(Charge, col(Charge.id) == col(ChargeTransfer.charge_id))
+        .where(Charge.payment_intent_id == intent_id, ChainTransfer.asset_id == asset_id,
+               col(Charge.asset_id) != asset_id, ChainTransfer.status == TransferStatus.CONFIRMED,
+               ChainTransfer.aml_status == AmlStatus.APPROVED))
+    return sum((Decimal(base).scaleb(-decimals) for base, decimals in rows), Decimal(0))
 
 
 async def cancel(session: AsyncSession, env: Env, caller: Caller, request: pb.CancelPaymentIntentRequest) -> Loaded:

@@ -5,20 +5,30 @@ from paygate.v1 import payment_intents_pb2 as pb
 from paygate.v1 import payment_intents_pb2_grpc
 
 from server import clock
+from server.cards import outcome
 from server.paging import page_of
 from server.payment_intents import checkout, service
+from server.payment_intents.aggregate import Loaded
 from server.payment_intents.convert import to_proto
-from server.payment_intents.env import Env, configure
+from server.payment_intents.env import Env
 from server.request_string import merged
 from server.rpc.context import current_caller, optional_caller
 from server.runtime import Runtime
+from server.subscriptions import expand
 
 
 class PaymentIntentServicer(payment_intents_pb2_grpc.PaymentIntentServiceServicer):
     def __init__(self, rt: Runtime) -> None:
         self._rt = rt
-        self._env = Env.build(rt.settings, rt.catalogue)
-        configure(self._env)  # the chain listener of this process uses the same configuration
+        self._env: Env = rt  # the part of the runtime payments read
+        self._cards = rt.cards
+
+    async def _read_through(self, loaded: Loaded) -> bool:
+        """A pending card charge is asked about at provider_a (rate-limited per charge): a lost webhook loses
+        nothing. True when the intent may have changed."""
+        if not outcome.card_pending(loaded):
+            return False
+        return await outcome.refresh(self._rt.db, self._env, self._cards, loaded.intent.id)
 
     async def CreatePaymentIntent(self, request: pb.CreatePaymentIntentRequest,
                                   context: grpc.aio.ServicerContext) -> pb.CreatePaymentIntentResponse:
@@ -29,23 +39,32 @@ class PaymentIntentServicer(payment_intents_pb2_grpc.PaymentIntentServiceService
     async def ListPaymentIntents(self, request: pb.ListPaymentIntentsRequest,
                                  context: grpc.aio.ServicerContext) -> pb.ListPaymentIntentsResponse:
         page = page_of(request)
+        now = clock.now()
         async with self._rt.db.read() as session:
             rows, total = await service.list_page(session, current_caller(), page, request)
-        now = clock.now()
-        return pb.ListPaymentIntentsResponse(payment_intents=[to_proto(self._env, r, now) for r in rows],
-                                             total=total, page=page.page, page_size=page.size)
+            intents = [to_proto(self._env, r, now) for r in rows]
+            for loaded, out in zip(rows, intents, strict=True):
+                await expand.fill(session, loaded, out, request.expand)
+        return pb.ListPaymentIntentsResponse(payment_intents=intents, total=total, page=page.page,
+                                             page_size=page.size)
 
     async def GetPaymentIntent(self, request: pb.GetPaymentIntentRequest,
                                context: grpc.aio.ServicerContext) -> pb.GetPaymentIntentResponse:
         service.check_expand(list(request.expand))
         async with self._rt.db.read() as session:
             loaded = await service.get(session, current_caller(), request.id)
-        return pb.GetPaymentIntentResponse(payment_intent=to_proto(self._env, loaded))
+        if await self._read_through(loaded):
+            async with self._rt.db.read() as session:
+                loaded = await service.get(session, current_caller(), request.id)
+        async with self._rt.db.read() as session:
+            out = to_proto(self._env, loaded)
+            await expand.fill(session, loaded, out, request.expand)
+        return pb.GetPaymentIntentResponse(payment_intent=out)
 
     async def UpdatePaymentIntent(self, request: pb.UpdatePaymentIntentRequest,
                                   context: grpc.aio.ServicerContext) -> pb.UpdatePaymentIntentResponse:
         async with self._rt.db.transaction() as session:
-            loaded = await service.update(session, self._env, current_caller(), request)
+            loaded = await service.update(session, self._env, current_caller(), request, self._cards)
         # The spec's shape: the intent as a one-entry list.
         return pb.UpdatePaymentIntentResponse(payment_intents=[to_proto(self._env, loaded)], total=1, page=0,
                                               page_size=1)
@@ -53,7 +72,9 @@ class PaymentIntentServicer(payment_intents_pb2_grpc.PaymentIntentServiceService
     async def CancelPaymentIntent(self, request: pb.CancelPaymentIntentRequest,
                                   context: grpc.aio.ServicerContext) -> pb.CancelPaymentIntentResponse:
         async with self._rt.db.transaction() as session:
-            await service.cancel(session, self._env, current_caller(), request)
+            loaded = await service.cancel(session, self._env, current_caller(), request)
+        if outcome.card_pending(loaded):
+            await outcome.cancel_pending(self._rt.db, self._env, self._cards, loaded.intent.id)
         return pb.CancelPaymentIntentResponse()
 
     async def GetCheckoutPaymentIntent(self, request: pb.GetCheckoutPaymentIntentRequest,
@@ -62,6 +83,10 @@ class PaymentIntentServicer(payment_intents_pb2_grpc.PaymentIntentServiceService
         caller, trusted = await checkout.checkout_caller(self._rt.auth, optional_caller(), fields.key)
         async with self._rt.db.read() as session:
             loaded = await checkout.open_intent(session, self._env, caller, trusted, fields.id, fields.client_secret)
+        if await self._read_through(loaded):
+            async with self._rt.db.read() as session:
+                loaded = await checkout.open_intent(session, self._env, caller, trusted, fields.id,
+                                                    fields.client_secret)
         now = clock.now()
         checkout.check_viewable(loaded, now)
         return pb.GetCheckoutPaymentIntentResponse(payment_intent=checkout.answer(self._env, loaded, trusted, now))
@@ -74,5 +99,5 @@ class PaymentIntentServicer(payment_intents_pb2_grpc.PaymentIntentServiceService
         async with self._rt.db.transaction() as session:
             loaded = await checkout.open_intent(session, self._env, caller, trusted, fields.id, fields.client_secret,
                                                 for_update=True)
-            loaded = await checkout.choose(session, self._env, loaded, fields)
+            loaded = await checkout.choose(session, self._env, loaded, fields, self._cards)
         return pb.UpdateCheckoutPaymentIntentResponse(payment_intent=checkout.answer(self._env, loaded, trusted))

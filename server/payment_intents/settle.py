@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
+from server import clock, state_machine
 from server.customers import totals as customer_totals
 from server.events import outbox
 from server.payment_intents import convert, totals
@@ -37,10 +37,8 @@ def snapshot(env: Env, loaded: Loaded) -> dict[str, Any]:
 async def record(session: AsyncSession, env: Env, loaded: Loaded, type_: str,
                  before: dict[str, Any] | None) -> None:
     """The event with the intent as the API shows it now; `before` (None for a new intent) gives the changes."""
-    resource = convert.to_proto(env, loaded)
-    previous = None if before is None else outbox.changed(before, outbox.snapshot(resource))
     await outbox.record(session, merchant_id=loaded.intent.merchant_id, livemode=loaded.intent.livemode, type=type_,
-                        resource=resource, previous_attributes=previous)
+                        resource=convert.to_proto(env, loaded), before=before)
 
 
 async def move(session: AsyncSession, env: Env, loaded: Loaded, event: Event, **facts: Any) -> None:
@@ -48,10 +46,7 @@ async def move(session: AsyncSession, env: Env, loaded: Loaded, event: Event, **
     before = snapshot(env, loaded)
     intent = loaded.intent
     was = intent.status
-    intent.status = transition(intent.status, event)
-    for name, value in facts.items():
-        setattr(intent, name, value)
-    intent.updated = clock.now()
+    state_machine.enter(intent, transition(intent.status, event), facts)
     session.add(intent)
     if intent.status == Status.SUCCESS and was != Status.SUCCESS:
         # The payment succeeded: the customer's totals move in this same transaction.
@@ -80,6 +75,13 @@ def _recompute(env: Env, loaded: Loaded) -> tuple[list[str], Event | None, bool]
     pending = live = 0
     last_rate = Decimal(0)
     for charge in loaded.charges:
+        if charge.payment_method_type == "cards":
+            # A card charge's outcome comes from its provider (server/cards), not from transfers: kept as it is.
+            captured[charge.asset_id] += charge.amount_captured
+            paid += charge.amount_captured * charge.exchange_rate
+            if charge.amount_captured and not intent.paid_asset_id:
+                intent.paid_asset_id = charge.asset_id
+            continue
         t = totals.charge_totals(loaded.transfers_of(charge))
         status = totals.charge_status(t)
         if status == totals.ChargeStatus.FAILED and charge.status != status:

@@ -21,6 +21,15 @@ class Status(StrEnum):
     REFUNDED = "Refunded"
 
 
+class ChargeStatus(StrEnum):
+    """A charge's, derived from its transfers (`totals.charge_status`)."""
+
+    PENDING = "Pending"
+    SUCCESS = "Success"
+    FAILED = "Failed"
+    EXPIRED = "Expired"  # shown only: closed with nothing received
+
+
 class Event(StrEnum):
     TRANSACTION_SEEN = "transaction_seen"  # a transfer to a deposit address was detected
     PAID_IN_FULL = "paid_in_full"  # approved confirmed funds cover the amount (or the first, see below)
@@ -30,6 +39,7 @@ class Event(StrEnum):
     CANCEL = "cancel"  # the merchant's cancel call (only before confirmed funds)
     EXPIRE = "expire"  # expired_at passed with nothing paid
     REFUNDED_IN_FULL = "refunded_in_full"  # reserved for refunds
+    NOTHING_DUE = "nothing_due"  # a payment method was chosen for an amount of 0 (a subscription's free trial)
 
 
 S, E = Status, Event
@@ -37,6 +47,7 @@ TRANSITIONS: dict[tuple[Status, Event], Status] = {
     (S.REQUIRES_PAYMENT_METHOD, E.TRANSACTION_SEEN): S.PROCESSING,
     (S.REQUIRES_PAYMENT_METHOD, E.CANCEL): S.CANCELED,
     (S.REQUIRES_PAYMENT_METHOD, E.EXPIRE): S.CANCELED,
+    (S.REQUIRES_PAYMENT_METHOD, E.NOTHING_DUE): S.SUCCESS,
     (S.PROCESSING, E.PAID_IN_FULL): S.SUCCESS,
     (S.PROCESSING, E.PAID_PARTIALLY): S.PARTIAL_PAID,
     (S.PROCESSING, E.PAYMENT_FAILED): S.REQUIRES_PAYMENT_METHOD,

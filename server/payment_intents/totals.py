@@ -6,19 +6,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
-from server.chains.models import ChainTransfer
+from server.aml import AmlStatus
+from server.chains.models import UNCONFIRMED, ChainTransfer, TransferStatus
 from server.payment_intents.models import Charge
-from server.payment_intents.states import Status
-
-UNCONFIRMED = frozenset({"submitted", "confirming"})
-REVERTED = "reverted"
-
-
-class ChargeStatus:
-    PENDING = "Pending"
-    SUCCESS = "Success"
-    FAILED = "Failed"
-    EXPIRED = "Expired"  # shown only: closed with nothing received
+from server.payment_intents.states import ChargeStatus, Status
 
 
 def units(t: ChainTransfer) -> Decimal:
@@ -54,23 +45,23 @@ def charge_totals(transfers: Iterable[ChainTransfer]) -> ChargeTotals:
     approved = rejected = Decimal(0)
     confirmed = pending = live = 0
     for t in transfers:
-        if t.status == REVERTED:
+        if t.status == TransferStatus.REVERTED:
             continue
         live += 1
         if t.status in UNCONFIRMED:
             pending += 1
             continue
         confirmed += 1
-        if t.aml_status == "approved":
+        if t.aml_status == AmlStatus.APPROVED:
             approved += units(t)
-        elif t.aml_status == "rejected":
+        elif t.aml_status == AmlStatus.REJECTED:
             rejected += units(t)
         else:
             pending += 1
     return ChargeTotals(approved, rejected, confirmed, pending, live)
 
 
-def charge_status(totals: ChargeTotals) -> str:
+def charge_status(totals: ChargeTotals) -> ChargeStatus:
     """Pending while anything is unsettled; Success once approved funds arrived; Failed when every transfer was
     rejected (the checkout reports the payment as failed)."""
     if totals.pending:

@@ -26,7 +26,7 @@ def to_proto(loaded: Loaded, checkout_base: str, *, with_price_range: bool = Fal
     link = loaded.link
     out = pb.PaymentLink(id=link.id, object="payment_link", active=link.active, url=url_of(checkout_base, link.id),
                          product=product_of(loaded), created_at=link.created_at, updated_at=link.updated_at,
-                         default_variant_id=link.default_variant_id)
+                         default_variant_id=link.default_variant_id, return_url=link.return_url)
     for item in loaded.items:
         variant = loaded.variants[item.variant_id]
         if item.kind == "primary":

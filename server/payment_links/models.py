@@ -20,6 +20,8 @@ class PaymentLink(SQLModel, table=True):
     active: bool = True
     default_variant_id: str = Field(max_length=40)
     variant_config: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSONType, nullable=False))
+    # Where the hosted page sends the shopper after paying; its origin receives the page's messages when embedded.
+    return_url: str = Field(default="", max_length=2000)
     created_at: int = Field(sa_type=sa.BigInteger)
     # Orders lists newest first, finer than the one-second `created_at`.
     sort_key: int = Field(default_factory=clock.sort_key, sa_type=sa.BigInteger)

@@ -12,15 +12,15 @@ from paygate.v1 import payment_links_pb2 as pb
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock, structs
+from server import clock, structs, validate
 from server.errors import Conflict, invalid
 from server.ids import new_id
-from server.paging import Page
+from server.paging import Page, newest_first
 from server.payment_links.models import PaymentLink, PaymentLinkItem
 from server.products import service as products
 from server.products.models import Product, ProductVariant
 from server.rpc.context import Caller
-from server.scoping import find_owned, get_owned
+from server.scoping import find_owned, get_owned, in_scope
 
 MAX_ADDONS = 20
 MAX_PRIMARY = 100
@@ -95,6 +95,7 @@ async def create(session: AsyncSession, caller: Caller, request: pb.CreatePaymen
     link = PaymentLink(id=new_id("pl"), merchant_id=caller.merchant_id, livemode=caller.livemode,
                        product_id=product.id, active=True, default_variant_id=request.default_variant_id,
                        variant_config=structs.metadata_of(request.variant_config, "variant_config"),
+                       return_url=validate.url("return_url", request.return_url.strip()),
                        created_at=now, updated_at=now)
     session.add(link)
     await session.flush()
@@ -135,13 +136,10 @@ async def delete(session: AsyncSession, caller: Caller, link_id: str) -> None:
 
 async def list_page(session: AsyncSession, caller: Caller, page: Page, active: bool | None,
                     product: str) -> tuple[list[Loaded], int]:
-    where = [PaymentLink.merchant_id == caller.merchant_id, PaymentLink.livemode == caller.livemode]
+    where = in_scope(PaymentLink, caller)
     if active is not None:
-        where.append(PaymentLink.active == active)
+        where.append(col(PaymentLink.active) == active)
     if product:
-        where.append(PaymentLink.product_id == product)
-    total = (await session.exec(select(sa.func.count()).select_from(PaymentLink).where(*where))).one()
-    rows = await session.exec(select(PaymentLink).where(*where)
-                              .order_by(col(PaymentLink.sort_key).desc())
-                              .offset(page.offset).limit(page.size))
-    return await _load(session, list(rows)), int(total)
+        where.append(col(PaymentLink.product_id) == product)
+    rows, total = await newest_first(session, PaymentLink, where, page)
+    return await _load(session, rows), total

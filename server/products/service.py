@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import sqlalchemy as sa
 from paygate.v1 import products_pb2 as pb
 from paygate.v1.money_pb2 import Price
 from sqlmodel import col, select
@@ -14,13 +13,13 @@ from server import clock, structs
 from server.assets.catalogue import Catalogue
 from server.errors import Conflict, invalid
 from server.ids import new_id
-from server.paging import Page
+from server.paging import Page, newest_first
 from server.payment_links.models import PaymentLink, PaymentLinkItem
 from server.products.convert import option_names, plan_to_proto, variant_to_proto
 from server.products.models import Product, ProductVariant, SellingPlan
 from server.products.rules import ProductSpec, Requested, normalize
 from server.rpc.context import Caller
-from server.scoping import find_owned, get_owned
+from server.scoping import find_owned, get_owned, in_scope
 from server.validate import money_text
 
 MAX_PAGE_SIZE = 50
@@ -226,14 +225,11 @@ async def delete(session: AsyncSession, caller: Caller, product_id: str) -> None
 
 
 async def list_page(session: AsyncSession, caller: Caller, page: Page, active: bool | None) -> tuple[list[Loaded], int]:
-    where = [Product.merchant_id == caller.merchant_id, Product.livemode == caller.livemode]
+    where = in_scope(Product, caller)
     if active is not None:
-        where.append(Product.active == active)
-    total = (await session.exec(select(sa.func.count()).select_from(Product).where(*where))).one()
-    rows = await session.exec(select(Product).where(*where)
-                              .order_by(col(Product.sort_key).desc())
-                              .offset(page.offset).limit(page.size))
-    return await _load(session, list(rows)), int(total)
+        where.append(col(Product.active) == active)
+    rows, total = await newest_first(session, Product, where, page)
+    return await _load(session, rows), total
 
 
 async def variants_of(session: AsyncSession, product_id: str) -> dict[str, ProductVariant]:

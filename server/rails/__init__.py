@@ -1,6 +1,8 @@
 """Rails: how paygate talks to the outside world where money moves, one plug-in per kind of network.
 
-A chain rail gives the chain watcher a `ChainScanner` for a network (`base.py`); `registry.py` picks the rail for each
-network of the catalogue. Today every network is EVM (`evm/`: JSON-RPC client, scanner, the local dev chain); adding
-another chain family is a new package and one registry entry, not edits to the watcher.
+`base.py` draws the seam as small capabilities (receive, addresses, balances, address payouts); a rail implements
+those its network has. `registry.py` gives each network of the catalogue (and each card provider) its rail. Today
+every network is EVM (`evm/`). Adding a chain family or a card provider is a new package here plus its line in
+`registry.py`; the watcher and the owners of payouts (refunds; sweeps and treasury payouts next) only ask the
+registry for a capability.
 """

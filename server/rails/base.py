@@ -1,9 +1,36 @@
-"""What the chain watcher needs from a rail: the head, and what a range of blocks holds for a set of addresses."""
+"""What paygate needs from a rail, split into small capabilities; a rail implements the ones its network has.
+
+    Rail                 every rail: its name (a network id or a provider id) and its family ("evm", "card", …)
+    ├── Receiver         finds incoming payments: `scanner()` → ChainScanner (head, block hashes, scan)
+    ├── AddressBook      validates a destination address and gives its stored form
+    ├── Balances         what an address holds of an asset
+    └── AddressPayouts   a payout of amount X of asset A from the key of address K to address D:
+                         quote (network fee, what arrives) → sign and record, in the caller's transaction, before
+                         any broadcast → broadcast → follow to its end (receipts, sequence/nonce reconciliation,
+                         fee-bumped replacement, gap fill), telling the payout's owner (`PayoutOwner`) the outcome
+
+An account chain (EVM) has all four. A card provider has no addresses or nonces: it implements `Rail` and a
+capability of its own (a refund of a provider charge) beside these, not a fat interface with stubs.
+
+The owner of payouts (refunds today; sweeps and treasury payouts next) keeps its own rows and state machine and speaks
+only to these protocols: it never builds, prices or signs a transaction itself.
+
+Errors: `ChainUnavailable` (the network did not answer: try again later, decide nothing) and `PayoutRefused`
+(the payout cannot be made now: `reason` is the failure_reason the owner records).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from enum import StrEnum
+from typing import Protocol, runtime_checkable
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server.assets.catalogue import Asset
+
+# ---------------------------------------------------------------------------------------------------- receiving
 
 
 @dataclass(frozen=True)
@@ -51,3 +78,167 @@ class ChainScanner(Protocol):
         """The canonical hash at `number`, None beyond the head."""
 
     async def scan(self, start: int, end: int, recipients: set[str]) -> ScanResult: ...
+
+
+# ---------------------------------------------------------------------------------------------------- capabilities
+
+
+@runtime_checkable
+class Rail(Protocol):
+    name: str  # the network id (ETH-TEST, POLYGON, …) or the provider id
+    family: str  # "evm", "card", …
+
+
+@runtime_checkable
+class Receiver(Protocol):
+    def scanner(self) -> ChainScanner:
+        """A scanner with its own connection, for the chain watcher (it closes it)."""
+        ...
+
+
+class InvalidAddress(ValueError):
+    """Not an address on this rail's network."""
+
+
+@runtime_checkable
+class AddressBook(Protocol):
+    def normalize_address(self, value: str) -> str:
+        """The address as stored (EVM: lower-case 0x…; a mixed-case one must carry a valid checksum).
+        Raises InvalidAddress."""
+        ...
+
+
+@runtime_checkable
+class Balances(Protocol):
+    async def balance(self, asset: Asset, address: str) -> int:
+        """What `address` holds of `asset`, in its smallest units. Network I/O: outside any transaction."""
+        ...
+
+
+# ---------------------------------------------------------------------------------------------------- payouts
+
+
+class PayoutRefused(Exception):
+    """The payout cannot be made now; `reason` is what its owner records (`insufficient_funds`,
+    `amount_below_network_fee`, …)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Payout:
+    """A payout of `amount_base` (smallest units) of `asset` from `source` (an address whose key the owner holds) to
+    `destination`. With `fee_from_amount`, a network fee paid in the same asset comes out of the amount (DESIGN §5:
+    a refund's `net_amount = amount - network_fee`); a fee paid in another asset (gas for a token) never can."""
+
+    asset: Asset
+    source: str
+    destination: str
+    amount_base: int
+    fee_from_amount: bool = True
+
+
+@dataclass(frozen=True)
+class PayoutQuote:
+    """What a payout would be if signed now. `detail` is the rail's own (EVM: the unsigned transaction, its fees and
+    the node's next nonce for the source); owners pass the quote back to `sign_payout` and never look inside."""
+
+    payout: Payout
+    value_base: int  # what reaches the destination
+    fee_base: int  # the network fee taken out of the amount, in the asset's smallest units (0 when paid apart)
+    detail: object = None
+
+
+@dataclass(frozen=True)
+class SignedPayout:
+    """A payout signed and stored by the rail in the caller's transaction; broadcast only after that commits."""
+
+    network: str
+    source: str
+    sequence: int  # EVM: the nonce
+    tx_hash: str
+    raw: str
+    value_base: int
+
+
+@dataclass(frozen=True)
+class PendingPayout:
+    """A payout its owner recorded as sent and not yet decided (the owner's row, as the rail needs it)."""
+
+    id: str  # the owner's id for it (a refund transaction's rtx_…)
+    network: str
+    asset_id: str
+    source: str
+    sequence: int
+    # Its first signed transaction as the owner stored it: rows older than the rail's own record of what it signed.
+    tx_hash: str
+    raw: str
+    value_base: int
+    created_at: int
+
+
+class Outcome(StrEnum):
+    PAID = "paid"  # one of our transactions for it is mined and confirmed: `tx_hash`, `fee_paid` tell which and what
+    FAILED = "failed"  # it can never pay: `reason` (our cancel was mined: insufficient_funds; reverted)
+    LOST = "lost"  # its sequence went to a transaction we did not sign: quote and sign it again, fresh sequence
+
+
+@dataclass(frozen=True)
+class PayoutResult:
+    payout_id: str
+    outcome: Outcome
+    reason: str = ""  # FAILED
+    tx_hash: str = ""  # PAID: the transaction that was mined (the first one, or a fee-bumped replacement)
+    raw: str = ""
+    value_base: int = 0  # PAID: what reached the destination
+    fee_paid: int = 0  # PAID: the network fee the receipt shows, in the network's fee asset's smallest units
+    # PAID: the part of `fee_paid` that came out of the amount, in the asset's smallest units; None when the fee was
+    # paid apart (in another asset, e.g. gas for a token)
+    fee_base: int | None = None
+
+
+class PayoutOwner(Protocol):
+    """What the rail asks of whoever owns payouts (refunds, sweeps, treasury payouts) while following them."""
+
+    async def key_of(self, source: str) -> bytes | None:
+        """The private key of `source`, to sign a replacement, a cancel or a gap filler; None if not ours."""
+        ...
+
+    async def waiting(self, network: str, source: str) -> set[int]:
+        """The sequences of the owner's undecided payouts from `source`: gaps are filled only around them."""
+        ...
+
+    async def undecided(self, session: AsyncSession, payout_id: str) -> bool:
+        """In the rail's transaction that records a replacement: locks the owner's row of the payout and says whether
+        it is still undecided (a payout decided meanwhile by another sender gets no replacement)."""
+        ...
+
+    async def decided(self, result: PayoutResult) -> None:
+        """Records the outcome (its own transaction: the rail calls outside any)."""
+        ...
+
+
+@runtime_checkable
+class AddressPayouts(Protocol):
+    async def quote_payout(self, payout: Payout) -> PayoutQuote:
+        """Fees, what arrives, and whether the source can pay it. Network I/O; raises PayoutRefused."""
+        ...
+
+    async def sign_payout(self, session: AsyncSession, quote: PayoutQuote, key: bytes, payout_id: str,
+                          record: Callable[[SignedPayout], None]) -> SignedPayout:
+        """In the caller's transaction, with no network I/O: reserves the source's next sequence, signs, lets the owner
+        add its row for the payout (`record`, id `payout_id`), then stores the signed bytes and hash under that id.
+        Broadcast only after the transaction commits."""
+        ...
+
+    async def broadcast(self, signed: SignedPayout) -> None:
+        """Sends it after the commit. A refusal is only logged: `follow` reads the chain and decides."""
+        ...
+
+    async def follow(self, source: str, pending: list[PendingPayout], owner: PayoutOwner) -> None:
+        """One pass over a source's undecided payouts: decides the mined ones (through `owner.decided`), sends
+        again, replaces or cancels the stuck ones, and fills sequence gaps. Never fails a payout whose sequence is
+        unused on chain."""
+        ...

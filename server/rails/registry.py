@@ -1,17 +1,75 @@
-"""One chain rail per network of the catalogue that has a JSON-RPC endpoint."""
+"""Which rail serves a network or a provider. Adding a rail: a package under `server/rails/` and one line here.
+
+    FAMILIES   chain family (a network's `family` in the networks file, "evm" by default) → how to build the rail
+               of a network, and the watcher's scanner of it
+    PROVIDERS  card provider id (in the `providers` setting) → how to build its rail (DESIGN §9)
+
+A caller asks for the capability it needs (`payouts`, `addresses`, `balances`, `receivers`): None when the rail has
+no such capability (a card provider has no addresses), so no caller ever tests a family by name.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from server.assets.catalogue import Catalogue, Network
-from server.rails.base import ChainScanner
+from server.assets.catalogue import Catalogue, CatalogueError, Network
+from server.config import Settings
+from server.db import Database
+from server.rails.base import AddressBook, AddressPayouts, Balances, ChainScanner, Rail, Receiver
+from server.rails.evm.rail import EvmRail
 from server.rails.evm.scanner import EvmScanner
+from server.rails.provider_a import PROVIDER as PROVIDER_A
+from server.rails.provider_a import ProviderARail
 
-# Rail by chain family. Networks carry no family yet: every network in the catalogue is EVM.
-RAILS: dict[str, Callable[[Network], ChainScanner]] = {"evm": EvmScanner.for_network}
+
+@dataclass(frozen=True)
+class Family:
+    rail: Callable[[Network, Catalogue, Database, Settings], Rail]
+    scanner: Callable[[Network], ChainScanner]  # the watcher's scanner of a network (its own connection)
+
+
+FAMILIES: dict[str, Family] = {"evm": Family(rail=EvmRail.build, scanner=EvmScanner.for_network)}
+PROVIDERS: dict[str, Callable[[Catalogue, Database, Settings], Rail]] = {
+    PROVIDER_A: lambda catalogue, db, settings: ProviderARail.build(settings.provider_a_api_base)}
+
+
+def _family(network: Network) -> Family:
+    family = FAMILIES.get(network.family)
+    if family is None:
+        raise CatalogueError(f"network {network.id}: no rail for chain family {network.family!r}")
+    return family
 
 
 def chain_scanners(catalogue: Catalogue) -> dict[str, ChainScanner]:
-    """A scanner for each network that can be watched (one with an rpc_url)."""
-    return {net.id: RAILS["evm"](net) for net in catalogue.networks.values() if net.rpc_url}
+    """A scanner for each network that can be watched (one with an rpc_url). No database needed: the watcher's."""
+    return {net.id: _family(net).scanner(net) for net in catalogue.networks.values() if net.rpc_url}
+
+
+class Rails:
+    """The rails of one process: one per network with an RPC endpoint, one per configured provider with a rail."""
+
+    def __init__(self, catalogue: Catalogue, db: Database, settings: Settings) -> None:
+        self._by_name: dict[str, Rail] = {
+            net.id: _family(net).rail(net, catalogue, db, settings)
+            for net in catalogue.networks.values() if net.rpc_url}
+        self._by_name.update({provider: PROVIDERS[provider](catalogue, db, settings)
+                              for provider in sorted(settings.providers) if provider in PROVIDERS})
+
+    def get(self, name: str) -> Rail | None:
+        return self._by_name.get(name)
+
+    def payouts(self, network: str) -> AddressPayouts | None:
+        rail = self._by_name.get(network)
+        return rail if isinstance(rail, AddressPayouts) else None
+
+    def addresses(self, network: str) -> AddressBook | None:
+        rail = self._by_name.get(network)
+        return rail if isinstance(rail, AddressBook) else None
+
+    def balances(self, network: str) -> Balances | None:
+        rail = self._by_name.get(network)
+        return rail if isinstance(rail, Balances) else None
+
+    def receivers(self) -> dict[str, Receiver]:
+        return {name: r for name, r in self._by_name.items() if isinstance(r, Receiver)}

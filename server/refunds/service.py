@@ -1,5 +1,9 @@
 """Refunds: create, retrieve, list. Scoped to the caller's merchant and mode.
 
+A refund returns part of the payment (in the paid asset, at most what its charges captured), or, with `asset_id`,
+the intent's unexpected funds in that asset (DESIGN §14: at most what arrived in it, confirmed and approved; the
+intent's status and amounts are not touched). Both are sent by the same sender (sender.py).
+
 Create runs validate → load (read) → treasury balance (chain, no transaction open) → decide and persist (one write
 transaction holding the intent's row lock, so concurrent refunds of one intent are decided one after another).
 """
@@ -9,31 +13,33 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-import sqlalchemy as sa
 from paygate.v1 import refunds_pb2 as pb
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from web3 import Web3
 
 from server import clock, structs, validate
+from server.aml import AmlStatus
 from server.assets.catalogue import Asset
+from server.chains.models import TransferStatus
 from server.db import Database
 from server.errors import MissingParameter, invalid
 from server.events import outbox
 from server.ids import new_id
-from server.paging import Page
+from server.paging import Page, newest_first
 from server.payment_intents import service as intents
 from server.payment_intents import settle
 from server.payment_intents.aggregate import Loaded
 from server.payment_intents.env import Env
 from server.payment_intents.states import Status as IntentStatus
 from server.payment_intents.totals import text
-from server.refunds import chain, convert
+from server.rails.base import AddressBook, InvalidAddress
+from server.rails.registry import Rails
+from server.refunds import convert
 from server.refunds.errors import InsufficientFunds, InvalidPaymentIntent, RefundAmountExceeded
 from server.refunds.models import Refund, RefundTransaction
 from server.refunds.states import HOLDING, Status
 from server.rpc.context import Caller
-from server.scoping import get_owned
+from server.scoping import get_owned, in_scope
 from server.wallet.addresses import treasury_address
 
 REFUNDABLE = frozenset({IntentStatus.SUCCESS, IntentStatus.PARTIAL_PAID})
@@ -49,6 +55,7 @@ class Plan:
     exchange_rate: Decimal
     refund_address: str
     treasury: str
+    unexpected: bool = False  # refunds the intent's unexpected funds in `asset`, not its payment
 
 
 def _amount(request: pb.CreateRefundRequest) -> Decimal:
@@ -57,23 +64,26 @@ def _amount(request: pb.CreateRefundRequest) -> Decimal:
     return validate.amount("amount", request.amount, allow_zero=False)
 
 
-def check_address(field: str, value: str) -> str:
-    """An EVM address (any case; a mixed-case one must carry a valid checksum), stored lower-case."""
-    if not Web3.is_address(value):
-        raise invalid(field, f"{value!r} is not an address on this network")
-    return value.lower()
+def check_address(book: AddressBook | None, field: str, value: str) -> str:
+    """An address on the network of `book` (its rail), in its stored form."""
+    try:
+        if book is not None:
+            return book.normalize_address(value)
+    except InvalidAddress:
+        pass
+    raise invalid(field, f"{value!r} is not an address on this network")
 
 
 def _source(loaded: Loaded, asset_id: str) -> tuple[str, str, Decimal]:
     """(charge id, payer address, exchange rate) of the first approved transfer in the paid asset."""
     for charge in loaded.charges:
         for t in loaded.transfers_of(charge):
-            if t.asset_id == asset_id and t.status == "confirmed" and t.aml_status == "approved":
+            if t.asset_id == asset_id and t.status == TransferStatus.CONFIRMED and t.aml_status == AmlStatus.APPROVED:
                 return charge.id, t.from_address.lower(), charge.exchange_rate
     raise InvalidPaymentIntent()
 
 
-async def plan(db: Database, env: Env, caller: Caller, request: pb.CreateRefundRequest) -> Plan:
+async def plan(db: Database, env: Env, rails: Rails, caller: Caller, request: pb.CreateRefundRequest) -> Plan:
     async with db.read() as session:
         intent = await intents.find(session, caller, request.payment_intent_id.strip())
         if intent is None or intent.status not in REFUNDABLE or not intent.paid_asset_id:
@@ -84,44 +94,53 @@ async def plan(db: Database, env: Env, caller: Caller, request: pb.CreateRefundR
             raise InvalidPaymentIntent()
         charge_id, payer, rate = _source(full, asset.id)
         treasury = await treasury_address(session, env.keys, caller.merchant_id, caller.livemode, allocate=False)
-    address = check_address("refund_address", request.refund_address.strip()) \
+    address = check_address(rails.addresses(asset.network), "refund_address", request.refund_address.strip()) \
         if request.HasField("refund_address") and request.refund_address.strip() else payer
     return Plan(intent.id, asset, charge_id, rate, address, (treasury or "").lower())
 
 
-async def check_funds(env: Env, p: Plan, amount: Decimal) -> None:
+async def check_funds(rails: Rails, p: Plan, amount: Decimal) -> None:
     """The treasury must hold the amount now; read from the chain with no transaction open."""
-    net = env.catalogue.networks.get(p.asset.network)
-    if not p.treasury or net is None or not net.rpc_url:
+    balances = rails.balances(p.asset.network)
+    if not p.treasury or balances is None:
         raise InsufficientFunds(p.asset.id, p.treasury or "(none)")
-    held = await chain.balance(net.rpc_url, p.asset, p.treasury)
+    held = await balances.balance(p.asset, p.treasury)
     if held < int(amount.scaleb(p.asset.decimals)):
         raise InsufficientFunds(p.asset.id, p.treasury)
 
 
-async def held(session: AsyncSession, intent_id: str, asset_id: str) -> Decimal:
-    """What the intent's Pending, Processing and Successful refunds in `asset_id` add up to."""
+async def held(session: AsyncSession, intent_id: str, asset_id: str, *, unexpected: bool = False) -> Decimal:
+    """What the intent's Pending, Processing and Successful refunds in `asset_id` add up to: refunds of the
+    payment, or (`unexpected`) refunds of its unexpected funds. Each kind has its own ceiling."""
     rows = await session.exec(select(col(Refund.amount)).where(Refund.payment_intent_id == intent_id,
                                                           Refund.asset_id == asset_id,
+                                                          col(Refund.unexpected_funds).is_(unexpected),
                                                           col(Refund.status).in_(list(HOLDING))))
     return sum((Decimal(a) for a in rows), Decimal(0))
 
 
+async def remaining(session: AsyncSession, p: Plan) -> Decimal:
+    """What is left to refund: per asset, never more than the charges captured in it (a refund of the payment), or
+    than arrived in it as unexpected funds (a refund of those)."""
+    if p.unexpected:
+        arrived = await intents.unexpected_in(session, p.intent_id, p.asset.id)
+    else:
+        arrived = await intents.captured_in(session, p.intent_id, p.asset.id)
+    return arrived - await held(session, p.intent_id, p.asset.id, unexpected=p.unexpected)
+
+
 async def check_remaining(session: AsyncSession, p: Plan, amount: Decimal) -> None:
-    """Per asset: a refund never pays out more of an asset than its charges captured in that asset."""
-    remaining = await intents.captured_in(session, p.intent_id, p.asset.id) - await held(session, p.intent_id,
-                                                                                         p.asset.id)
-    if amount > remaining:
-        raise RefundAmountExceeded(text(max(remaining, Decimal(0))), p.asset.id)
+    left = await remaining(session, p)
+    if amount > left:
+        raise RefundAmountExceeded(text(max(left, Decimal(0))), p.asset.id)
 
 
 async def record(session: AsyncSession, env: Env, refund: Refund, type_: str,
                  before: dict[str, object] | None) -> None:
     txs = await transactions(session, [refund.id])
     resource = convert.to_proto(env.catalogue, refund, txs.get(refund.id, []), brief=True)
-    previous = None if before is None else outbox.changed(before, outbox.snapshot(resource))
     await outbox.record(session, merchant_id=refund.merchant_id, livemode=refund.livemode, type=type_,
-                        resource=resource, previous_attributes=previous)
+                        resource=resource, before=before)
 
 
 async def snapshot(session: AsyncSession, env: Env, refund: Refund) -> dict[str, object]:
@@ -129,13 +148,69 @@ async def snapshot(session: AsyncSession, env: Env, refund: Refund) -> dict[str,
     return outbox.snapshot(convert.to_proto(env.catalogue, refund, txs.get(refund.id, []), brief=True))
 
 
-async def create(db: Database, env: Env, caller: Caller, request: pb.CreateRefundRequest) -> Refund:
+@dataclass(frozen=True)
+class Details:
+    """The refund's free fields, validated."""
+
+    reason: str = ""
+    description: str = ""
+    metadata: dict[str, object] | None = None
+
+
+async def create(db: Database, env: Env, rails: Rails, caller: Caller, request: pb.CreateRefundRequest) -> Refund:
     amount = _amount(request)
     if request.reason not in convert.REASON_NAMES and request.reason != pb.REFUND_REASON_UNSPECIFIED:
         raise invalid("reason", "use one of " + ", ".join(convert.REASONS))
-    description = validate.text("description", request.description, max_length=1000)
-    metadata = structs.metadata_of(request.metadata)
-    p = await plan(db, env, caller, request)
+    details = Details(convert.REASON_NAMES.get(request.reason, ""),
+                      validate.text("description", request.description, max_length=1000),
+                      structs.metadata_of(request.metadata))
+    if request.HasField("asset_id"):
+        address = request.refund_address if request.HasField("refund_address") else None
+        return await refund_unexpected(db, env, rails, caller, request.payment_intent_id, request.asset_id, amount,
+                                       address, details)
+    return await _create(db, env, rails, caller, await plan(db, env, rails, caller, request), amount, details)
+
+
+async def refund_unexpected(db: Database, env: Env, rails: Rails, caller: Caller, intent_id: str, asset_id: str,
+                            amount: Decimal | None, refund_address: str | None,
+                            details: Details = Details()) -> Refund:
+    """Refunds the intent's unexpected funds in `asset_id` (DESIGN §14), whatever the intent's status: `amount`
+    (all that is left when None) to `refund_address`, or to the sender of the first such transfer. The API's
+    `POST /v1/refunds` with `asset_id` and the operator's `paygate refunds unexpected` both come here."""
+    p = await plan_unexpected(db, env, rails, caller, intent_id, asset_id, refund_address)
+    if amount is None:
+        async with db.read() as session:
+            amount = await remaining(session, p)
+        if amount <= 0:
+            raise RefundAmountExceeded("0", p.asset.id)
+    return await _create(db, env, rails, caller, p, amount, details)
+
+
+async def plan_unexpected(db: Database, env: Env, rails: Rails, caller: Caller, intent_id: str, asset_id: str,
+                          refund_address: str | None) -> Plan:
+    asset_id = asset_id.strip()
+    async with db.read() as session:
+        intent = await intents.find(session, caller, intent_id.strip())
+        if intent is None:
+            raise InvalidPaymentIntent()
+        full = await intents.get(session, caller, intent.id)
+        arrivals = [(c, t) for c, t in full.unexpected_funds()
+                    if t.asset_id == asset_id and t.status == TransferStatus.CONFIRMED
+                    and t.aml_status == AmlStatus.APPROVED]
+        asset = env.catalogue.by_id.get(asset_id)
+        if not arrivals or asset is None or not asset.network:
+            raise invalid("asset_id", f"no confirmed and approved unexpected funds in {asset_id!r} on this payment "
+                                      "intent (to refund the payment itself, leave asset_id out)")
+        charge, first = arrivals[0]
+        treasury = await treasury_address(session, env.keys, caller.merchant_id, caller.livemode, allocate=False)
+    address = check_address(rails.addresses(asset.network), "refund_address", refund_address.strip()) \
+        if refund_address is not None and refund_address.strip() else first.from_address.lower()
+    # No exchange rate: the funds paid nothing, so their refund is worth nothing in the intent's currency.
+    return Plan(intent.id, asset, charge.id, Decimal(0), address, (treasury or "").lower(), unexpected=True)
+
+
+async def _create(db: Database, env: Env, rails: Rails, caller: Caller, p: Plan, amount: Decimal,
+                  details: Details) -> Refund:
     exponent = amount.as_tuple().exponent
     if isinstance(exponent, int) and -exponent > p.asset.decimals:
         raise invalid("amount", f"at most {p.asset.decimals} decimal places in {p.asset.id}")
@@ -143,19 +218,19 @@ async def create(db: Database, env: Env, caller: Caller, request: pb.CreateRefun
     # treasury's balance. The amount is checked again under the intent's lock below.
     async with db.read() as session:
         await check_remaining(session, p, amount)
-    await check_funds(env, p, amount)
+    await check_funds(rails, p, amount)
     async with db.transaction() as session:
         intent = await settle.lock(session, p.intent_id)
-        if intent is None or intent.status not in REFUNDABLE:
+        if intent is None or (not p.unexpected and intent.status not in REFUNDABLE):
             raise InvalidPaymentIntent()  # refunded in full (or changed) since the read above
         await check_remaining(session, p, amount)
         now = clock.now()
         refund = Refund(
             id=new_id("rf"), merchant_id=caller.merchant_id, livemode=caller.livemode, payment_intent_id=intent.id,
             charge_id=p.charge_id, asset_id=p.asset.id, network=p.asset.network, decimals=p.asset.decimals,
-            amount=amount, refund_address=p.refund_address, reason=convert.REASON_NAMES.get(request.reason, ""),
-            description=description, metadata_=metadata, exchange_rate=p.exchange_rate, status=Status.PENDING,
-            created=now, updated=now)
+            amount=amount, refund_address=p.refund_address, reason=details.reason,
+            description=details.description, metadata_=details.metadata or {}, exchange_rate=p.exchange_rate,
+            unexpected_funds=p.unexpected, status=Status.PENDING, created=now, updated=now)
         session.add(refund)
         await session.flush()
         await record(session, env, refund, "refund.created", None)
@@ -179,12 +254,10 @@ async def get(session: AsyncSession, caller: Caller, refund_id: str) -> tuple[Re
 
 async def list_page(session: AsyncSession, caller: Caller, page: Page, request: pb.ListRefundsRequest
                     ) -> tuple[list[tuple[Refund, list[RefundTransaction]]], int]:
-    where = [col(Refund.merchant_id) == caller.merchant_id, col(Refund.livemode) == caller.livemode]
+    where = in_scope(Refund, caller)
     if request.payment_intent:
         where.append(col(Refund.payment_intent_id) == request.payment_intent.strip())
-    total = (await session.exec(select(sa.func.count()).select_from(Refund).where(*where))).one()
-    rows = list(await session.exec(select(Refund).where(*where).order_by(col(Refund.sort_key).desc())
-                                   .offset(page.offset).limit(page.size)))
+    rows, total = await newest_first(session, Refund, where, page)
     txs = await transactions(session, [r.id for r in rows])
-    return [(r, txs[r.id]) for r in rows], int(total)
+    return [(r, txs[r.id]) for r in rows], total
 

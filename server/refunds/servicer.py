@@ -4,8 +4,9 @@ import grpc
 from paygate.v1 import refunds_pb2 as pb
 from paygate.v1 import refunds_pb2_grpc
 
+from server.cards import refunds as card_refunds
 from server.paging import page_of
-from server.payment_intents.env import current
+from server.payment_intents.env import Env
 from server.refunds import service
 from server.refunds.convert import to_proto
 from server.rpc.context import current_caller
@@ -15,12 +16,19 @@ from server.runtime import Runtime
 class RefundServicer(refunds_pb2_grpc.RefundServiceServicer):
     def __init__(self, rt: Runtime) -> None:
         self._rt = rt
-        self._env = current(rt.settings, rt.catalogue)
+        self._env: Env = rt  # the part of the runtime payments read
+        self._rails = rt.rails
+        self._cards = rt.cards
 
     async def CreateRefund(self, request: pb.CreateRefundRequest,
                            context: grpc.aio.ServicerContext) -> pb.CreateRefundResponse:
         # The service opens its own transactions: the treasury balance is read from the chain between them.
-        refund = await service.create(self._rt.db, self._env, current_caller(), request)
+        caller = current_caller()
+        paid_by_card = await card_refunds.paid_card_charge(self._rt.db, caller, request.payment_intent_id.strip())
+        if paid_by_card is not None:
+            refund = await card_refunds.create(self._rt.db, self._env, self._cards, caller, request, paid_by_card)
+        else:
+            refund = await service.create(self._rt.db, self._env, self._rails, caller, request)
         return pb.CreateRefundResponse(refunds=[to_proto(self._env.catalogue, refund, [])])
 
     async def GetRefund(self, request: pb.GetRefundRequest, context: grpc.aio.ServicerContext) -> pb.GetRefundResponse:

@@ -14,6 +14,14 @@ class Status(StrEnum):
     FAILED = "Failed"
 
 
+class TransactionStatus(StrEnum):
+    """A refund transaction's (one signed payout of a refund; a refund signed again has several)."""
+
+    PENDING = "pending"  # signed and recorded; sent, or about to be
+    CONFIRMED = "confirmed"  # mined at the confirmation threshold: the refund's transaction
+    FAILED = "failed"  # its nonce went to another transaction, to our cancel, or it reverted
+
+
 class Event(StrEnum):
     SUBMITTED = "submitted"  # the transaction was signed and recorded, about to be broadcast
     CONFIRMED = "confirmed"  # the transaction reached the network's confirmation threshold

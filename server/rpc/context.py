@@ -27,6 +27,7 @@ class Caller:
     key_kind: str  # "secret" or "public"
 
 
+# Per call, not per process: each gRPC call runs in its own task, whose context holds these values.
 _caller: ContextVar[Caller | None] = ContextVar("caller", default=None)
 request_id: ContextVar[str] = ContextVar("request_id", default="")
 

@@ -58,7 +58,7 @@ def method_info(method: d.MethodDescriptor) -> MethodInfo:
     )
 
 
-@cache
+@cache  # memo of a pure function of the (immutable) generated descriptors
 def registry(services: tuple[d.ServiceDescriptor, ...]) -> dict[str, MethodInfo]:
     return {info.path: info for s in services for m in s.methods for info in [method_info(m)]}
 

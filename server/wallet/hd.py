@@ -32,6 +32,7 @@ def check_mnemonic(mnemonic: str) -> None:
         raise WalletError("wallet_mnemonic is not a valid BIP-39 phrase")
 
 
+# Memos of pure derivations (same mnemonic, same keys): speed only, nothing a request could change.
 @lru_cache(maxsize=4)
 def _root(mnemonic: str) -> Bip44:
     check_mnemonic(mnemonic)

@@ -1,6 +1,6 @@
 """Recording what a scan saw: new transfers, re-organised ones and confirmations, each change told to the listeners.
 
-Statuses (`confirmations` counts the blocks built on top of the transfer's block):
+Statuses (`server.chains.models.TransferStatus`; `confirmations` counts the blocks built on top of the transfer's):
 
     submitted   in a block, nothing on top yet
     confirming  1 ≤ confirmations < the network's threshold
@@ -22,18 +22,17 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server import clock
 from server.aml import Screening
 from server.chains import hooks
-from server.chains.models import ChainTransfer
+from server.chains.models import UNCONFIRMED, ChainTransfer, TransferStatus
 from server.ids import new_id
 from server.rails.base import ScanResult, SeenTransfer
 
-SUBMITTED, CONFIRMING, CONFIRMED, REVERTED = "submitted", "confirming", "confirmed", "reverted"
-OPEN = (SUBMITTED, CONFIRMING)
+T = TransferStatus
 
 
-def status_for(confirmations: int, threshold: int) -> str:
+def status_for(confirmations: int, threshold: int) -> TransferStatus:
     if confirmations >= threshold:
-        return CONFIRMED
-    return CONFIRMING if confirmations >= 1 else SUBMITTED
+        return T.CONFIRMED
+    return T.CONFIRMING if confirmations >= 1 else T.SUBMITTED
 
 
 @dataclass(frozen=True)
@@ -74,10 +73,10 @@ class Ledger:
         if not at_head:
             in_range &= col(ChainTransfer.block_number) <= result.end
         stored = (await session.exec(select(ChainTransfer).where(
-            ChainTransfer.network == self.network, col(ChainTransfer.status) != REVERTED, in_range))).all()
+            ChainTransfer.network == self.network, col(ChainTransfer.status) != T.REVERTED, in_range))).all()
         for gone in stored:
             if result.hashes.get(gone.block_number) != gone.block_hash:
-                await self._move(session, gone, REVERTED, gone.confirmations)
+                await self._move(session, gone, T.REVERTED, gone.confirmations)
                 counts.reverted += 1
 
         seen = {(t.tx_hash, t.log_index): t for t in result.transfers
@@ -89,11 +88,11 @@ class Ledger:
                 await self._insert(session, t, watched[t.to_address].owner_id, confirmations)
                 counts.inserted += 1
                 continue
-            if row.status != REVERTED and row.block_hash != t.block_hash:
+            if row.status != T.REVERTED and row.block_hash != t.block_hash:
                 # Seen before in a block that is not canonical any more, outside this range: the same fork change.
-                await self._move(session, row, REVERTED, row.confirmations)
+                await self._move(session, row, T.REVERTED, row.confirmations)
                 counts.reverted += 1
-            if row.status == REVERTED:
+            if row.status == T.REVERTED:
                 row.block_number, row.block_hash = t.block_number, t.block_hash
                 await self._move(session, row, status_for(confirmations, self.threshold), confirmations)
                 counts.recorded_again += 1
@@ -104,7 +103,7 @@ class Ledger:
     async def refresh_open(self, session: AsyncSession, head: int) -> Counts:
         counts = Counts()
         rows = (await session.exec(select(ChainTransfer).where(
-            ChainTransfer.network == self.network, or_(*(col(ChainTransfer.status) == s for s in OPEN)),
+            ChainTransfer.network == self.network, or_(*(col(ChainTransfer.status) == s for s in UNCONFIRMED)),
             col(ChainTransfer.block_number) <= head))).all()
         for row in rows:
             confirmations = head - row.block_number
@@ -133,15 +132,18 @@ class Ledger:
             owner_id=owner_id, status=status_for(confirmations, self.threshold), confirmations=confirmations,
             created_at=now, updated_at=now)
         session.add(row)
-        await hooks.notify(session, row, "", "")
-        if row.status == CONFIRMED:
-            await self.screening.on_confirmed(session, row)
+        await self._changed(session, row, "", "")
 
-    async def _move(self, session: AsyncSession, row: ChainTransfer, status: str, confirmations: int) -> None:
+    async def _move(self, session: AsyncSession, row: ChainTransfer, status: TransferStatus,
+                    confirmations: int) -> None:
         previous = row.status
         row.status, row.confirmations, row.updated_at = status, confirmations, clock.now()
         session.add(row)
         await session.flush()
-        await hooks.notify(session, row, previous, row.aml_status)
-        if status == CONFIRMED:
+        await self._changed(session, row, previous, row.aml_status)
+
+    async def _changed(self, session: AsyncSession, row: ChainTransfer, previous: str, previous_aml: str) -> None:
+        """A transfer recorded or moved: the listeners hear it, and entering `confirmed` opens its screening."""
+        await hooks.notify(session, row, previous, previous_aml)
+        if row.status == T.CONFIRMED:
             await self.screening.on_confirmed(session, row)

@@ -25,11 +25,11 @@ from sqlmodel import col, func, or_, select
 from server import clock
 from server.aml import Screening
 from server.assets.catalogue import Network
-from server.chains.models import ChainTransfer, NetworkCursor, WatchedAddress
+from server.chains.models import UNCONFIRMED, ChainTransfer, NetworkCursor, WatchedAddress
 from server.db import Database
 from server.rails.base import ChainScanner, ChainUnavailable
 from server.watcher import lease
-from server.watcher.ledger import OPEN, Counts, Ledger, Watched
+from server.watcher.ledger import Counts, Ledger, Watched
 
 log = logging.getLogger("paygate.watcher")
 BLOCKS_PER_BATCH = 100
@@ -138,5 +138,5 @@ class NetworkWatcher:
         async with self.db.read() as session:
             value = (await session.exec(select(func.min(ChainTransfer.block_number)).where(
                 ChainTransfer.network == self.network.id,
-                or_(*(col(ChainTransfer.status) == s for s in OPEN))))).first()
+                or_(*(col(ChainTransfer.status) == s for s in UNCONFIRMED))))).first()
         return None if value is None else int(value)

@@ -8,11 +8,10 @@
     retry.py     backoff with jitter for three days, a pure function
     delivery.py  the scheduler job: claim due attempts, POST them, record the outcome
     service.py, servicer.py, convert.py, models.py   the WebhookEndpoint resource
+    wiring.py    register(runtime): the outbox subscriber and the delivery job
 
-Importing this package registers the outbox subscriber, so that every recorded event is fanned out.
 """
 
-from server.webhooks import queue as _queue  # noqa: F401  (registers the outbox subscriber)
 from server.webhooks.signing import sign, verify_signature
 
 __all__ = ["sign", "verify_signature"]

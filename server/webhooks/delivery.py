@@ -17,7 +17,6 @@ still has a pending attempt to that endpoint.
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import math
 import os
@@ -30,7 +29,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import aliased
 from sqlmodel import col, select
 
-from server import clock
+from server.clock import SYSTEM_CLOCK, Clock
 from server.db import Database
 from server.errors import InvalidArgument, Unavailable
 from server.events.convert import body as event_body
@@ -39,7 +38,7 @@ from server.events.models import Event
 from server.ids import new_id, random_base62
 from server.runtime import Runtime
 from server.webhooks import retry, urls
-from server.webhooks.models import Delivery, WebhookEndpoint
+from server.webhooks.models import Delivery, DeliveryStatus, WebhookEndpoint
 from server.webhooks.queue import pending_counts
 from server.webhooks.sealing import SecretBox
 from server.webhooks.service import signing_secrets
@@ -104,11 +103,11 @@ async def claim(db: Database, now: int, box: SecretBox, limit: int = BATCH_SIZE,
     older = aliased(Delivery)
     blocked = sa.exists().where(
         col(older.endpoint_id) == col(Delivery.endpoint_id), col(older.object_id) == col(Delivery.object_id),
-        col(older.status) == "pending", col(older.event_sort_key) < col(Delivery.event_sort_key))
+        col(older.status) == DeliveryStatus.PENDING, col(older.event_sort_key) < col(Delivery.event_sort_key))
     query = (
         select(Delivery, WebhookEndpoint)
         .join(WebhookEndpoint, col(WebhookEndpoint.id) == col(Delivery.endpoint_id))
-        .where(col(Delivery.status) == "pending", col(Delivery.due_at) <= now,
+        .where(col(Delivery.status) == DeliveryStatus.PENDING, col(Delivery.due_at) <= now,
                sa.or_(col(Delivery.locked_until).is_(None), col(Delivery.locked_until) < now),
                col(WebhookEndpoint.disabled).is_(False), col(WebhookEndpoint.deleted_at).is_(None), ~blocked)
         .order_by(col(Delivery.due_at), col(Delivery.event_sort_key))
@@ -203,9 +202,9 @@ async def record(db: Database, results: list[tuple[Claimed, Outcome]], now: int,
     async with db.transaction() as session:
         for item, outcome in results:
             row = await session.get(Delivery, item.delivery_id, with_for_update=True)
-            if row is None or row.status != "pending" or row.lease != item.lease:
+            if row is None or row.status != DeliveryStatus.PENDING or row.lease != item.lease:
                 continue  # dropped (endpoint deleted) or taken over after our lease ran out
-            row.status = "succeeded" if outcome.ok else "failed"
+            row.status = DeliveryStatus.SUCCEEDED if outcome.ok else DeliveryStatus.FAILED
             row.http_status, row.latency_ms, row.response_excerpt = outcome.http_status, outcome.latency_ms, \
                 outcome.excerpt
             row.attempted_at, row.locked_until = now, None
@@ -220,15 +219,16 @@ async def record(db: Database, results: list[tuple[Claimed, Outcome]], now: int,
             session.add(row)
 
 
-async def run_once(db: Database, box: SecretBox, *, now: int | None = None, limit: int = BATCH_SIZE,
+async def run_once(db: Database, box: SecretBox, *, now: int | None = None, clock: Clock = SYSTEM_CLOCK,
+                   limit: int = BATCH_SIZE,
                    timeout: float = TIMEOUT_SECONDS, allow_private: bool = False,
                    resolve: urls.Resolver = urls.resolve, signature_headers: tuple[str, ...] = (HEADER,)) -> int:
     """Claims one batch of due attempts, sends them and records the outcomes; the number sent.
 
     The endpoints of the batch are served in parallel, each with its own connections and at most
     PER_ENDPOINT_CONCURRENCY attempts at a time; each endpoint's outcomes are recorded as soon as its attempts are
-    done, so a slow endpoint delays nobody else. `now` defaults to the clock; tests pass it to step through a retry
-    schedule without waiting.
+    done, so a slow endpoint delays nobody else. `now` defaults to `clock` (the runtime's); tests pass it to step
+    through a retry schedule without waiting.
     """
     at = clock.now() if now is None else now
     batch = await claim(db, at, box, limit, lease_seconds(timeout))
@@ -265,13 +265,14 @@ async def _send_all(items: list[Claimed], now: int, *, timeout: float, allow_pri
     return [r if isinstance(r, Outcome) else Outcome(False, 0, 0, f"not sent: {type(r).__name__}") for r in results]
 
 
-async def deliver_due(db: Database, box: SecretBox, *, timeout: float = TIMEOUT_SECONDS,
-                      allow_private: bool = False, signature_headers: tuple[str, ...] = (HEADER,)) -> int:
+async def deliver_due(db: Database, box: SecretBox, *, clock: Clock = SYSTEM_CLOCK,
+                      timeout: float = TIMEOUT_SECONDS, allow_private: bool = False,
+                      signature_headers: tuple[str, ...] = (HEADER,)) -> int:
     """The scheduler job's work: batches until none is full or the run's time budget is spent."""
     started = time.monotonic()
     total = 0
     while time.monotonic() - started < RUN_BUDGET_SECONDS:
-        sent = await run_once(db, box, timeout=timeout, allow_private=allow_private,
+        sent = await run_once(db, box, clock=clock, timeout=timeout, allow_private=allow_private,
                               signature_headers=signature_headers)
         total += sent
         if sent < BATCH_SIZE:
@@ -279,15 +280,10 @@ async def deliver_due(db: Database, box: SecretBox, *, timeout: float = TIMEOUT_
     return total
 
 
-@functools.cache
-def _box(encryption_key: str) -> SecretBox:
-    return SecretBox(encryption_key)
-
-
 async def deliver_webhooks(rt: Runtime) -> None:
     """The scheduler job (scheduler/jobs.py)."""
     settings = rt.settings.webhooks
-    sent = await deliver_due(rt.db, _box(rt.settings.encryption_key), timeout=settings.timeout_seconds,
+    sent = await deliver_due(rt.db, rt.box, clock=rt.clock, timeout=settings.timeout_seconds,
                              allow_private=settings.allow_private_targets,
                              signature_headers=settings.signature_headers)
     if sent:

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 import sqlalchemy as sa
 from sqlmodel import Column, Field, SQLModel
 
 from server import clock
 from server.db.types import JSONType
+
+
+class DeliveryStatus(StrEnum):
+    PENDING = "pending"  # to be tried (again) when due
+    SUCCEEDED = "succeeded"  # answered with a 2xx
+    FAILED = "failed"  # this attempt failed; a retry, if any, is a new pending row
 
 
 class WebhookEndpoint(SQLModel, table=True):
@@ -59,7 +67,7 @@ class Delivery(SQLModel, table=True):
     object_id: str = Field(max_length=40)
     event_sort_key: int = Field(sa_type=sa.BigInteger)
     attempt: int = 1
-    status: str = Field(default="pending", max_length=12)  # pending | succeeded | failed
+    status: str = Field(default=DeliveryStatus.PENDING, max_length=12)  # DeliveryStatus
     # When a pending attempt is due; retries stop once the next one would be later than window_start + 3 days.
     due_at: int = Field(sa_type=sa.BigInteger)
     window_start: int = Field(sa_type=sa.BigInteger)

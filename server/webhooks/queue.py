@@ -9,10 +9,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
 from server.events.models import Event
-from server.events.outbox import SUBSCRIBERS
 from server.ids import new_id
-from server.paging import Page
-from server.webhooks.models import Delivery, WebhookEndpoint
+from server.paging import Page, newest_first
+from server.webhooks.models import Delivery, DeliveryStatus, WebhookEndpoint
 
 ALL_EVENTS = "*"
 
@@ -63,7 +62,7 @@ async def resend(session: AsyncSession, event: Event, endpoints: list[WebhookEnd
     for endpoint in endpoints:
         rows = list(await session.exec(select(Delivery).where(
             col(Delivery.event_id) == event.id, col(Delivery.endpoint_id) == endpoint.id)))
-        waiting = next((r for r in rows if r.status == "pending"), None)
+        waiting = next((r for r in rows if r.status == DeliveryStatus.PENDING), None)
         if waiting is None:
             # A fresh three-day window: the merchant asked for it.
             waiting = _pending(event, endpoint, attempt=max((r.attempt for r in rows), default=0) + 1, now=now)
@@ -73,11 +72,7 @@ async def resend(session: AsyncSession, event: Event, endpoints: list[WebhookEnd
 
 
 async def attempts_of(session: AsyncSession, event_id: str, page: Page) -> tuple[list[Delivery], int]:
-    where = col(Delivery.event_id) == event_id
-    total = (await session.exec(select(sa.func.count()).select_from(Delivery).where(where))).one()
-    rows = await session.exec(select(Delivery).where(where).order_by(col(Delivery.sort_key).desc())
-                              .offset(page.offset).limit(page.size))
-    return list(rows), int(total)
+    return await newest_first(session, Delivery, [col(Delivery.event_id) == event_id], page)
 
 
 async def pending_counts(session: AsyncSession, event_ids: list[str]) -> dict[str, int]:
@@ -86,9 +81,7 @@ async def pending_counts(session: AsyncSession, event_ids: list[str]) -> dict[st
         return {}
     rows = await session.exec(
         select(Delivery.event_id, sa.func.count()).where(col(Delivery.event_id).in_(event_ids),
-                                                         col(Delivery.status) == "pending")
+                                                         col(Delivery.status) == DeliveryStatus.PENDING)
         .group_by(col(Delivery.event_id)))
     return {event_id: int(n) for event_id, n in rows}
 
-
-SUBSCRIBERS.append(fan_out)

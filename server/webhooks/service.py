@@ -11,14 +11,15 @@ from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock, validate
-from server.errors import NotFound, invalid
+from server.errors import invalid
 from server.events.outbox import API_VERSION
 from server.ids import new_id, random_base62
 from server.merchants.models import Merchant
-from server.paging import Page
+from server.paging import Page, newest_first
 from server.rpc.context import Caller
+from server.scoping import find_owned, get_owned, in_scope
 from server.webhooks import urls
-from server.webhooks.models import Delivery, WebhookEndpoint
+from server.webhooks.models import Delivery, DeliveryStatus, WebhookEndpoint
 from server.webhooks.queue import ALL_EVENTS
 from server.webhooks.sealing import SecretBox
 
@@ -49,18 +50,16 @@ def _enabled_events(values: list[str]) -> list[str]:
     return [ALL_EVENTS] if ALL_EVENTS in out else out
 
 
+def _alive(row: WebhookEndpoint) -> bool:
+    return not row.deleted_at
+
+
 async def get(session: AsyncSession, caller: Caller, endpoint_id: str) -> WebhookEndpoint:
-    row = await find(session, caller, endpoint_id)
-    if row is None:
-        raise NotFound("webhook_endpoint", endpoint_id)
-    return row
+    return await get_owned(session, WebhookEndpoint, endpoint_id, caller, "webhook_endpoint", alive=_alive)
 
 
 async def find(session: AsyncSession, caller: Caller, endpoint_id: str) -> WebhookEndpoint | None:
-    row = await session.get(WebhookEndpoint, endpoint_id) if endpoint_id else None
-    if row is None or row.merchant_id != caller.merchant_id or row.livemode != caller.livemode or row.deleted_at:
-        return None
-    return row
+    return await find_owned(session, WebhookEndpoint, endpoint_id, caller, alive=_alive)
 
 
 async def create(session: AsyncSession, caller: Caller, request: pb.CreateWebhookEndpointRequest,
@@ -69,8 +68,7 @@ async def create(session: AsyncSession, caller: Caller, request: pb.CreateWebhoo
     `urls.check` before the transaction (it may resolve a host name)."""
     # The merchant's row, locked: two concurrent creates on PostgreSQL cannot both see room for one more.
     await session.exec(select(Merchant.id).where(col(Merchant.id) == caller.merchant_id).with_for_update())
-    where = [col(WebhookEndpoint.merchant_id) == caller.merchant_id,
-             col(WebhookEndpoint.livemode) == caller.livemode, col(WebhookEndpoint.deleted_at).is_(None)]
+    where = [*in_scope(WebhookEndpoint, caller), col(WebhookEndpoint.deleted_at).is_(None)]
     count = (await session.exec(select(sa.func.count()).select_from(WebhookEndpoint).where(*where))).one()
     if count >= MAX_ENDPOINTS_PER_MODE:
         raise invalid("url", f"a merchant has at most {MAX_ENDPOINTS_PER_MODE} webhook endpoints per mode; "
@@ -109,7 +107,7 @@ async def delete_endpoint(session: AsyncSession, caller: Caller, endpoint_id: st
     session.add(row)
     # Attempts not yet made are dropped; those made stay in the events' delivery logs.
     await session.exec(delete(Delivery).where(col(Delivery.endpoint_id) == row.id,
-                                              col(Delivery.status) == "pending"))
+                                              col(Delivery.status) == DeliveryStatus.PENDING))
 
 
 async def rotate(session: AsyncSession, caller: Caller, request: pb.RotateWebhookEndpointSecretRequest,
@@ -140,12 +138,8 @@ def signing_secrets(row: WebhookEndpoint, now: int, box: SecretBox) -> list[str]
 
 
 async def list_page(session: AsyncSession, caller: Caller, page: Page) -> tuple[list[WebhookEndpoint], int]:
-    where = [col(WebhookEndpoint.merchant_id) == caller.merchant_id,
-             col(WebhookEndpoint.livemode) == caller.livemode, col(WebhookEndpoint.deleted_at).is_(None)]
-    total = (await session.exec(select(sa.func.count()).select_from(WebhookEndpoint).where(*where))).one()
-    rows = await session.exec(select(WebhookEndpoint).where(*where).order_by(col(WebhookEndpoint.sort_key).desc())
-                              .offset(page.offset).limit(page.size))
-    return list(rows), int(total)
+    return await newest_first(session, WebhookEndpoint,
+                              [*in_scope(WebhookEndpoint, caller), col(WebhookEndpoint.deleted_at).is_(None)], page)
 
 
 async def checked_url(request_url: str, caller: Caller, *, allow_private: bool) -> str:

@@ -9,14 +9,13 @@ from server.rpc.context import current_caller
 from server.runtime import Runtime
 from server.webhooks import service
 from server.webhooks.convert import endpoint_to_proto
-from server.webhooks.sealing import SecretBox
 
 
 class WebhookEndpointServicer(webhook_endpoints_pb2_grpc.WebhookEndpointServiceServicer):
     def __init__(self, rt: Runtime) -> None:
         self._rt = rt
         self._allow_private = rt.settings.webhooks.allow_private_targets
-        self._box = SecretBox(rt.settings.encryption_key)
+        self._box = rt.box
 
     async def CreateWebhookEndpoint(self, request: pb.CreateWebhookEndpointRequest,
                                     context: grpc.aio.ServicerContext) -> pb.CreateWebhookEndpointResponse:

@@ -1,4 +1,4 @@
-"""gateway_http/codec.py: protobuf ↔ the spec's JSON (DESIGN.md §2)."""
+"""wire/codec.py: protobuf ↔ the spec's JSON (DESIGN.md §2)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from paygate.v1 import (
 )
 from paygate.v1.money_pb2 import Price
 
-from gateway_http import codec, envelope
+from gateway_http import envelope
+from wire import codec
 
 # ---------------------------------------------------------------- encoding
 

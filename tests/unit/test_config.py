@@ -244,3 +244,36 @@ def test_a_webhook_signature_header_that_is_not_a_header_name_stops_start_up():
 def test_a_webhook_signature_header_named_twice_is_sent_once():
     env = {"PAYGATE_WEBHOOK_SIGNATURE_HEADERS": "Paygate-Signature,X-Sig,paygate-signature"}
     assert load_settings(env).webhooks.signature_headers == ("Paygate-Signature", "X-Sig")
+
+
+# ---------------------------------------------------------------- the checkout page: mail, quotes, Stripe.js
+
+
+def test_without_smtp_url_codes_are_written_under_var_mail():
+    settings = load_settings({})
+    assert settings.smtp_url == "" and settings.mail_dir == Path("var/mail")
+
+
+def test_smtp_url_must_be_smtp_or_smtps():
+    assert one_line_error({"PAYGATE_SMTP_URL": "http://mail.example"}).startswith("smtp_url")
+
+
+def test_smtp_url_port_must_be_a_number():
+    assert one_line_error({"PAYGATE_SMTP_URL": "smtp://mail.example:port"}).startswith("smtp_url")
+
+
+def test_mail_from_must_hold_an_address():
+    assert one_line_error({"PAYGATE_MAIL_FROM": "nobody"}).startswith("mail_from")
+
+
+def test_quote_seconds_defaults_to_thirty_minutes_and_is_bounded():
+    assert load_settings({}).quote_seconds == 1800
+    assert load_settings({"PAYGATE_QUOTE_SECONDS": "6"}).quote_seconds == 6
+    assert one_line_error({"PAYGATE_QUOTE_SECONDS": "2"}).startswith("quote_seconds")
+    assert one_line_error({"PAYGATE_QUOTE_SECONDS": "soon"}).startswith("quote_seconds")
+
+
+def test_stripe_js_comes_from_the_provider_api_base_when_it_is_set():
+    assert load_settings({}).card_js_url == "https://js.stripe.com/v3/"
+    assert load_settings({"PAYGATE_PROVIDER_A_API_BASE": "http://127.0.0.1:8420"}).card_js_url == \
+        "http://127.0.0.1:8420/js.stripe.com/v3/"

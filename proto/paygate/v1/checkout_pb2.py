@@ -26,12 +26,13 @@ from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.api import field_behavior_pb2 as google_dot_api_dot_field__behavior__pb2
 from paygate.v1 import money_pb2 as paygate_dot_v1_dot_money__pb2
 from paygate.v1 import options_pb2 as paygate_dot_v1_dot_options__pb2
+from paygate.v1 import payment_intents_pb2 as paygate_dot_v1_dot_payment__intents__pb2
 from paygate.v1 import payment_links_pb2 as paygate_dot_v1_dot_payment__links__pb2
 from paygate.v1 import products_pb2 as paygate_dot_v1_dot_products__pb2
 from paygate.v1 import subscriptions_pb2 as paygate_dot_v1_dot_subscriptions__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19paygate/v1/checkout.proto\x12\npaygate.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x16paygate/v1/money.proto\x1a\x18paygate/v1/options.proto\x1a\x1epaygate/v1/payment_links.proto\x1a\x19paygate/v1/products.proto\x1a\x1epaygate/v1/subscriptions.proto\"\xfd\x03\n\x0c\x43heckoutLink\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06\x61\x63tive\x18\x02 \x01(\x08\x12\x0b\n\x03url\x18\x03 \x01(\t\x12\x10\n\x08livemode\x18\x04 \x01(\x08\x12\x13\n\x0bmerchant_id\x18\x05 \x01(\t\x12\x15\n\rmerchant_name\x18\x06 \x01(\t\x12/\n\x07product\x18\x07 \x01(\x0b\x32\x1e.paygate.v1.PaymentLinkProduct\x12\x17\n\x0fproduct_version\x18\x08 \x01(\x03\x12\x1a\n\x12\x64\x65\x66\x61ult_variant_id\x18\t \x01(\t\x12\x35\n\x10primary_variants\x18\n \x03(\x0b\x32\x1b.paygate.v1.CheckoutVariant\x12\x31\n\x0e\x61\x64\x64on_variants\x18\x0b \x03(\x0b\x32\x19.paygate.v1.CheckoutAddon\x12+\n\x0bprice_range\x18\x0c \x01(\x0b\x32\x16.paygate.v1.PriceRange\x12 \n\x18\x63ollect_shipping_address\x18\r \x01(\x08\x12\x1b\n\x13\x63ollect_tax_address\x18\x0e \x01(\x08\x12\x1c\n\x14payment_method_types\x18\x0f \x03(\t\x12\x11\n\tasset_ids\x18\x10 \x03(\t\x12\x19\n\x11product_image_url\x18\x11 \x01(\t\"\x9c\x02\n\x0f\x43heckoutVariant\x12\x12\n\nvariant_id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x44\n\roption_values\x18\x03 \x03(\x0b\x32-.paygate.v1.CheckoutVariant.OptionValuesEntry\x12 \n\x05price\x18\x04 \x01(\x0b\x32\x11.paygate.v1.Price\x12\x11\n\tavailable\x18\x05 \x01(\x08\x12\x36\n\rselling_plans\x18\x06 \x03(\x0b\x32\x1f.paygate.v1.CheckoutSellingPlan\x1a\x33\n\x11OptionValuesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xe0\x01\n\x13\x43heckoutSellingPlan\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12/\n\rbilling_cycle\x18\x04 \x01(\x0e\x32\x18.paygate.v1.BillingCycle\x12\x1e\n\x16\x62illing_cycle_interval\x18\x05 \x01(\x05\x12\x19\n\x11trial_period_days\x18\x06 \x01(\x05\x12.\n\rpricing_tiers\x18\x07 \x03(\x0b\x32\x17.paygate.v1.PricingTier\"i\n\rCheckoutAddon\x12,\n\x07variant\x18\x01 \x01(\x0b\x32\x1b.paygate.v1.CheckoutVariant\x12\x14\n\x0cmin_quantity\x18\x02 \x01(\x05\x12\x14\n\x0cmax_quantity\x18\x03 \x01(\x05\"D\n\x16GetCheckoutLinkRequest\x12\x1d\n\x0fpayment_link_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x0b\n\x03key\x18\x02 \x01(\t\"A\n\x17GetCheckoutLinkResponse\x12&\n\x04link\x18\x01 \x01(\x0b\x32\x18.paygate.v1.CheckoutLink\"^\n\x1bSendVerificationCodeRequest\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x1d\n\x0fpayment_link_id\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\x12\x13\n\x05\x65mail\x18\x03 \x01(\tB\x04\xe2\x41\x01\x02\"G\n\x1cSendVerificationCodeResponse\x12\x12\n\nexpires_at\x18\x01 \x01(\x03\x12\x13\n\x0bretry_after\x18\x02 \x01(\x05\x32\xbc\x02\n\x0f\x43heckoutService\x12\x8f\x01\n\x0fGetCheckoutLink\x12\".paygate.v1.GetCheckoutLinkRequest\x1a#.paygate.v1.GetCheckoutLinkResponse\"3\x88\xb5\x18\x03\x82\xd3\xe4\x93\x02)\x12!/checkout/links/{payment_link_id}b\x04link\x12\x96\x01\n\x14SendVerificationCode\x12\'.paygate.v1.SendVerificationCodeRequest\x1a(.paygate.v1.SendVerificationCodeResponse\"+\x88\xb5\x18\x03\x82\xd3\xe4\x93\x02!\"\x1c/checkout/verification_codes:\x01*b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19paygate/v1/checkout.proto\x12\npaygate.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x16paygate/v1/money.proto\x1a\x18paygate/v1/options.proto\x1a paygate/v1/payment_intents.proto\x1a\x1epaygate/v1/payment_links.proto\x1a\x19paygate/v1/products.proto\x1a\x1epaygate/v1/subscriptions.proto\"\xa5\x04\n\x0c\x43heckoutLink\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06\x61\x63tive\x18\x02 \x01(\x08\x12\x0b\n\x03url\x18\x03 \x01(\t\x12\x10\n\x08livemode\x18\x04 \x01(\x08\x12\x13\n\x0bmerchant_id\x18\x05 \x01(\t\x12\x15\n\rmerchant_name\x18\x06 \x01(\t\x12/\n\x07product\x18\x07 \x01(\x0b\x32\x1e.paygate.v1.PaymentLinkProduct\x12\x17\n\x0fproduct_version\x18\x08 \x01(\x03\x12\x1a\n\x12\x64\x65\x66\x61ult_variant_id\x18\t \x01(\t\x12\x35\n\x10primary_variants\x18\n \x03(\x0b\x32\x1b.paygate.v1.CheckoutVariant\x12\x31\n\x0e\x61\x64\x64on_variants\x18\x0b \x03(\x0b\x32\x19.paygate.v1.CheckoutAddon\x12+\n\x0bprice_range\x18\x0c \x01(\x0b\x32\x16.paygate.v1.PriceRange\x12 \n\x18\x63ollect_shipping_address\x18\r \x01(\x08\x12\x1b\n\x13\x63ollect_tax_address\x18\x0e \x01(\x08\x12\x1c\n\x14payment_method_types\x18\x0f \x03(\t\x12\x11\n\tasset_ids\x18\x10 \x03(\t\x12\x19\n\x11product_image_url\x18\x11 \x01(\t\x12\x12\n\npublic_key\x18\x12 \x01(\t\x12\x12\n\nreturn_url\x18\x13 \x01(\t\"\x9c\x02\n\x0f\x43heckoutVariant\x12\x12\n\nvariant_id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x44\n\roption_values\x18\x03 \x03(\x0b\x32-.paygate.v1.CheckoutVariant.OptionValuesEntry\x12 \n\x05price\x18\x04 \x01(\x0b\x32\x11.paygate.v1.Price\x12\x11\n\tavailable\x18\x05 \x01(\x08\x12\x36\n\rselling_plans\x18\x06 \x03(\x0b\x32\x1f.paygate.v1.CheckoutSellingPlan\x1a\x33\n\x11OptionValuesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xe0\x01\n\x13\x43heckoutSellingPlan\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12/\n\rbilling_cycle\x18\x04 \x01(\x0e\x32\x18.paygate.v1.BillingCycle\x12\x1e\n\x16\x62illing_cycle_interval\x18\x05 \x01(\x05\x12\x19\n\x11trial_period_days\x18\x06 \x01(\x05\x12.\n\rpricing_tiers\x18\x07 \x03(\x0b\x32\x17.paygate.v1.PricingTier\"i\n\rCheckoutAddon\x12,\n\x07variant\x18\x01 \x01(\x0b\x32\x1b.paygate.v1.CheckoutVariant\x12\x14\n\x0cmin_quantity\x18\x02 \x01(\x05\x12\x14\n\x0cmax_quantity\x18\x03 \x01(\x05\"D\n\x16GetCheckoutLinkRequest\x12\x1d\n\x0fpayment_link_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x0b\n\x03key\x18\x02 \x01(\t\"A\n\x17GetCheckoutLinkResponse\x12&\n\x04link\x18\x01 \x01(\x0b\x32\x18.paygate.v1.CheckoutLink\"^\n\x1bSendVerificationCodeRequest\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x1d\n\x0fpayment_link_id\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\x12\x13\n\x05\x65mail\x18\x03 \x01(\tB\x04\xe2\x41\x01\x02\"G\n\x1cSendVerificationCodeResponse\x12\x12\n\nexpires_at\x18\x01 \x01(\x03\x12\x13\n\x0bretry_after\x18\x02 \x01(\x05\"\xb5\x02\n\x14StartCheckoutRequest\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x1d\n\x0fpayment_link_id\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\x12\r\n\x05\x65mail\x18\x03 \x01(\t\x12\x19\n\x11verification_code\x18\x04 \x01(\t\x12\x17\n\x0f\x65phemeral_token\x18\x05 \x01(\t\x12\x12\n\nauth_token\x18\x06 \x01(\t\x12<\n\x0fprimary_variant\x18\x07 \x01(\x0b\x32#.paygate.v1.PrimaryVariantSelection\x12*\n\x06\x61\x64\x64ons\x18\x08 \x03(\x0b\x32\x1a.paygate.v1.AddonSelection\x12\x1c\n\x0fproduct_version\x18\t \x01(\x03H\x00\x88\x01\x01\x42\x12\n\x10_product_version\"\xa9\x01\n\x15StartCheckoutResponse\x12\x19\n\x11payment_intent_id\x18\x01 \x01(\t\x12\x15\n\rclient_secret\x18\x02 \x01(\t\x12\x12\n\npublic_key\x18\x03 \x01(\t\x12\x13\n\x0b\x63ustomer_id\x18\x04 \x01(\t\x12\r\n\x05\x65mail\x18\x05 \x01(\t\x12\x12\n\nauth_token\x18\x06 \x01(\t\x12\x12\n\nreturn_url\x18\x07 \x01(\t\"S\n\x19GetCheckoutSessionRequest\x12\x1f\n\x11payment_intent_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x15\n\rclient_secret\x18\x02 \x01(\t\"\xb9\x01\n\x1aGetCheckoutSessionResponse\x12\x12\n\npublic_key\x18\x01 \x01(\t\x12\x13\n\x0bmerchant_id\x18\x02 \x01(\t\x12\x15\n\rmerchant_name\x18\x03 \x01(\t\x12\x10\n\x08livemode\x18\x04 \x01(\x08\x12\x12\n\nreturn_url\x18\x05 \x01(\t\x12\x17\n\x0fpayment_link_id\x18\x06 \x01(\t\x12\x1c\n\x14payment_method_types\x18\x07 \x03(\t2\xcf\x04\n\x0f\x43heckoutService\x12\x8f\x01\n\x0fGetCheckoutLink\x12\".paygate.v1.GetCheckoutLinkRequest\x1a#.paygate.v1.GetCheckoutLinkResponse\"3\x88\xb5\x18\x03\x82\xd3\xe4\x93\x02)\x12!/checkout/links/{payment_link_id}b\x04link\x12\x96\x01\n\x14SendVerificationCode\x12\'.paygate.v1.SendVerificationCodeRequest\x1a(.paygate.v1.SendVerificationCodeResponse\"+\x88\xb5\x18\x03\x82\xd3\xe4\x93\x02!\"\x1c/checkout/verification_codes:\x01*\x12w\n\rStartCheckout\x12 .paygate.v1.StartCheckoutRequest\x1a!.paygate.v1.StartCheckoutResponse\"!\x88\xb5\x18\x03\x82\xd3\xe4\x93\x02\x17\"\x12/checkout/sessions:\x01*\x12\x97\x01\n\x12GetCheckoutSession\x12%.paygate.v1.GetCheckoutSessionRequest\x1a&.paygate.v1.GetCheckoutSessionResponse\"2\x88\xb5\x18\x03\x82\xd3\xe4\x93\x02(\x12&/checkout/sessions/{payment_intent_id}b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -46,28 +47,44 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SENDVERIFICATIONCODEREQUEST'].fields_by_name['payment_link_id']._serialized_options = b'\342A\001\002'
   _globals['_SENDVERIFICATIONCODEREQUEST'].fields_by_name['email']._loaded_options = None
   _globals['_SENDVERIFICATIONCODEREQUEST'].fields_by_name['email']._serialized_options = b'\342A\001\002'
+  _globals['_STARTCHECKOUTREQUEST'].fields_by_name['payment_link_id']._loaded_options = None
+  _globals['_STARTCHECKOUTREQUEST'].fields_by_name['payment_link_id']._serialized_options = b'\342A\001\002'
+  _globals['_GETCHECKOUTSESSIONREQUEST'].fields_by_name['payment_intent_id']._loaded_options = None
+  _globals['_GETCHECKOUTSESSIONREQUEST'].fields_by_name['payment_intent_id']._serialized_options = b'\342A\001\002'
   _globals['_CHECKOUTSERVICE'].methods_by_name['GetCheckoutLink']._loaded_options = None
   _globals['_CHECKOUTSERVICE'].methods_by_name['GetCheckoutLink']._serialized_options = b'\210\265\030\003\202\323\344\223\002)\022!/checkout/links/{payment_link_id}b\004link'
   _globals['_CHECKOUTSERVICE'].methods_by_name['SendVerificationCode']._loaded_options = None
   _globals['_CHECKOUTSERVICE'].methods_by_name['SendVerificationCode']._serialized_options = b'\210\265\030\003\202\323\344\223\002!\"\034/checkout/verification_codes:\001*'
-  _globals['_CHECKOUTLINK']._serialized_start=246
-  _globals['_CHECKOUTLINK']._serialized_end=755
-  _globals['_CHECKOUTVARIANT']._serialized_start=758
-  _globals['_CHECKOUTVARIANT']._serialized_end=1042
-  _globals['_CHECKOUTVARIANT_OPTIONVALUESENTRY']._serialized_start=991
-  _globals['_CHECKOUTVARIANT_OPTIONVALUESENTRY']._serialized_end=1042
-  _globals['_CHECKOUTSELLINGPLAN']._serialized_start=1045
-  _globals['_CHECKOUTSELLINGPLAN']._serialized_end=1269
-  _globals['_CHECKOUTADDON']._serialized_start=1271
-  _globals['_CHECKOUTADDON']._serialized_end=1376
-  _globals['_GETCHECKOUTLINKREQUEST']._serialized_start=1378
-  _globals['_GETCHECKOUTLINKREQUEST']._serialized_end=1446
-  _globals['_GETCHECKOUTLINKRESPONSE']._serialized_start=1448
-  _globals['_GETCHECKOUTLINKRESPONSE']._serialized_end=1513
-  _globals['_SENDVERIFICATIONCODEREQUEST']._serialized_start=1515
-  _globals['_SENDVERIFICATIONCODEREQUEST']._serialized_end=1609
-  _globals['_SENDVERIFICATIONCODERESPONSE']._serialized_start=1611
-  _globals['_SENDVERIFICATIONCODERESPONSE']._serialized_end=1682
-  _globals['_CHECKOUTSERVICE']._serialized_start=1685
-  _globals['_CHECKOUTSERVICE']._serialized_end=2001
+  _globals['_CHECKOUTSERVICE'].methods_by_name['StartCheckout']._loaded_options = None
+  _globals['_CHECKOUTSERVICE'].methods_by_name['StartCheckout']._serialized_options = b'\210\265\030\003\202\323\344\223\002\027\"\022/checkout/sessions:\001*'
+  _globals['_CHECKOUTSERVICE'].methods_by_name['GetCheckoutSession']._loaded_options = None
+  _globals['_CHECKOUTSERVICE'].methods_by_name['GetCheckoutSession']._serialized_options = b'\210\265\030\003\202\323\344\223\002(\022&/checkout/sessions/{payment_intent_id}'
+  _globals['_CHECKOUTLINK']._serialized_start=280
+  _globals['_CHECKOUTLINK']._serialized_end=829
+  _globals['_CHECKOUTVARIANT']._serialized_start=832
+  _globals['_CHECKOUTVARIANT']._serialized_end=1116
+  _globals['_CHECKOUTVARIANT_OPTIONVALUESENTRY']._serialized_start=1065
+  _globals['_CHECKOUTVARIANT_OPTIONVALUESENTRY']._serialized_end=1116
+  _globals['_CHECKOUTSELLINGPLAN']._serialized_start=1119
+  _globals['_CHECKOUTSELLINGPLAN']._serialized_end=1343
+  _globals['_CHECKOUTADDON']._serialized_start=1345
+  _globals['_CHECKOUTADDON']._serialized_end=1450
+  _globals['_GETCHECKOUTLINKREQUEST']._serialized_start=1452
+  _globals['_GETCHECKOUTLINKREQUEST']._serialized_end=1520
+  _globals['_GETCHECKOUTLINKRESPONSE']._serialized_start=1522
+  _globals['_GETCHECKOUTLINKRESPONSE']._serialized_end=1587
+  _globals['_SENDVERIFICATIONCODEREQUEST']._serialized_start=1589
+  _globals['_SENDVERIFICATIONCODEREQUEST']._serialized_end=1683
+  _globals['_SENDVERIFICATIONCODERESPONSE']._serialized_start=1685
+  _globals['_SENDVERIFICATIONCODERESPONSE']._serialized_end=1756
+  _globals['_STARTCHECKOUTREQUEST']._serialized_start=1759
+  _globals['_STARTCHECKOUTREQUEST']._serialized_end=2068
+  _globals['_STARTCHECKOUTRESPONSE']._serialized_start=2071
+  _globals['_STARTCHECKOUTRESPONSE']._serialized_end=2240
+  _globals['_GETCHECKOUTSESSIONREQUEST']._serialized_start=2242
+  _globals['_GETCHECKOUTSESSIONREQUEST']._serialized_end=2325
+  _globals['_GETCHECKOUTSESSIONRESPONSE']._serialized_start=2328
+  _globals['_GETCHECKOUTSESSIONRESPONSE']._serialized_end=2513
+  _globals['_CHECKOUTSERVICE']._serialized_start=2516
+  _globals['_CHECKOUTSERVICE']._serialized_end=3107
 # @@protoc_insertion_point(module_scope)

@@ -2,6 +2,7 @@ from google.api import annotations_pb2 as _annotations_pb2
 from google.api import field_behavior_pb2 as _field_behavior_pb2
 from paygate.v1 import money_pb2 as _money_pb2
 from paygate.v1 import options_pb2 as _options_pb2
+from paygate.v1 import payment_intents_pb2 as _payment_intents_pb2
 from paygate.v1 import payment_links_pb2 as _payment_links_pb2
 from paygate.v1 import products_pb2 as _products_pb2
 from paygate.v1 import subscriptions_pb2 as _subscriptions_pb2
@@ -14,7 +15,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class CheckoutLink(_message.Message):
-    __slots__ = ("id", "active", "url", "livemode", "merchant_id", "merchant_name", "product", "product_version", "default_variant_id", "primary_variants", "addon_variants", "price_range", "collect_shipping_address", "collect_tax_address", "payment_method_types", "asset_ids", "product_image_url")
+    __slots__ = ("id", "active", "url", "livemode", "merchant_id", "merchant_name", "product", "product_version", "default_variant_id", "primary_variants", "addon_variants", "price_range", "collect_shipping_address", "collect_tax_address", "payment_method_types", "asset_ids", "product_image_url", "public_key", "return_url")
     ID_FIELD_NUMBER: _ClassVar[int]
     ACTIVE_FIELD_NUMBER: _ClassVar[int]
     URL_FIELD_NUMBER: _ClassVar[int]
@@ -32,6 +33,8 @@ class CheckoutLink(_message.Message):
     PAYMENT_METHOD_TYPES_FIELD_NUMBER: _ClassVar[int]
     ASSET_IDS_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_IMAGE_URL_FIELD_NUMBER: _ClassVar[int]
+    PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
+    RETURN_URL_FIELD_NUMBER: _ClassVar[int]
     id: str
     active: bool
     url: str
@@ -49,7 +52,9 @@ class CheckoutLink(_message.Message):
     payment_method_types: _containers.RepeatedScalarFieldContainer[str]
     asset_ids: _containers.RepeatedScalarFieldContainer[str]
     product_image_url: str
-    def __init__(self, id: _Optional[str] = ..., active: _Optional[bool] = ..., url: _Optional[str] = ..., livemode: _Optional[bool] = ..., merchant_id: _Optional[str] = ..., merchant_name: _Optional[str] = ..., product: _Optional[_Union[_payment_links_pb2.PaymentLinkProduct, _Mapping]] = ..., product_version: _Optional[int] = ..., default_variant_id: _Optional[str] = ..., primary_variants: _Optional[_Iterable[_Union[CheckoutVariant, _Mapping]]] = ..., addon_variants: _Optional[_Iterable[_Union[CheckoutAddon, _Mapping]]] = ..., price_range: _Optional[_Union[_payment_links_pb2.PriceRange, _Mapping]] = ..., collect_shipping_address: _Optional[bool] = ..., collect_tax_address: _Optional[bool] = ..., payment_method_types: _Optional[_Iterable[str]] = ..., asset_ids: _Optional[_Iterable[str]] = ..., product_image_url: _Optional[str] = ...) -> None: ...
+    public_key: str
+    return_url: str
+    def __init__(self, id: _Optional[str] = ..., active: _Optional[bool] = ..., url: _Optional[str] = ..., livemode: _Optional[bool] = ..., merchant_id: _Optional[str] = ..., merchant_name: _Optional[str] = ..., product: _Optional[_Union[_payment_links_pb2.PaymentLinkProduct, _Mapping]] = ..., product_version: _Optional[int] = ..., default_variant_id: _Optional[str] = ..., primary_variants: _Optional[_Iterable[_Union[CheckoutVariant, _Mapping]]] = ..., addon_variants: _Optional[_Iterable[_Union[CheckoutAddon, _Mapping]]] = ..., price_range: _Optional[_Union[_payment_links_pb2.PriceRange, _Mapping]] = ..., collect_shipping_address: _Optional[bool] = ..., collect_tax_address: _Optional[bool] = ..., payment_method_types: _Optional[_Iterable[str]] = ..., asset_ids: _Optional[_Iterable[str]] = ..., product_image_url: _Optional[str] = ..., public_key: _Optional[str] = ..., return_url: _Optional[str] = ...) -> None: ...
 
 class CheckoutVariant(_message.Message):
     __slots__ = ("variant_id", "title", "option_values", "price", "available", "selling_plans")
@@ -133,3 +138,69 @@ class SendVerificationCodeResponse(_message.Message):
     expires_at: int
     retry_after: int
     def __init__(self, expires_at: _Optional[int] = ..., retry_after: _Optional[int] = ...) -> None: ...
+
+class StartCheckoutRequest(_message.Message):
+    __slots__ = ("key", "payment_link_id", "email", "verification_code", "ephemeral_token", "auth_token", "primary_variant", "addons", "product_version")
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    PAYMENT_LINK_ID_FIELD_NUMBER: _ClassVar[int]
+    EMAIL_FIELD_NUMBER: _ClassVar[int]
+    VERIFICATION_CODE_FIELD_NUMBER: _ClassVar[int]
+    EPHEMERAL_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    AUTH_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    PRIMARY_VARIANT_FIELD_NUMBER: _ClassVar[int]
+    ADDONS_FIELD_NUMBER: _ClassVar[int]
+    PRODUCT_VERSION_FIELD_NUMBER: _ClassVar[int]
+    key: str
+    payment_link_id: str
+    email: str
+    verification_code: str
+    ephemeral_token: str
+    auth_token: str
+    primary_variant: _payment_intents_pb2.PrimaryVariantSelection
+    addons: _containers.RepeatedCompositeFieldContainer[_payment_intents_pb2.AddonSelection]
+    product_version: int
+    def __init__(self, key: _Optional[str] = ..., payment_link_id: _Optional[str] = ..., email: _Optional[str] = ..., verification_code: _Optional[str] = ..., ephemeral_token: _Optional[str] = ..., auth_token: _Optional[str] = ..., primary_variant: _Optional[_Union[_payment_intents_pb2.PrimaryVariantSelection, _Mapping]] = ..., addons: _Optional[_Iterable[_Union[_payment_intents_pb2.AddonSelection, _Mapping]]] = ..., product_version: _Optional[int] = ...) -> None: ...
+
+class StartCheckoutResponse(_message.Message):
+    __slots__ = ("payment_intent_id", "client_secret", "public_key", "customer_id", "email", "auth_token", "return_url")
+    PAYMENT_INTENT_ID_FIELD_NUMBER: _ClassVar[int]
+    CLIENT_SECRET_FIELD_NUMBER: _ClassVar[int]
+    PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
+    CUSTOMER_ID_FIELD_NUMBER: _ClassVar[int]
+    EMAIL_FIELD_NUMBER: _ClassVar[int]
+    AUTH_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    RETURN_URL_FIELD_NUMBER: _ClassVar[int]
+    payment_intent_id: str
+    client_secret: str
+    public_key: str
+    customer_id: str
+    email: str
+    auth_token: str
+    return_url: str
+    def __init__(self, payment_intent_id: _Optional[str] = ..., client_secret: _Optional[str] = ..., public_key: _Optional[str] = ..., customer_id: _Optional[str] = ..., email: _Optional[str] = ..., auth_token: _Optional[str] = ..., return_url: _Optional[str] = ...) -> None: ...
+
+class GetCheckoutSessionRequest(_message.Message):
+    __slots__ = ("payment_intent_id", "client_secret")
+    PAYMENT_INTENT_ID_FIELD_NUMBER: _ClassVar[int]
+    CLIENT_SECRET_FIELD_NUMBER: _ClassVar[int]
+    payment_intent_id: str
+    client_secret: str
+    def __init__(self, payment_intent_id: _Optional[str] = ..., client_secret: _Optional[str] = ...) -> None: ...
+
+class GetCheckoutSessionResponse(_message.Message):
+    __slots__ = ("public_key", "merchant_id", "merchant_name", "livemode", "return_url", "payment_link_id", "payment_method_types")
+    PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
+    MERCHANT_ID_FIELD_NUMBER: _ClassVar[int]
+    MERCHANT_NAME_FIELD_NUMBER: _ClassVar[int]
+    LIVEMODE_FIELD_NUMBER: _ClassVar[int]
+    RETURN_URL_FIELD_NUMBER: _ClassVar[int]
+    PAYMENT_LINK_ID_FIELD_NUMBER: _ClassVar[int]
+    PAYMENT_METHOD_TYPES_FIELD_NUMBER: _ClassVar[int]
+    public_key: str
+    merchant_id: str
+    merchant_name: str
+    livemode: bool
+    return_url: str
+    payment_link_id: str
+    payment_method_types: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, public_key: _Optional[str] = ..., merchant_id: _Optional[str] = ..., merchant_name: _Optional[str] = ..., livemode: _Optional[bool] = ..., return_url: _Optional[str] = ..., payment_link_id: _Optional[str] = ..., payment_method_types: _Optional[_Iterable[str]] = ...) -> None: ...

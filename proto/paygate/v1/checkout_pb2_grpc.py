@@ -46,6 +46,16 @@ class CheckoutServiceStub:
                 request_serializer=paygate_dot_v1_dot_checkout__pb2.SendVerificationCodeRequest.SerializeToString,
                 response_deserializer=paygate_dot_v1_dot_checkout__pb2.SendVerificationCodeResponse.FromString,
                 _registered_method=True)
+        self.StartCheckout = channel.unary_unary(
+                '/paygate.v1.CheckoutService/StartCheckout',
+                request_serializer=paygate_dot_v1_dot_checkout__pb2.StartCheckoutRequest.SerializeToString,
+                response_deserializer=paygate_dot_v1_dot_checkout__pb2.StartCheckoutResponse.FromString,
+                _registered_method=True)
+        self.GetCheckoutSession = channel.unary_unary(
+                '/paygate.v1.CheckoutService/GetCheckoutSession',
+                request_serializer=paygate_dot_v1_dot_checkout__pb2.GetCheckoutSessionRequest.SerializeToString,
+                response_deserializer=paygate_dot_v1_dot_checkout__pb2.GetCheckoutSessionResponse.FromString,
+                _registered_method=True)
 
 
 class CheckoutServiceServicer:
@@ -70,6 +80,25 @@ class CheckoutServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def StartCheckout(self, request, context):
+        """Starts paying a payment link: resolves who pays (email + one-time code, an ephemeral
+        token or an auth token from an earlier start) and creates the payment intent for the
+        chosen variant, quantity, selling plan and add-ons. Answers the intent's client secret
+        and the merchant's public key, with which the page makes the hosted checkout calls.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetCheckoutSession(self, request, context):
+        """What the page of one payment intent needs before its first hosted checkout call (an
+        invoice's payment_url): the merchant's public key and the return address. Needs the
+        intent's client secret.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CheckoutServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -82,6 +111,16 @@ def add_CheckoutServiceServicer_to_server(servicer, server):
                     servicer.SendVerificationCode,
                     request_deserializer=paygate_dot_v1_dot_checkout__pb2.SendVerificationCodeRequest.FromString,
                     response_serializer=paygate_dot_v1_dot_checkout__pb2.SendVerificationCodeResponse.SerializeToString,
+            ),
+            'StartCheckout': grpc.unary_unary_rpc_method_handler(
+                    servicer.StartCheckout,
+                    request_deserializer=paygate_dot_v1_dot_checkout__pb2.StartCheckoutRequest.FromString,
+                    response_serializer=paygate_dot_v1_dot_checkout__pb2.StartCheckoutResponse.SerializeToString,
+            ),
+            'GetCheckoutSession': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetCheckoutSession,
+                    request_deserializer=paygate_dot_v1_dot_checkout__pb2.GetCheckoutSessionRequest.FromString,
+                    response_serializer=paygate_dot_v1_dot_checkout__pb2.GetCheckoutSessionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -140,6 +179,60 @@ class CheckoutService:
             '/paygate.v1.CheckoutService/SendVerificationCode',
             paygate_dot_v1_dot_checkout__pb2.SendVerificationCodeRequest.SerializeToString,
             paygate_dot_v1_dot_checkout__pb2.SendVerificationCodeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StartCheckout(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/paygate.v1.CheckoutService/StartCheckout',
+            paygate_dot_v1_dot_checkout__pb2.StartCheckoutRequest.SerializeToString,
+            paygate_dot_v1_dot_checkout__pb2.StartCheckoutResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetCheckoutSession(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/paygate.v1.CheckoutService/GetCheckoutSession',
+            paygate_dot_v1_dot_checkout__pb2.GetCheckoutSessionRequest.SerializeToString,
+            paygate_dot_v1_dot_checkout__pb2.GetCheckoutSessionResponse.FromString,
             options,
             channel_credentials,
             insecure,

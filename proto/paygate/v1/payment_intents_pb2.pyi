@@ -2,10 +2,12 @@ from google.api import annotations_pb2 as _annotations_pb2
 from google.api import field_behavior_pb2 as _field_behavior_pb2
 from google.protobuf import struct_pb2 as _struct_pb2
 from paygate.v1 import customers_pb2 as _customers_pb2
+from paygate.v1 import invoices_pb2 as _invoices_pb2
 from paygate.v1 import money_pb2 as _money_pb2
 from paygate.v1 import options_pb2 as _options_pb2
 from paygate.v1 import payment_links_pb2 as _payment_links_pb2
 from paygate.v1 import refunds_pb2 as _refunds_pb2
+from paygate.v1 import subscriptions_pb2 as _subscriptions_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -159,16 +161,16 @@ class PaymentIntent(_message.Message):
     expired_at: int
     unfreeze_withdraws: _containers.RepeatedCompositeFieldContainer[UnfreezeWithdraw]
     invoice: str
-    invoice_details: _struct_pb2.Struct
+    invoice_details: _invoices_pb2.Invoice
     subscription: str
-    subscription_details: _struct_pb2.Struct
+    subscription_details: _subscriptions_pb2.Subscription
     payment_method_options: PaymentMethodOptions
     return_url: str
     shipping_address: _money_pb2.Address
     amount_overpaid: _money_pb2.AssetAmount
     amount_received_late: _money_pb2.AssetAmount
     unexpected_funds: _containers.RepeatedCompositeFieldContainer[UnexpectedFunds]
-    def __init__(self, id: _Optional[str] = ..., object: _Optional[str] = ..., amount: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., payment_details: _Optional[_Union[PaymentDetails, _Mapping]] = ..., canceled_at: _Optional[int] = ..., cancellation_reason: _Optional[str] = ..., client_secret: _Optional[str] = ..., created: _Optional[int] = ..., updated: _Optional[int] = ..., currency: _Optional[str] = ..., customer: _Optional[_Union[_customers_pb2.Customer, _Mapping]] = ..., description: _Optional[str] = ..., livemode: _Optional[bool] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., payment_link_details: _Optional[_Union[PaymentLinkDetails, _Mapping]] = ..., merchant_order_id: _Optional[str] = ..., payment_method_type: _Optional[str] = ..., charges: _Optional[_Iterable[_Union[Charge, _Mapping]]] = ..., receipt_email: _Optional[str] = ..., status: _Optional[_Union[PaymentIntentStatus, str]] = ..., payment_intent_status: _Optional[_Union[PaymentIntentStage, str]] = ..., complete_on_first_payment: _Optional[bool] = ..., permanent_deposit: _Optional[bool] = ..., permanent_deposit_asset_id: _Optional[str] = ..., expired_at: _Optional[int] = ..., unfreeze_withdraws: _Optional[_Iterable[_Union[UnfreezeWithdraw, _Mapping]]] = ..., invoice: _Optional[str] = ..., invoice_details: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., subscription: _Optional[str] = ..., subscription_details: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., payment_method_options: _Optional[_Union[PaymentMethodOptions, _Mapping]] = ..., return_url: _Optional[str] = ..., shipping_address: _Optional[_Union[_money_pb2.Address, _Mapping]] = ..., amount_overpaid: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., amount_received_late: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., unexpected_funds: _Optional[_Iterable[_Union[UnexpectedFunds, _Mapping]]] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., object: _Optional[str] = ..., amount: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., payment_details: _Optional[_Union[PaymentDetails, _Mapping]] = ..., canceled_at: _Optional[int] = ..., cancellation_reason: _Optional[str] = ..., client_secret: _Optional[str] = ..., created: _Optional[int] = ..., updated: _Optional[int] = ..., currency: _Optional[str] = ..., customer: _Optional[_Union[_customers_pb2.Customer, _Mapping]] = ..., description: _Optional[str] = ..., livemode: _Optional[bool] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., payment_link_details: _Optional[_Union[PaymentLinkDetails, _Mapping]] = ..., merchant_order_id: _Optional[str] = ..., payment_method_type: _Optional[str] = ..., charges: _Optional[_Iterable[_Union[Charge, _Mapping]]] = ..., receipt_email: _Optional[str] = ..., status: _Optional[_Union[PaymentIntentStatus, str]] = ..., payment_intent_status: _Optional[_Union[PaymentIntentStage, str]] = ..., complete_on_first_payment: _Optional[bool] = ..., permanent_deposit: _Optional[bool] = ..., permanent_deposit_asset_id: _Optional[str] = ..., expired_at: _Optional[int] = ..., unfreeze_withdraws: _Optional[_Iterable[_Union[UnfreezeWithdraw, _Mapping]]] = ..., invoice: _Optional[str] = ..., invoice_details: _Optional[_Union[_invoices_pb2.Invoice, _Mapping]] = ..., subscription: _Optional[str] = ..., subscription_details: _Optional[_Union[_subscriptions_pb2.Subscription, _Mapping]] = ..., payment_method_options: _Optional[_Union[PaymentMethodOptions, _Mapping]] = ..., return_url: _Optional[str] = ..., shipping_address: _Optional[_Union[_money_pb2.Address, _Mapping]] = ..., amount_overpaid: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., amount_received_late: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., unexpected_funds: _Optional[_Iterable[_Union[UnexpectedFunds, _Mapping]]] = ...) -> None: ...
 
 class PaymentDetails(_message.Message):
     __slots__ = ("amount_captured", "amount_refunded", "tx_fee", "tax_fee", "frozen_amount", "net_amount", "network_fee", "gas_fee")
@@ -238,14 +240,16 @@ class CryptoPaymentInput(_message.Message):
     def __init__(self, asset_id: _Optional[str] = ...) -> None: ...
 
 class FiatPaymentInput(_message.Message):
-    __slots__ = ("currency", "save_payment_method", "payment_method_id")
+    __slots__ = ("currency", "save_payment_method", "payment_method_id", "token")
     CURRENCY_FIELD_NUMBER: _ClassVar[int]
     SAVE_PAYMENT_METHOD_FIELD_NUMBER: _ClassVar[int]
     PAYMENT_METHOD_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
     currency: str
     save_payment_method: bool
     payment_method_id: str
-    def __init__(self, currency: _Optional[str] = ..., save_payment_method: _Optional[bool] = ..., payment_method_id: _Optional[str] = ...) -> None: ...
+    token: str
+    def __init__(self, currency: _Optional[str] = ..., save_payment_method: _Optional[bool] = ..., payment_method_id: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
 
 class Charge(_message.Message):
     __slots__ = ("id", "object", "amount", "transactions", "refunded", "refunds", "created", "provider_b_payload", "provider_a_payload", "payment_provider", "payment_method_type", "payment_method_options", "exchange_rate", "status", "paid", "amount_captured", "amount_refunded", "captured", "currency", "customer", "description", "disputed", "failure_code", "failure_message", "fraud_details", "livemode", "metadata", "payment_intent", "receipt_email", "receipt_url", "review", "calculated_statement_descriptor")
@@ -316,7 +320,7 @@ class Charge(_message.Message):
     def __init__(self, id: _Optional[str] = ..., object: _Optional[str] = ..., amount: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., transactions: _Optional[_Iterable[_Union[TransactionDetails, _Mapping]]] = ..., refunded: _Optional[bool] = ..., refunds: _Optional[_Iterable[_Union[_refunds_pb2.Refund, _Mapping]]] = ..., created: _Optional[int] = ..., provider_b_payload: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., provider_a_payload: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., payment_provider: _Optional[str] = ..., payment_method_type: _Optional[str] = ..., payment_method_options: _Optional[_Union[PaymentMethodOptions, _Mapping]] = ..., exchange_rate: _Optional[str] = ..., status: _Optional[_Union[ChargeStatus, str]] = ..., paid: _Optional[bool] = ..., amount_captured: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., amount_refunded: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., captured: _Optional[bool] = ..., currency: _Optional[str] = ..., customer: _Optional[str] = ..., description: _Optional[str] = ..., disputed: _Optional[bool] = ..., failure_code: _Optional[str] = ..., failure_message: _Optional[str] = ..., fraud_details: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., livemode: _Optional[bool] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., payment_intent: _Optional[str] = ..., receipt_email: _Optional[str] = ..., receipt_url: _Optional[str] = ..., review: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., calculated_statement_descriptor: _Optional[str] = ...) -> None: ...
 
 class TransactionDetails(_message.Message):
-    __slots__ = ("tx_id", "source_address", "destination_address", "tx_hash", "amount", "token", "network", "asset_id", "created_at", "status", "aml_status", "aml_info", "decimals")
+    __slots__ = ("tx_id", "source_address", "destination_address", "tx_hash", "amount", "token", "network", "asset_id", "created_at", "status", "aml_status", "aml_info", "decimals", "confirmations", "confirmations_required")
     TX_ID_FIELD_NUMBER: _ClassVar[int]
     SOURCE_ADDRESS_FIELD_NUMBER: _ClassVar[int]
     DESTINATION_ADDRESS_FIELD_NUMBER: _ClassVar[int]
@@ -330,6 +334,8 @@ class TransactionDetails(_message.Message):
     AML_STATUS_FIELD_NUMBER: _ClassVar[int]
     AML_INFO_FIELD_NUMBER: _ClassVar[int]
     DECIMALS_FIELD_NUMBER: _ClassVar[int]
+    CONFIRMATIONS_FIELD_NUMBER: _ClassVar[int]
+    CONFIRMATIONS_REQUIRED_FIELD_NUMBER: _ClassVar[int]
     tx_id: str
     source_address: str
     destination_address: str
@@ -343,7 +349,9 @@ class TransactionDetails(_message.Message):
     aml_status: _refunds_pb2.AmlStatus
     aml_info: str
     decimals: int
-    def __init__(self, tx_id: _Optional[str] = ..., source_address: _Optional[str] = ..., destination_address: _Optional[str] = ..., tx_hash: _Optional[str] = ..., amount: _Optional[str] = ..., token: _Optional[str] = ..., network: _Optional[str] = ..., asset_id: _Optional[str] = ..., created_at: _Optional[int] = ..., status: _Optional[_Union[TransactionStatus, str]] = ..., aml_status: _Optional[_Union[_refunds_pb2.AmlStatus, str]] = ..., aml_info: _Optional[str] = ..., decimals: _Optional[int] = ...) -> None: ...
+    confirmations: int
+    confirmations_required: int
+    def __init__(self, tx_id: _Optional[str] = ..., source_address: _Optional[str] = ..., destination_address: _Optional[str] = ..., tx_hash: _Optional[str] = ..., amount: _Optional[str] = ..., token: _Optional[str] = ..., network: _Optional[str] = ..., asset_id: _Optional[str] = ..., created_at: _Optional[int] = ..., status: _Optional[_Union[TransactionStatus, str]] = ..., aml_status: _Optional[_Union[_refunds_pb2.AmlStatus, str]] = ..., aml_info: _Optional[str] = ..., decimals: _Optional[int] = ..., confirmations: _Optional[int] = ..., confirmations_required: _Optional[int] = ...) -> None: ...
 
 class UnexpectedFunds(_message.Message):
     __slots__ = ("asset_id", "amount", "tx_hash", "tx_id", "charge", "network", "source_address", "status", "aml_status", "created_at")

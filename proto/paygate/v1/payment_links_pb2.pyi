@@ -12,7 +12,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class PaymentLink(_message.Message):
-    __slots__ = ("id", "object", "active", "url", "product", "primary_variants", "addon_variants", "price_range", "created_at", "updated_at", "default_variant_id", "variant_config")
+    __slots__ = ("id", "object", "active", "url", "product", "primary_variants", "addon_variants", "price_range", "created_at", "updated_at", "default_variant_id", "variant_config", "return_url")
     ID_FIELD_NUMBER: _ClassVar[int]
     OBJECT_FIELD_NUMBER: _ClassVar[int]
     ACTIVE_FIELD_NUMBER: _ClassVar[int]
@@ -25,6 +25,7 @@ class PaymentLink(_message.Message):
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_VARIANT_ID_FIELD_NUMBER: _ClassVar[int]
     VARIANT_CONFIG_FIELD_NUMBER: _ClassVar[int]
+    RETURN_URL_FIELD_NUMBER: _ClassVar[int]
     id: str
     object: str
     active: bool
@@ -37,7 +38,8 @@ class PaymentLink(_message.Message):
     updated_at: int
     default_variant_id: str
     variant_config: _struct_pb2.Struct
-    def __init__(self, id: _Optional[str] = ..., object: _Optional[str] = ..., active: _Optional[bool] = ..., url: _Optional[str] = ..., product: _Optional[_Union[PaymentLinkProduct, _Mapping]] = ..., primary_variants: _Optional[_Iterable[_Union[PrimaryVariant, _Mapping]]] = ..., addon_variants: _Optional[_Iterable[_Union[AddonVariant, _Mapping]]] = ..., price_range: _Optional[_Union[PriceRange, _Mapping]] = ..., created_at: _Optional[int] = ..., updated_at: _Optional[int] = ..., default_variant_id: _Optional[str] = ..., variant_config: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    return_url: str
+    def __init__(self, id: _Optional[str] = ..., object: _Optional[str] = ..., active: _Optional[bool] = ..., url: _Optional[str] = ..., product: _Optional[_Union[PaymentLinkProduct, _Mapping]] = ..., primary_variants: _Optional[_Iterable[_Union[PrimaryVariant, _Mapping]]] = ..., addon_variants: _Optional[_Iterable[_Union[AddonVariant, _Mapping]]] = ..., price_range: _Optional[_Union[PriceRange, _Mapping]] = ..., created_at: _Optional[int] = ..., updated_at: _Optional[int] = ..., default_variant_id: _Optional[str] = ..., variant_config: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., return_url: _Optional[str] = ...) -> None: ...
 
 class PaymentLinkProduct(_message.Message):
     __slots__ = ("id", "name", "description", "active")
@@ -94,18 +96,20 @@ class PriceRange(_message.Message):
     def __init__(self, min: _Optional[str] = ..., max: _Optional[str] = ..., currency: _Optional[str] = ...) -> None: ...
 
 class CreatePaymentLinkRequest(_message.Message):
-    __slots__ = ("product_id", "default_variant_id", "primary_variant_ids", "addon_variants", "variant_config")
+    __slots__ = ("product_id", "default_variant_id", "primary_variant_ids", "addon_variants", "variant_config", "return_url")
     PRODUCT_ID_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_VARIANT_ID_FIELD_NUMBER: _ClassVar[int]
     PRIMARY_VARIANT_IDS_FIELD_NUMBER: _ClassVar[int]
     ADDON_VARIANTS_FIELD_NUMBER: _ClassVar[int]
     VARIANT_CONFIG_FIELD_NUMBER: _ClassVar[int]
+    RETURN_URL_FIELD_NUMBER: _ClassVar[int]
     product_id: str
     default_variant_id: str
     primary_variant_ids: _containers.RepeatedScalarFieldContainer[str]
     addon_variants: _containers.RepeatedCompositeFieldContainer[AddonVariant]
     variant_config: _struct_pb2.Struct
-    def __init__(self, product_id: _Optional[str] = ..., default_variant_id: _Optional[str] = ..., primary_variant_ids: _Optional[_Iterable[str]] = ..., addon_variants: _Optional[_Iterable[_Union[AddonVariant, _Mapping]]] = ..., variant_config: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    return_url: str
+    def __init__(self, product_id: _Optional[str] = ..., default_variant_id: _Optional[str] = ..., primary_variant_ids: _Optional[_Iterable[str]] = ..., addon_variants: _Optional[_Iterable[_Union[AddonVariant, _Mapping]]] = ..., variant_config: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., return_url: _Optional[str] = ...) -> None: ...
 
 class CreatePaymentLinkResponse(_message.Message):
     __slots__ = ("payment_link",)

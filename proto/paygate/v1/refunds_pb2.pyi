@@ -74,7 +74,7 @@ REFUND_TRANSACTION_STATUS_CONFIRMED: RefundTransactionStatus
 REFUND_TRANSACTION_STATUS_FAILED: RefundTransactionStatus
 
 class Refund(_message.Message):
-    __slots__ = ("id", "object", "amount", "network_fee", "net_amount", "created", "description", "transactions", "failure_reason", "metadata", "charge", "payment_intent", "refund_address", "reason", "status", "exchange_rate")
+    __slots__ = ("id", "object", "amount", "network_fee", "net_amount", "created", "description", "transactions", "failure_reason", "metadata", "charge", "payment_intent", "refund_address", "reason", "status", "exchange_rate", "unexpected_funds")
     ID_FIELD_NUMBER: _ClassVar[int]
     OBJECT_FIELD_NUMBER: _ClassVar[int]
     AMOUNT_FIELD_NUMBER: _ClassVar[int]
@@ -91,6 +91,7 @@ class Refund(_message.Message):
     REASON_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     EXCHANGE_RATE_FIELD_NUMBER: _ClassVar[int]
+    UNEXPECTED_FUNDS_FIELD_NUMBER: _ClassVar[int]
     id: str
     object: str
     amount: _money_pb2.AssetAmount
@@ -107,7 +108,8 @@ class Refund(_message.Message):
     reason: RefundReason
     status: RefundStatus
     exchange_rate: str
-    def __init__(self, id: _Optional[str] = ..., object: _Optional[str] = ..., amount: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., network_fee: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., net_amount: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., created: _Optional[int] = ..., description: _Optional[str] = ..., transactions: _Optional[_Iterable[_Union[RefundTransaction, _Mapping]]] = ..., failure_reason: _Optional[str] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., charge: _Optional[str] = ..., payment_intent: _Optional[str] = ..., refund_address: _Optional[str] = ..., reason: _Optional[_Union[RefundReason, str]] = ..., status: _Optional[_Union[RefundStatus, str]] = ..., exchange_rate: _Optional[str] = ...) -> None: ...
+    unexpected_funds: bool
+    def __init__(self, id: _Optional[str] = ..., object: _Optional[str] = ..., amount: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., network_fee: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., net_amount: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., created: _Optional[int] = ..., description: _Optional[str] = ..., transactions: _Optional[_Iterable[_Union[RefundTransaction, _Mapping]]] = ..., failure_reason: _Optional[str] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., charge: _Optional[str] = ..., payment_intent: _Optional[str] = ..., refund_address: _Optional[str] = ..., reason: _Optional[_Union[RefundReason, str]] = ..., status: _Optional[_Union[RefundStatus, str]] = ..., exchange_rate: _Optional[str] = ..., unexpected_funds: _Optional[bool] = ...) -> None: ...
 
 class RefundTransaction(_message.Message):
     __slots__ = ("tx_id", "source_address", "destination_address", "tx_hash", "amount", "decimals", "asset_id", "token", "network", "type", "created_at", "status", "aml_status", "aml_info", "charge_id", "refund_id", "fee_info", "fee_currency")
@@ -150,20 +152,22 @@ class RefundTransaction(_message.Message):
     def __init__(self, tx_id: _Optional[str] = ..., source_address: _Optional[str] = ..., destination_address: _Optional[str] = ..., tx_hash: _Optional[str] = ..., amount: _Optional[str] = ..., decimals: _Optional[int] = ..., asset_id: _Optional[str] = ..., token: _Optional[str] = ..., network: _Optional[str] = ..., type: _Optional[_Union[RefundTransactionType, str]] = ..., created_at: _Optional[int] = ..., status: _Optional[_Union[RefundTransactionStatus, str]] = ..., aml_status: _Optional[_Union[AmlStatus, str]] = ..., aml_info: _Optional[str] = ..., charge_id: _Optional[str] = ..., refund_id: _Optional[str] = ..., fee_info: _Optional[str] = ..., fee_currency: _Optional[str] = ...) -> None: ...
 
 class CreateRefundRequest(_message.Message):
-    __slots__ = ("payment_intent_id", "amount", "reason", "metadata", "refund_address", "description")
+    __slots__ = ("payment_intent_id", "amount", "reason", "metadata", "refund_address", "description", "asset_id")
     PAYMENT_INTENT_ID_FIELD_NUMBER: _ClassVar[int]
     AMOUNT_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     METADATA_FIELD_NUMBER: _ClassVar[int]
     REFUND_ADDRESS_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    ASSET_ID_FIELD_NUMBER: _ClassVar[int]
     payment_intent_id: str
     amount: str
     reason: RefundReason
     metadata: _struct_pb2.Struct
     refund_address: str
     description: str
-    def __init__(self, payment_intent_id: _Optional[str] = ..., amount: _Optional[str] = ..., reason: _Optional[_Union[RefundReason, str]] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., refund_address: _Optional[str] = ..., description: _Optional[str] = ...) -> None: ...
+    asset_id: str
+    def __init__(self, payment_intent_id: _Optional[str] = ..., amount: _Optional[str] = ..., reason: _Optional[_Union[RefundReason, str]] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., refund_address: _Optional[str] = ..., description: _Optional[str] = ..., asset_id: _Optional[str] = ...) -> None: ...
 
 class CreateRefundResponse(_message.Message):
     __slots__ = ("refunds",)

@@ -81,7 +81,7 @@ PLAN_CHANGE_TYPE_DOWNGRADE: PlanChangeType
 PLAN_CHANGE_TYPE_NONE: PlanChangeType
 
 class Subscription(_message.Message):
-    __slots__ = ("id", "merchant_id", "merchant_name", "customer_id", "customer_name", "customer_email", "product_id", "product_name", "product_description", "product_image_url", "variant_id", "variant_title", "variant_option_values", "variant_price", "selling_plan_id", "selling_plan_name", "selling_plan_description", "selling_plan_pricing", "status", "collection_method", "default_payment_method_id", "default_payment_method_type", "default_provider_type", "payment_method_brand", "payment_method_last4", "external_id", "metadata", "created_at", "updated_at", "billing_cycle_anchor", "current_period_start", "current_period_end", "trial_start", "trial_end", "canceled_at", "cancel_reason", "cancel_at_period_end", "paused_at", "pause_collection_behavior", "resumes_at", "latest_invoice_id", "current_cycle_number", "current_pricing_tier", "upcoming_pricing_tier", "next_charge_amount", "next_charge_amount_display", "payment_required", "payment_url", "payment_expires_at", "hours_since_creation", "quantity", "pending_plan_change", "livemode", "test_clock_frozen_time")
+    __slots__ = ("id", "merchant_id", "merchant_name", "customer_id", "customer_name", "customer_email", "product_id", "product_name", "product_description", "product_image_url", "variant_id", "variant_title", "variant_option_values", "variant_price", "selling_plan_id", "selling_plan_name", "selling_plan_description", "selling_plan_pricing", "status", "collection_method", "default_payment_method_id", "default_payment_method_type", "default_provider_type", "payment_method_brand", "payment_method_last4", "external_id", "metadata", "created_at", "updated_at", "billing_cycle_anchor", "current_period_start", "current_period_end", "trial_start", "trial_end", "canceled_at", "cancel_reason", "cancel_at_period_end", "paused_at", "pause_collection_behavior", "resumes_at", "latest_invoice_id", "current_cycle_number", "current_pricing_tier", "upcoming_pricing_tier", "next_charge_amount", "next_charge_amount_display", "payment_required", "payment_url", "payment_expires_at", "hours_since_creation", "quantity", "livemode", "pending_update", "test_clock")
     class VariantOptionValuesEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -140,9 +140,9 @@ class Subscription(_message.Message):
     PAYMENT_EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
     HOURS_SINCE_CREATION_FIELD_NUMBER: _ClassVar[int]
     QUANTITY_FIELD_NUMBER: _ClassVar[int]
-    PENDING_PLAN_CHANGE_FIELD_NUMBER: _ClassVar[int]
     LIVEMODE_FIELD_NUMBER: _ClassVar[int]
-    TEST_CLOCK_FROZEN_TIME_FIELD_NUMBER: _ClassVar[int]
+    PENDING_UPDATE_FIELD_NUMBER: _ClassVar[int]
+    TEST_CLOCK_FIELD_NUMBER: _ClassVar[int]
     id: str
     merchant_id: str
     merchant_name: str
@@ -194,10 +194,10 @@ class Subscription(_message.Message):
     payment_expires_at: int
     hours_since_creation: int
     quantity: int
-    pending_plan_change: PendingPlanChange
     livemode: bool
-    test_clock_frozen_time: int
-    def __init__(self, id: _Optional[str] = ..., merchant_id: _Optional[str] = ..., merchant_name: _Optional[str] = ..., customer_id: _Optional[str] = ..., customer_name: _Optional[str] = ..., customer_email: _Optional[str] = ..., product_id: _Optional[str] = ..., product_name: _Optional[str] = ..., product_description: _Optional[str] = ..., product_image_url: _Optional[str] = ..., variant_id: _Optional[str] = ..., variant_title: _Optional[str] = ..., variant_option_values: _Optional[_Mapping[str, str]] = ..., variant_price: _Optional[str] = ..., selling_plan_id: _Optional[str] = ..., selling_plan_name: _Optional[str] = ..., selling_plan_description: _Optional[str] = ..., selling_plan_pricing: _Optional[_Union[SellingPlanPricing, _Mapping]] = ..., status: _Optional[_Union[SubscriptionStatus, str]] = ..., collection_method: _Optional[_Union[CollectionMethod, str]] = ..., default_payment_method_id: _Optional[str] = ..., default_payment_method_type: _Optional[str] = ..., default_provider_type: _Optional[str] = ..., payment_method_brand: _Optional[str] = ..., payment_method_last4: _Optional[str] = ..., external_id: _Optional[str] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., created_at: _Optional[int] = ..., updated_at: _Optional[int] = ..., billing_cycle_anchor: _Optional[int] = ..., current_period_start: _Optional[int] = ..., current_period_end: _Optional[int] = ..., trial_start: _Optional[int] = ..., trial_end: _Optional[int] = ..., canceled_at: _Optional[int] = ..., cancel_reason: _Optional[str] = ..., cancel_at_period_end: _Optional[bool] = ..., paused_at: _Optional[int] = ..., pause_collection_behavior: _Optional[_Union[PauseCollectionBehavior, str]] = ..., resumes_at: _Optional[int] = ..., latest_invoice_id: _Optional[str] = ..., current_cycle_number: _Optional[int] = ..., current_pricing_tier: _Optional[_Union[PricingTierView, _Mapping]] = ..., upcoming_pricing_tier: _Optional[_Union[PricingTierView, _Mapping]] = ..., next_charge_amount: _Optional[str] = ..., next_charge_amount_display: _Optional[str] = ..., payment_required: _Optional[bool] = ..., payment_url: _Optional[str] = ..., payment_expires_at: _Optional[int] = ..., hours_since_creation: _Optional[int] = ..., quantity: _Optional[int] = ..., pending_plan_change: _Optional[_Union[PendingPlanChange, _Mapping]] = ..., livemode: _Optional[bool] = ..., test_clock_frozen_time: _Optional[int] = ...) -> None: ...
+    pending_update: PendingUpdate
+    test_clock: TestClock
+    def __init__(self, id: _Optional[str] = ..., merchant_id: _Optional[str] = ..., merchant_name: _Optional[str] = ..., customer_id: _Optional[str] = ..., customer_name: _Optional[str] = ..., customer_email: _Optional[str] = ..., product_id: _Optional[str] = ..., product_name: _Optional[str] = ..., product_description: _Optional[str] = ..., product_image_url: _Optional[str] = ..., variant_id: _Optional[str] = ..., variant_title: _Optional[str] = ..., variant_option_values: _Optional[_Mapping[str, str]] = ..., variant_price: _Optional[str] = ..., selling_plan_id: _Optional[str] = ..., selling_plan_name: _Optional[str] = ..., selling_plan_description: _Optional[str] = ..., selling_plan_pricing: _Optional[_Union[SellingPlanPricing, _Mapping]] = ..., status: _Optional[_Union[SubscriptionStatus, str]] = ..., collection_method: _Optional[_Union[CollectionMethod, str]] = ..., default_payment_method_id: _Optional[str] = ..., default_payment_method_type: _Optional[str] = ..., default_provider_type: _Optional[str] = ..., payment_method_brand: _Optional[str] = ..., payment_method_last4: _Optional[str] = ..., external_id: _Optional[str] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., created_at: _Optional[int] = ..., updated_at: _Optional[int] = ..., billing_cycle_anchor: _Optional[int] = ..., current_period_start: _Optional[int] = ..., current_period_end: _Optional[int] = ..., trial_start: _Optional[int] = ..., trial_end: _Optional[int] = ..., canceled_at: _Optional[int] = ..., cancel_reason: _Optional[str] = ..., cancel_at_period_end: _Optional[bool] = ..., paused_at: _Optional[int] = ..., pause_collection_behavior: _Optional[_Union[PauseCollectionBehavior, str]] = ..., resumes_at: _Optional[int] = ..., latest_invoice_id: _Optional[str] = ..., current_cycle_number: _Optional[int] = ..., current_pricing_tier: _Optional[_Union[PricingTierView, _Mapping]] = ..., upcoming_pricing_tier: _Optional[_Union[PricingTierView, _Mapping]] = ..., next_charge_amount: _Optional[str] = ..., next_charge_amount_display: _Optional[str] = ..., payment_required: _Optional[bool] = ..., payment_url: _Optional[str] = ..., payment_expires_at: _Optional[int] = ..., hours_since_creation: _Optional[int] = ..., quantity: _Optional[int] = ..., livemode: _Optional[bool] = ..., pending_update: _Optional[_Union[PendingUpdate, _Mapping]] = ..., test_clock: _Optional[_Union[TestClock, _Mapping]] = ...) -> None: ...
 
 class SellingPlanPricing(_message.Message):
     __slots__ = ("selling_plan_id", "selling_plan_name", "billing_cycle", "currency", "trial_period_days", "pricing_tiers", "billing_cycle_interval")
@@ -261,17 +261,52 @@ class PricingTierView(_message.Message):
     final_price: str
     def __init__(self, policy_type: _Optional[_Union[_products_pb2.PricingPolicyType, str]] = ..., cycle_number: _Optional[int] = ..., cycle_description: _Optional[str] = ..., billing_cycle: _Optional[_Union[_products_pb2.BillingCycle, str]] = ..., billing_cycle_interval: _Optional[int] = ..., currency: _Optional[str] = ..., base_price: _Optional[str] = ..., selling_plan_discount: _Optional[str] = ..., discount_percentage: _Optional[str] = ..., final_price: _Optional[str] = ...) -> None: ...
 
-class PendingPlanChange(_message.Message):
-    __slots__ = ("selling_plan_id", "variant_id", "quantity", "effective_at")
-    SELLING_PLAN_ID_FIELD_NUMBER: _ClassVar[int]
-    VARIANT_ID_FIELD_NUMBER: _ClassVar[int]
-    QUANTITY_FIELD_NUMBER: _ClassVar[int]
-    EFFECTIVE_AT_FIELD_NUMBER: _ClassVar[int]
-    selling_plan_id: str
-    variant_id: str
-    quantity: int
-    effective_at: int
-    def __init__(self, selling_plan_id: _Optional[str] = ..., variant_id: _Optional[str] = ..., quantity: _Optional[int] = ..., effective_at: _Optional[int] = ...) -> None: ...
+class PendingUpdate(_message.Message):
+    __slots__ = ("target_selling_plan_id", "target_selling_plan_name", "target_variant_id", "target_quantity", "target_variant_title", "target_variant_price", "target_variant_option_values", "next_charge_amount", "change_type", "effective_date", "proration_behavior", "billing_cycle_anchor", "proration_date", "metadata", "scheduled_at")
+    class TargetVariantOptionValuesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    TARGET_SELLING_PLAN_ID_FIELD_NUMBER: _ClassVar[int]
+    TARGET_SELLING_PLAN_NAME_FIELD_NUMBER: _ClassVar[int]
+    TARGET_VARIANT_ID_FIELD_NUMBER: _ClassVar[int]
+    TARGET_QUANTITY_FIELD_NUMBER: _ClassVar[int]
+    TARGET_VARIANT_TITLE_FIELD_NUMBER: _ClassVar[int]
+    TARGET_VARIANT_PRICE_FIELD_NUMBER: _ClassVar[int]
+    TARGET_VARIANT_OPTION_VALUES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_CHARGE_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    CHANGE_TYPE_FIELD_NUMBER: _ClassVar[int]
+    EFFECTIVE_DATE_FIELD_NUMBER: _ClassVar[int]
+    PRORATION_BEHAVIOR_FIELD_NUMBER: _ClassVar[int]
+    BILLING_CYCLE_ANCHOR_FIELD_NUMBER: _ClassVar[int]
+    PRORATION_DATE_FIELD_NUMBER: _ClassVar[int]
+    METADATA_FIELD_NUMBER: _ClassVar[int]
+    SCHEDULED_AT_FIELD_NUMBER: _ClassVar[int]
+    target_selling_plan_id: str
+    target_selling_plan_name: str
+    target_variant_id: str
+    target_quantity: int
+    target_variant_title: str
+    target_variant_price: str
+    target_variant_option_values: _containers.ScalarMap[str, str]
+    next_charge_amount: str
+    change_type: PlanChangeType
+    effective_date: int
+    proration_behavior: ProrationBehavior
+    billing_cycle_anchor: BillingCycleAnchor
+    proration_date: int
+    metadata: _struct_pb2.Struct
+    scheduled_at: int
+    def __init__(self, target_selling_plan_id: _Optional[str] = ..., target_selling_plan_name: _Optional[str] = ..., target_variant_id: _Optional[str] = ..., target_quantity: _Optional[int] = ..., target_variant_title: _Optional[str] = ..., target_variant_price: _Optional[str] = ..., target_variant_option_values: _Optional[_Mapping[str, str]] = ..., next_charge_amount: _Optional[str] = ..., change_type: _Optional[_Union[PlanChangeType, str]] = ..., effective_date: _Optional[int] = ..., proration_behavior: _Optional[_Union[ProrationBehavior, str]] = ..., billing_cycle_anchor: _Optional[_Union[BillingCycleAnchor, str]] = ..., proration_date: _Optional[int] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., scheduled_at: _Optional[int] = ...) -> None: ...
+
+class TestClock(_message.Message):
+    __slots__ = ("frozen_time",)
+    FROZEN_TIME_FIELD_NUMBER: _ClassVar[int]
+    frozen_time: int
+    def __init__(self, frozen_time: _Optional[int] = ...) -> None: ...
 
 class ListSubscriptionsRequest(_message.Message):
     __slots__ = ("customer_id", "status", "external_id", "offset", "limit")
@@ -406,8 +441,8 @@ class ChangeSubscriptionPlanRequest(_message.Message):
 class ChangeSubscriptionPlanResponse(_message.Message):
     __slots__ = ("subscription",)
     SUBSCRIPTION_FIELD_NUMBER: _ClassVar[int]
-    subscription: Subscription
-    def __init__(self, subscription: _Optional[_Union[Subscription, _Mapping]] = ...) -> None: ...
+    subscription: SubscriptionChange
+    def __init__(self, subscription: _Optional[_Union[SubscriptionChange, _Mapping]] = ...) -> None: ...
 
 class PreviewSubscriptionChangeRequest(_message.Message):
     __slots__ = ("id", "primary_variant", "proration_behavior", "proration_date", "billing_cycle_anchor", "metadata", "addons")
@@ -427,60 +462,181 @@ class PreviewSubscriptionChangeRequest(_message.Message):
     addons: _containers.RepeatedCompositeFieldContainer[PlanChangeAddon]
     def __init__(self, id: _Optional[str] = ..., primary_variant: _Optional[_Union[PlanChangeVariant, _Mapping]] = ..., proration_behavior: _Optional[_Union[ProrationBehavior, str]] = ..., proration_date: _Optional[int] = ..., billing_cycle_anchor: _Optional[_Union[BillingCycleAnchor, str]] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., addons: _Optional[_Iterable[_Union[PlanChangeAddon, _Mapping]]] = ...) -> None: ...
 
-class SubscriptionChangePreview(_message.Message):
-    __slots__ = ("change_type", "proration_behavior", "billing_cycle_anchor", "immediate", "effective_at", "proration_date", "currency", "current_price", "new_price", "proration_credit", "amount_due_now", "next_charge_amount", "next_charge_at", "subscription")
+class SubscriptionChange(_message.Message):
+    __slots__ = ("id", "merchant_id", "merchant_name", "customer_id", "customer_name", "customer_email", "product_id", "product_name", "product_description", "product_image_url", "variant_id", "variant_title", "variant_option_values", "variant_price", "selling_plan_id", "selling_plan_name", "selling_plan_description", "selling_plan_pricing", "status", "collection_method", "default_payment_method_id", "default_payment_method_type", "default_provider_type", "payment_method_brand", "payment_method_last4", "external_id", "metadata", "created_at", "updated_at", "billing_cycle_anchor", "current_period_start", "current_period_end", "trial_start", "trial_end", "canceled_at", "cancel_reason", "cancel_at_period_end", "paused_at", "pause_collection_behavior", "resumes_at", "latest_invoice_id", "current_cycle_number", "current_pricing_tier", "upcoming_pricing_tier", "next_charge_amount", "next_charge_amount_display", "payment_required", "payment_url", "payment_expires_at", "hours_since_creation", "quantity", "livemode", "pending_update", "test_clock", "applied", "is_upgrade", "effective_date", "proration_credit", "charge_today", "next_charge_date", "proration_details", "invoice_id", "change_type", "proration_behavior", "proration_billing_cycle_anchor")
+    class VariantOptionValuesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    ID_FIELD_NUMBER: _ClassVar[int]
+    MERCHANT_ID_FIELD_NUMBER: _ClassVar[int]
+    MERCHANT_NAME_FIELD_NUMBER: _ClassVar[int]
+    CUSTOMER_ID_FIELD_NUMBER: _ClassVar[int]
+    CUSTOMER_NAME_FIELD_NUMBER: _ClassVar[int]
+    CUSTOMER_EMAIL_FIELD_NUMBER: _ClassVar[int]
+    PRODUCT_ID_FIELD_NUMBER: _ClassVar[int]
+    PRODUCT_NAME_FIELD_NUMBER: _ClassVar[int]
+    PRODUCT_DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    PRODUCT_IMAGE_URL_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_ID_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_TITLE_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_OPTION_VALUES_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_PRICE_FIELD_NUMBER: _ClassVar[int]
+    SELLING_PLAN_ID_FIELD_NUMBER: _ClassVar[int]
+    SELLING_PLAN_NAME_FIELD_NUMBER: _ClassVar[int]
+    SELLING_PLAN_DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    SELLING_PLAN_PRICING_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    COLLECTION_METHOD_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_PAYMENT_METHOD_ID_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_PAYMENT_METHOD_TYPE_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_PROVIDER_TYPE_FIELD_NUMBER: _ClassVar[int]
+    PAYMENT_METHOD_BRAND_FIELD_NUMBER: _ClassVar[int]
+    PAYMENT_METHOD_LAST4_FIELD_NUMBER: _ClassVar[int]
+    EXTERNAL_ID_FIELD_NUMBER: _ClassVar[int]
+    METADATA_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
+    BILLING_CYCLE_ANCHOR_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_PERIOD_START_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_PERIOD_END_FIELD_NUMBER: _ClassVar[int]
+    TRIAL_START_FIELD_NUMBER: _ClassVar[int]
+    TRIAL_END_FIELD_NUMBER: _ClassVar[int]
+    CANCELED_AT_FIELD_NUMBER: _ClassVar[int]
+    CANCEL_REASON_FIELD_NUMBER: _ClassVar[int]
+    CANCEL_AT_PERIOD_END_FIELD_NUMBER: _ClassVar[int]
+    PAUSED_AT_FIELD_NUMBER: _ClassVar[int]
+    PAUSE_COLLECTION_BEHAVIOR_FIELD_NUMBER: _ClassVar[int]
+    RESUMES_AT_FIELD_NUMBER: _ClassVar[int]
+    LATEST_INVOICE_ID_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_CYCLE_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_PRICING_TIER_FIELD_NUMBER: _ClassVar[int]
+    UPCOMING_PRICING_TIER_FIELD_NUMBER: _ClassVar[int]
+    NEXT_CHARGE_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    NEXT_CHARGE_AMOUNT_DISPLAY_FIELD_NUMBER: _ClassVar[int]
+    PAYMENT_REQUIRED_FIELD_NUMBER: _ClassVar[int]
+    PAYMENT_URL_FIELD_NUMBER: _ClassVar[int]
+    PAYMENT_EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
+    HOURS_SINCE_CREATION_FIELD_NUMBER: _ClassVar[int]
+    QUANTITY_FIELD_NUMBER: _ClassVar[int]
+    LIVEMODE_FIELD_NUMBER: _ClassVar[int]
+    PENDING_UPDATE_FIELD_NUMBER: _ClassVar[int]
+    TEST_CLOCK_FIELD_NUMBER: _ClassVar[int]
+    APPLIED_FIELD_NUMBER: _ClassVar[int]
+    IS_UPGRADE_FIELD_NUMBER: _ClassVar[int]
+    EFFECTIVE_DATE_FIELD_NUMBER: _ClassVar[int]
+    PRORATION_CREDIT_FIELD_NUMBER: _ClassVar[int]
+    CHARGE_TODAY_FIELD_NUMBER: _ClassVar[int]
+    NEXT_CHARGE_DATE_FIELD_NUMBER: _ClassVar[int]
+    PRORATION_DETAILS_FIELD_NUMBER: _ClassVar[int]
+    INVOICE_ID_FIELD_NUMBER: _ClassVar[int]
     CHANGE_TYPE_FIELD_NUMBER: _ClassVar[int]
     PRORATION_BEHAVIOR_FIELD_NUMBER: _ClassVar[int]
-    BILLING_CYCLE_ANCHOR_FIELD_NUMBER: _ClassVar[int]
-    IMMEDIATE_FIELD_NUMBER: _ClassVar[int]
-    EFFECTIVE_AT_FIELD_NUMBER: _ClassVar[int]
-    PRORATION_DATE_FIELD_NUMBER: _ClassVar[int]
-    CURRENCY_FIELD_NUMBER: _ClassVar[int]
-    CURRENT_PRICE_FIELD_NUMBER: _ClassVar[int]
-    NEW_PRICE_FIELD_NUMBER: _ClassVar[int]
-    PRORATION_CREDIT_FIELD_NUMBER: _ClassVar[int]
-    AMOUNT_DUE_NOW_FIELD_NUMBER: _ClassVar[int]
-    NEXT_CHARGE_AMOUNT_FIELD_NUMBER: _ClassVar[int]
-    NEXT_CHARGE_AT_FIELD_NUMBER: _ClassVar[int]
-    SUBSCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    PRORATION_BILLING_CYCLE_ANCHOR_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    merchant_id: str
+    merchant_name: str
+    customer_id: str
+    customer_name: str
+    customer_email: str
+    product_id: str
+    product_name: str
+    product_description: str
+    product_image_url: str
+    variant_id: str
+    variant_title: str
+    variant_option_values: _containers.ScalarMap[str, str]
+    variant_price: str
+    selling_plan_id: str
+    selling_plan_name: str
+    selling_plan_description: str
+    selling_plan_pricing: SellingPlanPricing
+    status: SubscriptionStatus
+    collection_method: CollectionMethod
+    default_payment_method_id: str
+    default_payment_method_type: str
+    default_provider_type: str
+    payment_method_brand: str
+    payment_method_last4: str
+    external_id: str
+    metadata: _struct_pb2.Struct
+    created_at: int
+    updated_at: int
+    billing_cycle_anchor: int
+    current_period_start: int
+    current_period_end: int
+    trial_start: int
+    trial_end: int
+    canceled_at: int
+    cancel_reason: str
+    cancel_at_period_end: bool
+    paused_at: int
+    pause_collection_behavior: PauseCollectionBehavior
+    resumes_at: int
+    latest_invoice_id: str
+    current_cycle_number: int
+    current_pricing_tier: PricingTierView
+    upcoming_pricing_tier: PricingTierView
+    next_charge_amount: str
+    next_charge_amount_display: str
+    payment_required: bool
+    payment_url: str
+    payment_expires_at: int
+    hours_since_creation: int
+    quantity: int
+    livemode: bool
+    pending_update: PendingUpdate
+    test_clock: TestClock
+    applied: bool
+    is_upgrade: bool
+    effective_date: int
+    proration_credit: str
+    charge_today: str
+    next_charge_date: int
+    proration_details: ProrationDetails
+    invoice_id: str
     change_type: PlanChangeType
     proration_behavior: ProrationBehavior
-    billing_cycle_anchor: BillingCycleAnchor
-    immediate: bool
-    effective_at: int
-    proration_date: int
-    currency: str
+    proration_billing_cycle_anchor: BillingCycleAnchor
+    def __init__(self, id: _Optional[str] = ..., merchant_id: _Optional[str] = ..., merchant_name: _Optional[str] = ..., customer_id: _Optional[str] = ..., customer_name: _Optional[str] = ..., customer_email: _Optional[str] = ..., product_id: _Optional[str] = ..., product_name: _Optional[str] = ..., product_description: _Optional[str] = ..., product_image_url: _Optional[str] = ..., variant_id: _Optional[str] = ..., variant_title: _Optional[str] = ..., variant_option_values: _Optional[_Mapping[str, str]] = ..., variant_price: _Optional[str] = ..., selling_plan_id: _Optional[str] = ..., selling_plan_name: _Optional[str] = ..., selling_plan_description: _Optional[str] = ..., selling_plan_pricing: _Optional[_Union[SellingPlanPricing, _Mapping]] = ..., status: _Optional[_Union[SubscriptionStatus, str]] = ..., collection_method: _Optional[_Union[CollectionMethod, str]] = ..., default_payment_method_id: _Optional[str] = ..., default_payment_method_type: _Optional[str] = ..., default_provider_type: _Optional[str] = ..., payment_method_brand: _Optional[str] = ..., payment_method_last4: _Optional[str] = ..., external_id: _Optional[str] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., created_at: _Optional[int] = ..., updated_at: _Optional[int] = ..., billing_cycle_anchor: _Optional[int] = ..., current_period_start: _Optional[int] = ..., current_period_end: _Optional[int] = ..., trial_start: _Optional[int] = ..., trial_end: _Optional[int] = ..., canceled_at: _Optional[int] = ..., cancel_reason: _Optional[str] = ..., cancel_at_period_end: _Optional[bool] = ..., paused_at: _Optional[int] = ..., pause_collection_behavior: _Optional[_Union[PauseCollectionBehavior, str]] = ..., resumes_at: _Optional[int] = ..., latest_invoice_id: _Optional[str] = ..., current_cycle_number: _Optional[int] = ..., current_pricing_tier: _Optional[_Union[PricingTierView, _Mapping]] = ..., upcoming_pricing_tier: _Optional[_Union[PricingTierView, _Mapping]] = ..., next_charge_amount: _Optional[str] = ..., next_charge_amount_display: _Optional[str] = ..., payment_required: _Optional[bool] = ..., payment_url: _Optional[str] = ..., payment_expires_at: _Optional[int] = ..., hours_since_creation: _Optional[int] = ..., quantity: _Optional[int] = ..., livemode: _Optional[bool] = ..., pending_update: _Optional[_Union[PendingUpdate, _Mapping]] = ..., test_clock: _Optional[_Union[TestClock, _Mapping]] = ..., applied: _Optional[bool] = ..., is_upgrade: _Optional[bool] = ..., effective_date: _Optional[int] = ..., proration_credit: _Optional[str] = ..., charge_today: _Optional[str] = ..., next_charge_date: _Optional[int] = ..., proration_details: _Optional[_Union[ProrationDetails, _Mapping]] = ..., invoice_id: _Optional[str] = ..., change_type: _Optional[_Union[PlanChangeType, str]] = ..., proration_behavior: _Optional[_Union[ProrationBehavior, str]] = ..., proration_billing_cycle_anchor: _Optional[_Union[BillingCycleAnchor, str]] = ...) -> None: ...
+
+class ProrationDetails(_message.Message):
+    __slots__ = ("credited_amount", "charged_amount", "net_amount", "days_remaining", "total_days", "current_price", "target_price")
+    CREDITED_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    CHARGED_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    NET_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    DAYS_REMAINING_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_DAYS_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_PRICE_FIELD_NUMBER: _ClassVar[int]
+    TARGET_PRICE_FIELD_NUMBER: _ClassVar[int]
+    credited_amount: str
+    charged_amount: str
+    net_amount: str
+    days_remaining: int
+    total_days: int
     current_price: str
-    new_price: str
-    proration_credit: str
-    amount_due_now: str
-    next_charge_amount: str
-    next_charge_at: int
-    subscription: Subscription
-    def __init__(self, change_type: _Optional[_Union[PlanChangeType, str]] = ..., proration_behavior: _Optional[_Union[ProrationBehavior, str]] = ..., billing_cycle_anchor: _Optional[_Union[BillingCycleAnchor, str]] = ..., immediate: _Optional[bool] = ..., effective_at: _Optional[int] = ..., proration_date: _Optional[int] = ..., currency: _Optional[str] = ..., current_price: _Optional[str] = ..., new_price: _Optional[str] = ..., proration_credit: _Optional[str] = ..., amount_due_now: _Optional[str] = ..., next_charge_amount: _Optional[str] = ..., next_charge_at: _Optional[int] = ..., subscription: _Optional[_Union[Subscription, _Mapping]] = ...) -> None: ...
+    target_price: str
+    def __init__(self, credited_amount: _Optional[str] = ..., charged_amount: _Optional[str] = ..., net_amount: _Optional[str] = ..., days_remaining: _Optional[int] = ..., total_days: _Optional[int] = ..., current_price: _Optional[str] = ..., target_price: _Optional[str] = ...) -> None: ...
 
 class PreviewSubscriptionChangeResponse(_message.Message):
     __slots__ = ("preview",)
     PREVIEW_FIELD_NUMBER: _ClassVar[int]
-    preview: SubscriptionChangePreview
-    def __init__(self, preview: _Optional[_Union[SubscriptionChangePreview, _Mapping]] = ...) -> None: ...
+    preview: SubscriptionChange
+    def __init__(self, preview: _Optional[_Union[SubscriptionChange, _Mapping]] = ...) -> None: ...
 
 class AdvanceSubscriptionTestClockRequest(_message.Message):
-    __slots__ = ("id", "frozen_time", "advance_seconds")
+    __slots__ = ("id", "to")
     ID_FIELD_NUMBER: _ClassVar[int]
-    FROZEN_TIME_FIELD_NUMBER: _ClassVar[int]
-    ADVANCE_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    TO_FIELD_NUMBER: _ClassVar[int]
     id: str
-    frozen_time: int
-    advance_seconds: int
-    def __init__(self, id: _Optional[str] = ..., frozen_time: _Optional[int] = ..., advance_seconds: _Optional[int] = ...) -> None: ...
+    to: int
+    def __init__(self, id: _Optional[str] = ..., to: _Optional[int] = ...) -> None: ...
 
 class AdvanceSubscriptionTestClockResponse(_message.Message):
-    __slots__ = ("subscription", "frozen_time", "event_ids")
+    __slots__ = ("subscription",)
     SUBSCRIPTION_FIELD_NUMBER: _ClassVar[int]
-    FROZEN_TIME_FIELD_NUMBER: _ClassVar[int]
-    EVENT_IDS_FIELD_NUMBER: _ClassVar[int]
     subscription: Subscription
-    frozen_time: int
-    event_ids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, subscription: _Optional[_Union[Subscription, _Mapping]] = ..., frozen_time: _Optional[int] = ..., event_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, subscription: _Optional[_Union[Subscription, _Mapping]] = ...) -> None: ...

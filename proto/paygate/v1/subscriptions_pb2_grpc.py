@@ -143,8 +143,8 @@ class SubscriptionServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def AdvanceSubscriptionTestClock(self, request, context):
-        """Test mode only: moves the subscription's clock forward and runs what falls due
-        (renewals, dunning retries, auto-resume, end of period cancel) before answering.
+        """Test mode only: moves the subscription's clock forward and runs, in time order, what falls due
+        (renewals, dunning retries, auto-resume, end of period cancel, trial end) before answering.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

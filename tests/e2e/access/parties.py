@@ -18,6 +18,7 @@ from server.ids import new_id
 from server.refunds.models import Refund
 from tests import seed
 from tests.conftest import http_client, ok
+from tests.e2e.http.builders import selling_plan, variant_product_body
 from tests.harness import Service
 
 
@@ -48,10 +49,18 @@ class Party:
         return str(self.obj(kind)["id"])
 
 
+def _product(p: Party) -> dict[str, Any]:
+    """Two variants (the first sold as the primary, the second as an add-on) and a selling plan: every id a
+    purchase through a payment link can name."""
+    return ok(p.api.post("/v1/products", json=variant_product_body(  # type: ignore[no-any-return]
+        ("10.00", "12.50"), selling_plans=[selling_plan()])))
+
+
 def _payment_link(p: Party) -> dict[str, Any]:
     variant = p.id("variant")
     return ok(p.api.post("/v1/payment_links", json={  # type: ignore[no-any-return]
-        "product_id": p.id("product"), "default_variant_id": variant, "primary_variant_ids": [variant]}))
+        "product_id": p.id("product"), "default_variant_id": variant, "primary_variant_ids": [variant],
+        "addon_variants": [{"variant_id": p.id("addon_variant"), "max_quantity": 2}]}))
 
 
 def _refund(p: Party) -> dict[str, Any]:
@@ -76,16 +85,30 @@ def _refund(p: Party) -> dict[str, Any]:
     return {"id": refund_id}
 
 
+def _subscription_purchase(p: Party) -> dict[str, Any]:
+    """An intent for the party's selling plan through its payment link: it creates an (incomplete) subscription and
+    its first invoice, on the product whose ids (variants, add-on, selling plan) the sweep names in plan changes."""
+    return ok(p.api.post("/v1/payment_intents", json={  # type: ignore[no-any-return]
+        "payment_link_id": p.id("payment_link"),
+        "primary_variant": {"variant_id": p.id("variant"), "selling_plan_id": p.id("selling_plan")}}))
+
+
 FACTORIES: dict[str, Callable[[Party], dict[str, Any]]] = {
     "merchant": lambda p: {"id": p.merchant["merchant_id"]},
-    "product": lambda p: seed.product(p.api),
+    "product": _product,
     "variant": lambda p: p.obj("product")["variants"][0],
+    "addon_variant": lambda p: p.obj("product")["variants"][1],
+    "selling_plan": lambda p: p.obj("product")["selling_plans"][0],
     "payment_link": _payment_link,
     "customer": lambda p: seed.customer(p.api),
     "payment_intent": lambda p: seed.payment_intent(p.api),
     "webhook_endpoint": lambda p: seed.webhook_endpoint(p.api),
     "event": lambda p: (p.obj("payment_intent"), ok(p.api.get("/v1/events"))["events"][0])[1],
     "refund": _refund,
+    "subscription": lambda p: {"id": p.obj("subscription_purchase")["subscription"]},
+    "invoice": lambda p: {"id": p.obj("subscription_purchase")["invoice"]},
+    # Not an id kind: the intent whose payment creates the subscription and invoice above.
+    "subscription_purchase": _subscription_purchase,
     # Not an id kind: an identity method for ResolveIdentity's valid body.
     "ephemeral_token": lambda p: {"id": ok(p.api.post("/v1/customers/ephemeral_tokens", json={
         "idp_key": "email", "idp_subject": "ann@example.com", "allow_create": True}))["token"]},

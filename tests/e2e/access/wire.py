@@ -12,9 +12,10 @@ import httpx
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from gateway_http import codec, envelope
+from gateway_http import envelope
 from gateway_http.routes import Binding
 from tests.harness import Service
+from wire import codec
 
 
 @dataclass

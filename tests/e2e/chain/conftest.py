@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.chains import hooks
+from server.chains.hooks import TransferListener
 from server.chains.models import ChainTransfer
 from tests.chain import Chain, chain  # noqa: F401 - the session fixture
 from tests.e2e.chain.rig import Rig, deny_list_screening
@@ -28,23 +28,23 @@ class Heard:
     aml_status: str
 
 
-@pytest.fixture
-def heard() -> Iterator[list[Heard]]:
-    """Every notify() call the watcher makes, in order, as (previous, new) status and AML pairs."""
-    calls: list[Heard] = []
-
+def recorder(calls: list[Heard]) -> TransferListener:
     async def listener(session: AsyncSession, t: ChainTransfer, previous_status: str, previous_aml: str) -> None:
         assert session.in_transaction()  # listeners run inside the watcher's transaction
         calls.append(Heard(t.tx_hash, previous_status, t.status, previous_aml, t.aml_status))
 
-    hooks.TRANSFER_LISTENERS.append(listener)
-    yield calls
-    hooks.TRANSFER_LISTENERS.remove(listener)
+    return listener
 
 
-def make_rig(chain: Chain, database_url: str, mode: str = "sync") -> Rig:  # noqa: F811
+@pytest.fixture
+def heard() -> list[Heard]:
+    """Every notify() call the rig's watcher makes, in order, as (previous, new) status and AML pairs."""
+    return []
+
+
+def make_rig(chain: Chain, database_url: str, heard: list[Heard], mode: str = "sync") -> Rig:  # noqa: F811
     screening = deny_list_screening(chain.accounts[DENIED_SENDER].address, mode)
-    return Rig(database_url, chain.networks_file, screening)
+    return Rig(database_url, chain.networks_file, screening, listeners=[recorder(heard)])
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -56,14 +56,14 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 
 @pytest.fixture
-def rig(chain: Chain, database_url: str) -> Iterator[Rig]:  # noqa: F811
-    r = make_rig(chain, database_url)
+def rig(chain: Chain, database_url: str, heard: list[Heard]) -> Iterator[Rig]:  # noqa: F811
+    r = make_rig(chain, database_url, heard)
     yield r
     r.close()
 
 
 @pytest.fixture
-def async_rig(chain: Chain, database_url: str) -> Iterator[Rig]:  # noqa: F811
-    r = make_rig(chain, database_url, mode="async")
+def async_rig(chain: Chain, database_url: str, heard: list[Heard]) -> Iterator[Rig]:  # noqa: F811
+    r = make_rig(chain, database_url, heard, mode="async")
     yield r
     r.close()

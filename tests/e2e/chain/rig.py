@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -13,6 +13,8 @@ from sqlmodel import select
 from server import clock
 from server.aml import DenyListScreener, Screening
 from server.assets.catalogue import Network, load
+from server.chains import hooks
+from server.chains.hooks import TransferListener
 from server.chains.models import ChainTransfer, NetworkCursor, WatchedAddress
 from server.db import Database, migrate
 from server.rails.evm.scanner import EvmScanner
@@ -30,7 +32,9 @@ def fresh_address() -> str:
 class Rig:
     """One database and one watcher, on one event loop (the engine and the JSON-RPC session stay on it)."""
 
-    def __init__(self, database_url: str, networks_file: Path, screening: Screening, *, migrated: bool = False) -> None:
+    def __init__(self, database_url: str, networks_file: Path, screening: Screening, *, migrated: bool = False,
+                 listeners: Sequence[TransferListener] = ()) -> None:
+        """`listeners`: what the watcher notifies in its transactions (a runtime's packages would register them)."""
         if not migrated:
             migrate.upgrade(database_url)
         self.loop = asyncio.new_event_loop()
@@ -38,6 +42,9 @@ class Rig:
         self.network: Network = load(networks_file).networks[NETWORK]
         self.screening = screening
         self.db = Database(database_url)
+        self.listeners = tuple(listeners)
+        for listener in self.listeners:
+            hooks.listen(self.db, listener)
         self.watchers: list[NetworkWatcher] = []
         self.watcher = self.new_watcher()
 

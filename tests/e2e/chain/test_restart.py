@@ -11,7 +11,8 @@ def test_a_restarted_watcher_records_what_arrived_while_it_was_down_once(chain, 
     before = chain.send_token("USDT", 1, address, 1)
     rig.run_pass()
     while_down = [chain.send_token("USDT", 1, address, 2), chain.send_eth(1, address, 3)]
-    restarted = Rig(rig.url, chain.networks_file, rig.screening, migrated=True)  # a new process: new db, new holder
+    restarted = Rig(rig.url, chain.networks_file, rig.screening, migrated=True,  # a new process: new db, new holder
+                    listeners=rig.listeners)
     try:
         restarted.run_pass()
     finally:

@@ -17,30 +17,28 @@ from pathlib import Path
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from scheduler.chain_watch import watchers
-from server.assets.catalogue import load
 from server.chains import hooks
 from server.chains.models import ChainTransfer
 from server.config import load_settings
-from server.db import Database
-from server.rpc.auth import Authenticator
 from server.runtime import Runtime
 
 
 async def main(url: str, networks_file: str, log_path: str, stop_file: str, denied: str) -> None:
     settings = load_settings({"PAYGATE_DATABASE_URL": url, "PAYGATE_NETWORKS": networks_file})
     settings = type(settings)(**{**settings.__dict__, "aml_deny_list": frozenset({denied.lower()})})
-    db = Database(url)
-    rt = Runtime(settings=settings, db=db, catalogue=load(Path(networks_file)), auth=Authenticator(db))
+    rt = Runtime.build(settings)  # the watcher's dependencies only: no package registers anything here
+    db = rt.db
     log = open(log_path, "a", buffering=1)  # noqa: SIM115 - one line per write, for the test to read
 
     async def listener(session: AsyncSession, t: ChainTransfer, previous_status: str, previous_aml: str) -> None:
         log.write(json.dumps({"pid": os.getpid(), "at": time.time_ns(), "tx": t.tx_hash, "log_index": t.log_index,
                               "change": [previous_status, t.status, previous_aml, t.aml_status]}) + "\n")
 
-    hooks.TRANSFER_LISTENERS.append(listener)
+    hooks.listen(db, listener)
     logging.basicConfig(level=logging.WARNING)
+    group = watchers(rt)
     while not Path(stop_file).exists():
-        for watcher in watchers(rt):
+        for watcher in group:
             report = await watcher.run_pass()
             log.write(json.dumps({"pid": os.getpid(), "claimed": report.claimed, "blocks": report.blocks}) + "\n")
         await asyncio.sleep(0.01)

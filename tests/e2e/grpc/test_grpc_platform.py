@@ -55,12 +55,12 @@ def test_reflection_describes_the_methods_and_messages(channel):
     assert "email" in create.input_type.fields_by_name
 
 
-def test_unimplemented_rpc_is_unimplemented_with_reason_not_implemented(subscriptions, grpc_auth):
-    fails(lambda: subscriptions.ListSubscriptions(subscriptions_pb2.ListSubscriptionsRequest(), metadata=grpc_auth),
-          grpc.StatusCode.UNIMPLEMENTED, "not_implemented")
+def test_list_subscriptions_answers_an_empty_offset_page(subscriptions, grpc_auth):
+    page = subscriptions.ListSubscriptions(subscriptions_pb2.ListSubscriptionsRequest(), metadata=grpc_auth)
+    assert (page.offset, page.limit, page.total, list(page.data)) == (0, 20, 0, [])
 
 
-def test_unimplemented_rpc_still_requires_credentials(subscriptions):
+def test_subscriptions_require_credentials(subscriptions):
     fails(lambda: subscriptions.ListSubscriptions(subscriptions_pb2.ListSubscriptionsRequest()),
           grpc.StatusCode.UNAUTHENTICATED,
           "unauthorized")

@@ -24,6 +24,7 @@ from server.ids import digest
 from server.rpc.context import Caller
 from tests.conftest import basic, fails, ok
 from tests.harness import Service
+from tests.mail import Mailbox
 
 RESOLVED_FIELDS = {"customer_id", "provider_a_customer_id", "email", "phone", "uuid", "addresses", "tax_regions",
                    "auth_token", "issued_by", "provider", "order_id", "is_saved_customer", "provider_b_customer_id",
@@ -74,10 +75,23 @@ def _run_in_db(service: Service, work: Any) -> Any:
     return asyncio.run(run())
 
 
-def issue_code(service: Service, merchant: dict[str, Any], subject: str, channel: str = "email") -> str:
-    """A one-time code, as the checkout's "email me a code" step would issue and deliver it."""
+def issue_code(service: Service, mailbox: Mailbox, merchant: dict[str, Any], subject: str) -> str:
+    """A one-time code as a shopper gets it: asked for on the merchant's payment link through the checkout call,
+    read from the e-mail the SMTP server received."""
+    with httpx.Client(base_url=service.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=30) as shop:
+        link_id = create_payment_link(shop)
+    since = mailbox.mark()
+    with httpx.Client(base_url=service.http_url, timeout=30) as page:
+        ok(page.post("/checkout/verification_codes", json={
+            "key": merchant["test"]["public_key"], "payment_link_id": link_id, "email": subject}))
+    return mailbox.code_for(subject.lower(), since)
+
+
+def issue_phone_code(service: Service, merchant: dict[str, Any], subject: str) -> str:
+    """Phone codes have no sender wired yet (only e-mail is; see README), so no client can ask for one: minted
+    directly, as a phone `Sender` would after the same checkout call."""
     caller = Caller(merchant["merchant_id"], livemode=False, key_kind="secret")
-    return _run_in_db(service, lambda s: issue_verification_code(s, caller, channel, subject))  # type: ignore[no-any-return]
+    return _run_in_db(service, lambda s: issue_verification_code(s, caller, "phone", subject))  # type: ignore[no-any-return]
 
 
 def other_code(code: str) -> str:
@@ -446,34 +460,34 @@ def test_resolve_with_a_wrong_key_is_unauthorized(anonymous):
 # ---------------------------------------------------------------- one-time verification codes
 
 
-def test_resolve_email_with_the_right_code_creates_the_customer(service, merchant, api):
-    code = issue_code(service, merchant, "ann@example.com")
+def test_resolve_email_with_the_right_code_creates_the_customer(service, mailbox, merchant, api):
+    code = issue_code(service, mailbox, merchant, "ann@example.com")
     resolved = ok(resolve(api, email="ann@example.com", verification_code=code))
     assert set(resolved) == RESOLVED_FIELDS
     assert resolved["customer_id"].startswith("cus_") and resolved["email"] == "ann@example.com"
     assert ok(api.get(f"/v1/customers/{resolved['customer_id']}"))["email"] == "ann@example.com"
 
 
-def test_resolve_email_with_the_right_code_given_directly_in_the_body(service, merchant, api):
-    code = issue_code(service, merchant, "ann@example.com")
+def test_resolve_email_with_the_right_code_given_directly_in_the_body(service, mailbox, merchant, api):
+    code = issue_code(service, mailbox, merchant, "ann@example.com")
     resolved = ok(resolve_direct(api, email="ann@example.com", verification_code=code))
     assert resolved["customer_id"].startswith("cus_") and resolved["email"] == "ann@example.com"
 
 
-def test_resolve_email_with_the_right_code_reuses_the_customer(service, merchant, api):
+def test_resolve_email_with_the_right_code_reuses_the_customer(service, mailbox, merchant, api):
     existing = create_customer(api, name="Ann", email="ann@example.com")
-    code = issue_code(service, merchant, "ann@example.com")
+    code = issue_code(service, mailbox, merchant, "ann@example.com")
     assert ok(resolve(api, email="ann@example.com", verification_code=code))["customer_id"] == existing["id"]
 
 
 def test_resolve_phone_with_the_right_code_creates_the_customer(service, merchant, api):
-    code = issue_code(service, merchant, "+4712345678", channel="phone")
+    code = issue_phone_code(service, merchant, "+4712345678")
     resolved = ok(resolve(api, phone="+4712345678", verification_code=code))
     assert resolved["customer_id"].startswith("cus_") and resolved["phone"] == "+4712345678"
 
 
-def test_resolve_email_with_a_wrong_code_is_refused(service, merchant, api):
-    code = issue_code(service, merchant, "ann@example.com")
+def test_resolve_email_with_a_wrong_code_is_refused(service, mailbox, merchant, api):
+    code = issue_code(service, mailbox, merchant, "ann@example.com")
     fails(resolve(api, email="ann@example.com", verification_code=other_code(code)), 400,
           "verification_code_invalid", "verification_code")
     assert ok(api.get("/v1/customers"))["total"] == 0
@@ -484,15 +498,15 @@ def test_resolve_email_without_any_code_issued_is_refused(api):
           "verification_code")
 
 
-def test_verification_code_works_once(service, merchant, api):
-    code = issue_code(service, merchant, "ann@example.com")
+def test_verification_code_works_once(service, mailbox, merchant, api):
+    code = issue_code(service, mailbox, merchant, "ann@example.com")
     ok(resolve(api, email="ann@example.com", verification_code=code))
     fails(resolve(api, email="ann@example.com", verification_code=code), 400, "verification_code_invalid",
           "verification_code")
 
 
-def test_verification_code_is_locked_after_five_wrong_attempts(service, merchant, api):
-    code = issue_code(service, merchant, "ann@example.com")
+def test_verification_code_is_locked_after_five_wrong_attempts(service, mailbox, merchant, api):
+    code = issue_code(service, mailbox, merchant, "ann@example.com")
     for _ in range(5):
         fails(resolve(api, email="ann@example.com", verification_code=other_code(code)), 400,
               "verification_code_invalid", "verification_code")
@@ -501,16 +515,16 @@ def test_verification_code_is_locked_after_five_wrong_attempts(service, merchant
     assert ok(api.get("/v1/customers"))["total"] == 0
 
 
-def test_verification_code_survives_four_wrong_attempts(service, merchant, api):
-    code = issue_code(service, merchant, "ann@example.com")
+def test_verification_code_survives_four_wrong_attempts(service, mailbox, merchant, api):
+    code = issue_code(service, mailbox, merchant, "ann@example.com")
     for _ in range(4):
         fails(resolve(api, email="ann@example.com", verification_code=other_code(code)), 400,
               "verification_code_invalid", "verification_code")
     assert ok(resolve(api, email="ann@example.com", verification_code=code))["customer_id"].startswith("cus_")
 
 
-def test_verification_code_is_locked_after_five_wrong_attempts_sent_at_once(service, merchant, api):
-    code = issue_code(service, merchant, "ann@example.com")
+def test_verification_code_is_locked_after_five_wrong_attempts_sent_at_once(service, mailbox, merchant, api):
+    code = issue_code(service, mailbox, merchant, "ann@example.com")
     wrong = other_code(code)
     with ThreadPoolExecutor(max_workers=10) as pool:
         responses = list(pool.map(lambda _: resolve(api, email="ann@example.com", verification_code=wrong),
@@ -521,40 +535,41 @@ def test_verification_code_is_locked_after_five_wrong_attempts_sent_at_once(serv
           "verification_code")
 
 
-def test_verification_code_works_once_when_used_twice_at_once(service, merchant, api):
-    code = issue_code(service, merchant, "ann@example.com")
+def test_verification_code_works_once_when_used_twice_at_once(service, mailbox, merchant, api):
+    code = issue_code(service, mailbox, merchant, "ann@example.com")
     with ThreadPoolExecutor(max_workers=4) as pool:
         responses = list(pool.map(lambda _: resolve(api, email="ann@example.com", verification_code=code), range(4)))
     assert sorted(r.status_code for r in responses) == [200, 400, 400, 400], [r.json() for r in responses]
     assert ok(api.get("/v1/customers"))["total"] == 1
 
 
-def test_verification_code_matches_the_email_whatever_its_case(service, merchant, api):
-    code = issue_code(service, merchant, "Ann@Example.com")
+def test_verification_code_matches_the_email_whatever_its_case(service, mailbox, merchant, api):
+    code = issue_code(service, mailbox, merchant, "Ann@Example.com")
     resolved = ok(resolve(api, email="ann@EXAMPLE.com", verification_code=code))
     assert resolved["email"] == "ann@example.com"
 
 
-def test_verification_code_of_another_merchant_is_refused(service, other_merchant, api):
-    code = issue_code(service, other_merchant, "ann@example.com")
+def test_verification_code_of_another_merchant_is_refused(service, mailbox, other_merchant, api):
+    code = issue_code(service, mailbox, other_merchant, "ann@example.com")
     fails(resolve(api, email="ann@example.com", verification_code=code), 400, "verification_code_invalid",
           "verification_code")
 
 
-def test_verification_code_for_another_email_is_refused(service, merchant, api):
-    code = issue_code(service, merchant, "ann@example.com")
+def test_verification_code_for_another_email_is_refused(service, mailbox, merchant, api):
+    code = issue_code(service, mailbox, merchant, "ann@example.com")
     fails(resolve(api, email="bob@example.com", verification_code=code), 400, "verification_code_invalid",
           "verification_code")
 
 
-def test_verification_code_with_refresh_token_returns_an_auth_token_for_the_customer(service, merchant, api):
-    code = issue_code(service, merchant, "ann@example.com")
+def test_verification_code_with_refresh_token_returns_an_auth_token_for_the_customer(service, mailbox, merchant, api):
+    code = issue_code(service, mailbox, merchant, "ann@example.com")
     resolved = ok(resolve(api, email="ann@example.com", verification_code=code, refresh_token=True))
     assert ok(resolve(api, auth_token=resolved["auth_token"]))["customer_id"] == resolved["customer_id"]
 
 
-def test_verification_code_with_allow_create_false_for_an_unknown_customer_is_not_found(service, merchant, api):
-    code = issue_code(service, merchant, "ann@example.com")
+def test_verification_code_with_allow_create_false_for_an_unknown_customer_is_not_found(service, mailbox, merchant,
+                                                                                        api):
+    code = issue_code(service, mailbox, merchant, "ann@example.com")
     fails(resolve(api, email="ann@example.com", verification_code=code, allow_create=False), 404,
           "customer_not_found")
     assert ok(api.get("/v1/customers"))["total"] == 0

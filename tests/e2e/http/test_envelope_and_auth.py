@@ -275,20 +275,20 @@ def test_delete_with_json_content_type_and_no_body_is_fine(api):
     assert ok(response) == {}
 
 
-# ---------------------------------------------------------------- unimplemented, internals
+# ---------------------------------------------------------------- subscriptions (no longer 501), internals
 
 
-def test_unimplemented_rpc_is_501_envelope(api):
-    fails(api.get("/v1/subscriptions"), 501, "not_implemented")
+def test_subscriptions_list_is_an_offset_page(api):
+    assert ok(api.get("/v1/subscriptions")) == {"offset": 0, "limit": 20, "total": 0, "data": []}
 
 
-def test_unimplemented_rpc_leaks_no_internals(api):
-    msg = api.get("/v1/subscriptions").json()["msg"]
-    assert "Traceback" not in msg and 'File "' not in msg and "NotImplementedError" not in msg
+def test_an_unknown_subscription_leaks_no_internals(api):
+    msg = api.post("/v1/subscriptions/sub_x/cancel", json={}).json()["msg"]
+    assert "Traceback" not in msg and 'File "' not in msg and "Error" not in msg
 
 
-def test_unimplemented_post_is_501_envelope(api):
-    fails(api.post("/v1/subscriptions/sub_x/cancel", json={}), 501, "not_implemented")
+def test_an_unknown_subscription_is_subscription_not_found(api):
+    fails(api.post("/v1/subscriptions/sub_x/cancel", json={}), 404, "subscription_not_found")
 
 
 # ---------------------------------------------------------------- request id

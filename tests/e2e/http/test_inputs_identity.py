@@ -9,11 +9,20 @@ from typing import Any
 import httpx
 import pytest
 
-from server.customers.identity import MAX_CODES_PER_WINDOW
+from server.customers.identity import MAX_CODES_PER_WINDOW, issue_verification_code
 from server.errors import RateLimited
+from server.rpc.context import Caller
 from tests.conftest import fails, ok
-from tests.e2e.http.test_customer_identity import TOKEN_BODY, issue_code, issue_token, other_code, resolve
+from tests.e2e.http.test_customer_identity import TOKEN_BODY, _run_in_db, issue_token, other_code, resolve
 from tests.harness import Service
+
+
+def issue_code(service: Service, merchant: dict[str, Any], subject: str) -> str:
+    """A code minted by the identity service itself: these tests are about its own limits (guesses per subject
+    across codes, codes per hour), which sit beneath the checkout call's one-code-per-30-s resend throttle
+    (tests/e2e/http/test_customer_identity.py asks for codes the shopper's way, through that call and SMTP)."""
+    caller = Caller(merchant["merchant_id"], livemode=False, key_kind="secret")
+    return _run_in_db(service, lambda s: issue_verification_code(s, caller, "email", subject))  # type: ignore[no-any-return]
 
 
 def test_an_ephemeral_token_resolves_once(api: httpx.Client) -> None:

@@ -53,10 +53,13 @@ def test_create_on_the_primary_path_still_answers_the_intent_itself(api: httpx.C
 # ---------------------------------------------------------------- unbound paths
 
 
-@pytest.mark.parametrize("path", ["/v1/payment_intents/invoice", "/v1/payment_intents/invoices",
-                                  "/v1/payment_intents/preview"])
+@pytest.mark.parametrize("path", ["/v1/payment_intents/invoices", "/v1/payment_intents/preview"])
 def test_an_unbound_literal_path_under_payment_intents_is_not_found(api: httpx.Client, path: str) -> None:
     fails(api.post(path, json={}), 404, "not_found")
+
+
+def test_the_invoice_literal_is_the_invoice_payment_intent_call(api: httpx.Client) -> None:
+    fails(api.post("/v1/payment_intents/invoice", json={}), 400, "parameter_missing", "invoice_id")
 
 
 def test_an_unknown_intent_id_is_still_payment_intent_not_found(api: httpx.Client) -> None:

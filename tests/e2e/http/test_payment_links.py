@@ -17,7 +17,7 @@ from tests.e2e.http.builders import (
 
 CHECKOUT_URL = "https://checkout.test"  # PAYGATE_CHECKOUT_URL of the test service (tests/harness.py)
 LINK_KEYS = {"id", "object", "active", "url", "product", "primary_variants", "addon_variants", "price_range",
-             "created_at", "updated_at", "default_variant_id", "variant_config"}
+             "created_at", "updated_at", "default_variant_id", "variant_config", "return_url"}
 
 
 def is_int(value: object) -> bool:
@@ -94,6 +94,19 @@ def test_the_price_range_is_null_on_create(api):
     link = payment_link(api, variant_product(api))
 
     assert link["price_range"] is None
+
+
+def test_return_url_is_kept_and_empty_by_default(api):
+    product = variant_product(api)
+    assert payment_link(api, product)["return_url"] == ""
+    link = payment_link(api, product, return_url="https://shop.example/thanks")
+    assert ok(api.get(f"/v1/payment_links/{link['id']}"))["return_url"] == "https://shop.example/thanks"
+
+
+def test_a_return_url_that_is_not_http_is_refused(api):
+    product = variant_product(api)
+    fails(api.post("/v1/payment_links", json=link_body(product, return_url="javascript:alert(1)")), 400,
+          "parameter_invalid", "return_url")
 
 
 def test_variant_config_is_kept(api):

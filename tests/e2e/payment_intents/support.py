@@ -9,10 +9,10 @@ from typing import Any
 import httpx
 from sqlmodel import col, select
 
+from server.composition import compose
 from server.config import load_settings
 from server.db import Database
 from server.events.models import Event
-from server.payment_intents.env import Env
 from server.payment_intents.expiry import expire_due
 from tests.conftest import ok
 from tests.harness import Service
@@ -52,11 +52,10 @@ def events_of(service: Service, object_id: str) -> list[tuple[str, dict[str, Any
 def run_expiry_job(service: Service) -> int:
     """The scheduler's expiry job, driven directly against the service's database and configuration."""
     async def run() -> int:
-        db = Database(service.database_url)
+        rt = compose(load_settings(service.env), var_dir=service.workdir / "var")
         try:
-            env = Env.build(load_settings(service.env), var_dir=service.workdir / "var")
-            return await expire_due(db, env)
+            return await expire_due(rt.db, rt)
         finally:
-            await db.close()
+            await rt.db.close()
 
     return asyncio.run(run())

@@ -1,5 +1,8 @@
 """Webhook tests run against a paygate without its scheduler, so that each test decides when deliveries happen:
-in-process with a chosen `now` (`deliver`), or in scheduler subprocesses it starts and kills (`scheduler`)."""
+in-process with a chosen `now` (`deliver`), or in scheduler subprocesses it starts and kills (`scheduler`).
+
+Each test module has its own paygate and database (module-scoped `service`): a delivery run takes every due attempt
+of its database, whoever's, so modules sharing one would depend on which ran first."""
 
 from __future__ import annotations
 
@@ -25,7 +28,7 @@ from tests.e2e.webhooks.receiver import Receiver, running
 from tests.harness import Service, start, stop
 
 
-@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     svc = start(request.param, Path(tmp_path_factory.mktemp(f"paygate-webhooks-{request.param}")),
                 only=("http", "grpc"))
@@ -33,7 +36,7 @@ def service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     stop(svc)
 
 
-@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def strict_service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     """A paygate whose operator has not allowed private webhook targets (the production default)."""
     svc = start(request.param, Path(tmp_path_factory.mktemp(f"paygate-strict-{request.param}")),
@@ -111,13 +114,15 @@ def events_of(api: httpx.Client, **params: Any) -> list[dict[str, Any]]:
 
 
 class Scheduler:
-    """`paygate serve --only scheduler` in a subprocess, polling often, with a clock the test can move."""
+    """`paygate serve --only scheduler` in a subprocess, polling often, with a clock the test can move (its runtime's
+    clock is tests/clock.py's FileOffsetClock over `clock_file`)."""
 
     def __init__(self, service: Service, workdir: Path, clock_file: Path) -> None:
-        env = {**service.env, "PAYGATE_WEBHOOK_POLL_SECONDS": "0.1", "PAYGATE_CLOCK_OFFSET_FILE": str(clock_file)}
+        env = {**service.env, "PAYGATE_WEBHOOK_POLL_SECONDS": "0.1"}  # PYTHONPATH: the checkout (tests/harness.py)
         self.log = (workdir / f"scheduler-{os.urandom(3).hex()}.log").open("wb")
-        self.process = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--only", "scheduler"],
-                                        env=env, cwd=service.workdir, stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen([sys.executable, "-m", "tests.clock", str(clock_file), "serve", "--only",
+                                         "scheduler"], env=env, cwd=service.workdir, stdout=self.log,
+                                        stderr=subprocess.STDOUT)
 
     def kill9(self) -> None:
         self.process.send_signal(signal.SIGKILL)

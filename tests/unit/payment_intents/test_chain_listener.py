@@ -18,13 +18,13 @@ import server.db.tables  # noqa: F401
 from server import clock
 from server.chains import hooks
 from server.chains.models import ChainTransfer, WatchedAddress
+from server.composition import compose
 from server.config import load_settings
 from server.db import Database
 from server.events.models import Event
 from server.ids import new_id
 from server.merchants.service import create_merchant
-from server.payment_intents import chain_listener, convert, service
-from server.payment_intents import env as env_module
+from server.payment_intents import convert, service
 from server.payment_intents.aggregate import load_one
 from server.payment_intents.env import Env
 from server.payment_intents.models import Charge, PaymentIntent
@@ -130,20 +130,18 @@ class World:
 
 
 @pytest.fixture
-def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
+def world(tmp_path: Path) -> Iterator[World]:
     url = f"sqlite:///{tmp_path / 'p.db'}"
     engine = sa.create_engine(url)
     SQLModel.metadata.create_all(engine)
     engine.dispose()
     networks = tmp_path / "networks.toml"
     networks.write_text(TEST_NETWORKS)
-    env = Env.build(load_settings({"PAYGATE_DATABASE_URL": url, "PAYGATE_NETWORKS": str(networks)}),
-                    var_dir=tmp_path / "var")
-    monkeypatch.setattr(env_module, "_current", env)
-    assert chain_listener.on_transfer_changed in hooks.TRANSFER_LISTENERS
-    db = Database(url)
-    yield World(db, env)
-    asyncio.run(db.close())
+    rt = compose(load_settings({"PAYGATE_DATABASE_URL": url, "PAYGATE_NETWORKS": str(networks)}),
+                 var_dir=tmp_path / "var")
+    assert len(rt.db.hooks.of(hooks.TRANSFER_CHANGED)) == 1  # payments listen (server/payment_intents/wiring.py)
+    yield World(rt.db, rt)
+    asyncio.run(rt.db.close())
 
 
 def test_choosing_crypto_watches_the_deposit_address(world: World) -> None:

@@ -10,13 +10,14 @@ from server.payment_intents.states import Event, Status, UnexpectedState, allowe
 
 STATUSES = ["RequiresPaymentMethod", "Processing", "Success", "PartialPaid", "Canceled", "Refunded"]
 EVENTS = ["transaction_seen", "paid_in_full", "paid_partially", "payment_failed", "transactions_reverted", "cancel",
-          "expire", "refunded_in_full"]
+          "expire", "refunded_in_full", "nothing_due"]
 
 # (status, event) -> status after, one line per legal move of DESIGN §4.
 LEGAL = {
     ("RequiresPaymentMethod", "transaction_seen"): "Processing",  # first transaction seen
     ("RequiresPaymentMethod", "cancel"): "Canceled",  # cancel before any confirmed funds
     ("RequiresPaymentMethod", "expire"): "Canceled",  # expiry with nothing paid (cancellation_reason expired)
+    ("RequiresPaymentMethod", "nothing_due"): "Success",  # a free trial's intent: a method chosen, 0 to pay (§8)
     ("Processing", "paid_in_full"): "Success",  # approved confirmed total >= due (or complete_on_first_payment)
     ("Processing", "paid_partially"): "PartialPaid",  # approved confirmed total < due
     ("Processing", "payment_failed"): "RequiresPaymentMethod",  # every transfer rejected by AML: nothing counts

@@ -1,10 +1,10 @@
-"""Building and signing a refund transaction: pure functions, no node."""
+"""Building, signing and re-pricing an EVM payout transaction: pure functions, no node."""
 
 from __future__ import annotations
 
 from eth_account import Account
 
-from server.refunds import chain
+from server.rails.evm import transactions as chain
 
 KEY = bytes.fromhex("59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d")
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import simplejson
 
-from gateway_http.codec import CodecError
+from wire.codec import CodecError
 
 # A JSON string (to its closing quote, or to the end when unterminated: every position is read once) or a bracket.
 _TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*(?:"|\\?\Z)|[\[\]{}]', re.DOTALL)

@@ -52,7 +52,7 @@ class CodecError(Exception):
 # ---------------------------------------------------------------- enums
 
 
-@cache
+@cache  # memo of a pure function of the (immutable) generated descriptors, like the @cache below
 def enum_wire(enum: d.EnumDescriptor) -> tuple[dict[int, str], dict[str, int]]:
     out: dict[int, str] = {}
     back: dict[str, int] = {}
@@ -131,6 +131,11 @@ def _field_getter(field: d.FieldDescriptor) -> Callable[[Message], Any]:
     if field.has_presence:
         return lambda m: enc(getattr(m, name)) if m.HasField(name) else None
     return lambda m: enc(getattr(m, name))
+
+
+def dumps(payload: Any) -> bytes:
+    """The JSON text of an encoded value: compact, UTF-8, Decimals as exact numbers."""
+    return simplejson.dumps(payload, use_decimal=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def encode(message: Message) -> dict[str, Any]:

@@ -1,0 +1,149 @@
+"""How paygate learns a card payment's outcome when the payer's side finished it: provider_a's signed webhook, and
+the read-through (reading an intent whose card charge is pending asks the provider), so a lost webhook never loses
+a payment (DESIGN §9).
+
+Both only point at a charge; what happened is always read back from the provider (`retrieve_payment`), never
+taken from the webhook's body, so a replayed, reordered or stale-but-signed event cannot move a charge backwards.
+`payments.apply` decides each charge once.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import col, select
+
+from server import clock
+from server.cards import accounts, payments
+from server.cards.accounts import Cards
+from server.db import Database
+from server.errors import Unavailable, invalid
+from server.payment_intents import settle
+from server.payment_intents.aggregate import Loaded, load_one
+from server.payment_intents.env import Env
+from server.payment_intents.models import Charge
+from server.payment_intents.totals import ChargeStatus
+from server.rails.provider_a import BadSignature, Payment, ProviderUnavailable, verify_event
+
+log = logging.getLogger("paygate.cards")
+# Event types whose object is a provider PaymentIntent that may change a charge.
+PAYMENT_EVENTS = frozenset({"payment_intent.succeeded", "payment_intent.payment_failed", "payment_intent.processing",
+                            "payment_intent.canceled", "payment_intent.requires_action",
+                            "payment_intent.amount_capturable_updated"})
+SIGNATURE_FIELD = "Stripe-Signature"
+
+
+async def _report(db: Database, env: Env, cards: Cards, charge_id: str, payment: Payment) -> None:
+    """Applies what the provider says about one charge, under the intent's lock."""
+    async with db.transaction() as session:
+        charge = await session.get(Charge, charge_id)
+        if charge is None:
+            return
+        intent = await settle.lock(session, charge.payment_intent_id)
+        if intent is None:
+            return
+        loaded = await load_one(session, intent)
+        current = next((c for c in loaded.charges if c.id == charge_id), None)
+        if current is not None:
+            await payments.apply(session, env, loaded, current, payment, cards=cards)
+
+
+async def refresh(db: Database, env: Env, cards: Cards, intent_id: str) -> bool:
+    """Asks provider_a about the intent's pending card charges, each at most once per `read_through_seconds` (claimed
+    in the database, so any number of readers and processes ask once). True when a charge was asked about."""
+    now = clock.now()
+    due = now - cards.read_through_seconds
+    async with db.read() as session:
+        pending = list(await session.exec(select(Charge).where(
+            Charge.payment_intent_id == intent_id, Charge.payment_method_type == payments.CARDS,
+            Charge.status == ChargeStatus.PENDING, col(Charge.provider_payment_id) != "",
+            col(Charge.provider_checked_at) <= due)))
+    asked = False
+    for charge in pending:
+        async with db.transaction() as session:
+            claimed = await session.exec(sa.update(Charge).where(
+                col(Charge.id) == charge.id, col(Charge.provider_checked_at) <= due).values(provider_checked_at=now))
+            if getattr(claimed, "rowcount", 0) != 1:
+                continue
+            acct = await accounts.account(session, cards, charge.merchant_id, charge.livemode)
+        if acct is None:
+            continue
+        try:
+            payment = await acct.client.retrieve_payment(charge.provider_payment_id)
+        except ProviderUnavailable:
+            log.warning("card read-through failed", extra={"charge": charge.id})
+            continue
+        await _report(db, env, cards, charge.id, payment)
+        asked = True
+    return asked
+
+
+async def cancel_pending(db: Database, env: Env, cards: Cards, intent_id: str) -> None:
+    """The intent was canceled (or expired): its pending card charges are canceled at provider_a, best effort, so the
+    payer can no longer finish them (3-D Secure on the page). A payment that succeeded meanwhile is applied instead
+    (recorded as received late on the canceled intent, like late crypto funds)."""
+    async with db.read() as session:
+        pending = list(await session.exec(select(Charge).where(
+            Charge.payment_intent_id == intent_id, Charge.payment_method_type == payments.CARDS,
+            Charge.status == ChargeStatus.PENDING, col(Charge.provider_payment_id) != "")))
+        acct = await accounts.account(session, cards, pending[0].merchant_id, pending[0].livemode) \
+            if pending else None
+    if acct is None:
+        return
+    for charge in pending:
+        try:
+            payment = await acct.client.cancel_payment(charge.provider_payment_id)
+        except ProviderUnavailable:
+            try:
+                payment = await acct.client.retrieve_payment(charge.provider_payment_id)
+            except ProviderUnavailable:
+                log.warning("card cancel failed", extra={"charge": charge.id})
+                continue
+        await _report(db, env, cards, charge.id, payment)
+
+
+def card_pending(loaded: Loaded) -> bool:
+    return any(payments.is_card(c) and c.status == ChargeStatus.PENDING and c.provider_payment_id
+               for c in loaded.charges)
+
+
+async def webhook(db: Database, env: Env, cards: Cards, merchant_id: str, payload: bytes, signature: str) -> None:
+    """`POST /webhooks/provider_a/{merchant_id}`: verified with the merchant's provider_a webhook secret (either
+    mode's), else `400` and nothing changes. A verified event about a PaymentIntent of this merchant makes paygate
+    read that payment back from the provider and apply it; anything else is acknowledged and ignored (localstripe,
+    like a shared Stripe account, sends every event to every endpoint)."""
+    if not signature:
+        raise invalid(SIGNATURE_FIELD, "missing; provider_a signs every webhook")
+    event: dict[str, Any] | None = None
+    account = None
+    async with db.read() as session:
+        for livemode in (False, True):
+            acct = await accounts.account(session, cards, merchant_id, livemode)
+            if acct is None or not acct.webhook_secret:
+                continue
+            try:
+                event = verify_event(payload, signature, acct.webhook_secret)
+            except BadSignature:
+                continue
+            account = acct
+            break
+    if event is None or account is None:
+        raise invalid(SIGNATURE_FIELD, "does not verify with this merchant's provider_a webhook secret, "
+                                       "or its timestamp is too old")
+    if event.get("type") not in PAYMENT_EVENTS:
+        return
+    obj = (event.get("data") or {}).get("object") or {}
+    payment_id = str(obj.get("id", ""))
+    charge_id = str((obj.get("metadata") or {}).get("paygate_charge_id", ""))
+    async with db.read() as session:
+        charge = await session.get(Charge, charge_id) if charge_id else None
+    if charge is None or charge.merchant_id != merchant_id or charge.livemode != account.livemode \
+            or charge.provider_payment_id != payment_id:
+        return  # not one of this merchant's card charges
+    try:
+        payment = await account.client.retrieve_payment(payment_id)
+    except ProviderUnavailable:
+        raise Unavailable("provider_a did not answer; send the webhook again") from None
+    await _report(db, env, cards, charge.id, payment)

@@ -1,0 +1,294 @@
+"""A card charge (DESIGN §9): opened on an intent, confirmed with a token or a saved card, and the provider's answer
+applied to the charge and the intent through the intent's state machine, events in the same transaction.
+
+The charge is one provider_a PaymentIntent (amount in minor units, idempotency key = our charge id, our ids in its
+metadata). Its row is written before the provider is asked, inside the caller's transaction that holds the intent's
+lock; if that transaction does not commit, the provider's PaymentIntent stays unconfirmed and is never charged.
+
+Outcomes, whoever reports them (the confirm answer, the webhook, the read-through), go through `apply`, which
+changes nothing once the charge is decided: a replayed or late report is harmless.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from paygate.v1 import payment_intents_pb2 as pb
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server import clock
+from server.cards import accounts, saved
+from server.cards.accounts import Account, Cards
+from server.errors import Unavailable, invalid
+from server.ids import new_id
+from server.payment_intents import attempts, settle
+from server.payment_intents.aggregate import Loaded
+from server.payment_intents.env import Env
+from server.payment_intents.models import Charge
+from server.payment_intents.states import Event, Status, UnexpectedState, allowed
+from server.payment_intents.totals import ChargeStatus, fee
+from server.rails.provider_a import PROVIDER, Declined, Payment, ProviderUnavailable
+from server.rails.provider_a.minor import to_minor
+
+CARDS = "cards"
+FIAT = "payment_method_options.fiat"
+# Provider statuses in which the payer has not submitted a card yet (the spec's flow: their page confirms).
+UNSUBMITTED = frozenset({"requires_payment_method", "requires_confirmation"})
+
+
+def is_card(charge: Charge) -> bool:
+    return charge.payment_method_type == CARDS
+
+
+def metadata(charge: Charge) -> dict[str, str]:
+    return {"paygate_payment_intent_id": charge.payment_intent_id, "paygate_charge_id": charge.id,
+            "paygate_merchant_id": charge.merchant_id}
+
+
+def _decimals(env: Env, currency: str) -> int:
+    asset = env.catalogue.currency(currency)
+    return asset.decimals if asset else 2
+
+
+async def _account(session: AsyncSession, cards: Cards, loaded: Loaded) -> Account:
+    intent = loaded.intent
+    acct = await accounts.account(session, cards, intent.merchant_id, intent.livemode)
+    if acct is None:
+        mode = "live" if intent.livemode else "test"
+        raise invalid("payment_method_type", f"this merchant takes no card payments in {mode} mode yet "
+                                             "(no provider_a keys); pay with crypto")
+    return acct
+
+
+def _standing(loaded: Loaded, now: int) -> Charge | None:
+    """The intent's open card attempt that no card was submitted to yet: chosen again, it is reused."""
+    for charge in reversed(loaded.charges):
+        if is_card(charge) and charge.status == ChargeStatus.PENDING and charge.provider_status in UNSUBMITTED \
+                and charge.quote_expires_at > now and not charge.saved_payment_method_id:
+            return charge
+    return None
+
+
+def _check_payable(env: Env, loaded: Loaded, fiat: pb.FiatPaymentInput) -> None:
+    intent = loaded.intent
+    currency = env.catalogue.currency(intent.currency)
+    if currency is None or not currency.is_fiat:
+        raise invalid("payment_method_type", f"cards pay intents priced in a fiat currency; this one is priced in "
+                                             f"{intent.currency}; pay with crypto")
+    asked = fiat.currency.strip().upper()
+    if asked and asked != intent.currency.upper():
+        raise invalid(f"{FIAT}.currency", f"this payment is priced in {intent.currency}; cards pay in that currency")
+    if intent.paid_asset_id or intent.status != Status.REQUIRES_PAYMENT_METHOD:
+        raise UnexpectedState(intent.status, "open_a_payment_attempt")
+
+
+async def open_card(session: AsyncSession, env: Env, cards: Cards, loaded: Loaded,
+                    fiat: pb.FiatPaymentInput) -> Loaded:
+    """`payment_method_type: cards`: a Pending card charge with its provider PaymentIntent; with `token`, confirmed
+    server-side; with `payment_method_id`, paid off-session with that saved card."""
+    intent = loaded.intent
+    now = clock.now()
+    attempts.check_open(loaded, now)
+    _check_payable(env, loaded, fiat)
+    token, pm_id = fiat.token.strip(), fiat.payment_method_id.strip()
+    if token and pm_id:
+        raise invalid(f"{FIAT}.token", "give a token or a payment_method_id, not both")
+    if token and not token.startswith("tok_"):
+        raise invalid(f"{FIAT}.token", "expected a card token from provider_a's client library (tok_…)")
+    if fiat.save_payment_method and not intent.customer_id:
+        raise invalid(f"{FIAT}.save_payment_method", "saving a card needs a customer on the payment intent")
+    if pm_id:
+        return await pay_saved(session, env, cards, loaded, pm_id, idempotency_key="")
+    acct = await _account(session, cards, loaded)
+    charge = _standing(loaded, now)
+    if charge is None:
+        charge = await _new_charge(session, env, loaded, acct, now)
+        customer = await saved.provider_customer(session, acct, intent.customer_id) \
+            if fiat.save_payment_method and intent.customer_id else ""
+        try:
+            payment = await acct.client.create_payment(
+                amount=charge_minor(env, charge), currency=charge.asset_id, metadata=metadata(charge),
+                idempotency_key=charge.id, customer=customer)
+        except ProviderUnavailable as e:
+            raise Unavailable(f"{e}; try again") from None
+        charge.provider_payment_id = payment.id
+        charge.provider_client_secret = payment.client_secret
+        charge.provider_status = payment.status
+    charge.save_payment_method = charge.save_payment_method or fiat.save_payment_method
+    session.add(charge)
+    _chosen(session, loaded, charge, now)
+    if token:
+        await _confirm_token(session, env, acct, loaded, charge, token)
+    return loaded
+
+
+def charge_minor(env: Env, charge: Charge) -> int:
+    return to_minor(charge.amount, _decimals(env, charge.asset_id))
+
+
+async def _new_charge(session: AsyncSession, env: Env, loaded: Loaded, acct: Account, now: int,
+                      idempotency_key: str = "") -> Charge:
+    intent = loaded.intent
+    if len(loaded.charges) >= env.settings.max_charges_per_intent:
+        raise attempts.TooManyAttempts(intent.status, env.settings.max_charges_per_intent)
+    charge = Charge(id=new_id("ch"), payment_intent_id=intent.id, merchant_id=intent.merchant_id,
+                    livemode=intent.livemode, payment_method_type=CARDS, asset_id=intent.currency, network="",
+                    amount=intent.amount, exchange_rate=Decimal(1), deposit_address="", address_index=0,
+                    quote_expires_at=intent.expired_at, status=ChargeStatus.PENDING, created=now,
+                    payment_provider=PROVIDER, provider_public_key=acct.publishable_key,
+                    idempotency_key=idempotency_key)
+    session.add(charge)
+    await session.flush()
+    loaded.charges.append(charge)
+    loaded.transfers[charge.id] = []
+    return charge
+
+
+def _chosen(session: AsyncSession, loaded: Loaded, charge: Charge, now: int) -> None:
+    """The charge becomes the intent's current attempt (last), and the intent's method `cards`."""
+    if loaded.latest_charge is not charge:
+        charge.sort_key = clock.sort_key()
+        loaded.charges.remove(charge)
+        loaded.charges.append(charge)
+    intent = loaded.intent
+    intent.payment_method_type = CARDS
+    intent.updated = now
+    session.add(charge)
+    session.add(intent)
+
+
+async def _confirm_token(session: AsyncSession, env: Env, acct: Account, loaded: Loaded, charge: Charge,
+                         token: str) -> None:
+    """The hosted page's flow: the card tokenized by Stripe.js, attached and confirmed here. 3-D Secure leaves the
+    charge Pending with `requires_action`, finished on the page with `confirmCardPayment(client_secret)`."""
+    intent = loaded.intent
+    customer = ""
+    try:
+        if charge.save_payment_method and intent.customer_id:
+            customer = await saved.provider_customer(session, acct, intent.customer_id)
+            card = await acct.client.save_token(customer, token)
+            row = await saved.remember(session, merchant_id=intent.merchant_id, livemode=intent.livemode,
+                                       customer_id=intent.customer_id, provider_customer_id=customer, card=card)
+            charge.saved_payment_method_id = row.id
+        else:
+            card = await acct.client.card_from_token(token)
+        payment = await acct.client.confirm_with(charge.provider_payment_id, card.id, customer=customer,
+                                                 idempotency_key=charge.id)
+    except Declined as e:
+        await apply(session, env, loaded, charge, e.payment, failure=(e.code, e.message))
+        return
+    except ProviderUnavailable as e:
+        raise Unavailable(f"{e}; try again") from None
+    await apply(session, env, loaded, charge, payment)
+
+
+async def pay_saved(session: AsyncSession, env: Env, cards: Cards, loaded: Loaded, payment_method_id: str, *,
+                    idempotency_key: str) -> Loaded:
+    """A saved card, charged server-side and off-session: no client library, no payer step."""
+    intent = loaded.intent
+    now = clock.now()
+    row = await saved.find(session, merchant_id=intent.merchant_id, livemode=intent.livemode,
+                           customer_id=intent.customer_id, payment_method_id=payment_method_id)
+    if row is None:
+        raise invalid(f"{FIAT}.payment_method_id", "no such saved payment method of this payment's customer")
+    if idempotency_key:
+        for charge in loaded.charges:
+            if charge.idempotency_key == idempotency_key:
+                return loaded  # charged already under this key: never twice
+    acct = await _account(session, cards, loaded)
+    charge = await _new_charge(session, env, loaded, acct, now, idempotency_key)
+    charge.saved_payment_method_id = row.id
+    _chosen(session, loaded, charge, now)
+    try:
+        payment = await acct.client.pay_off_session(
+            amount=charge_minor(env, charge), currency=charge.asset_id, customer=row.provider_customer_id,
+            payment_method=row.provider_payment_method_id, metadata=metadata(charge),
+            idempotency_key=idempotency_key or charge.id)
+    except Declined as e:
+        await apply(session, env, loaded, charge, e.payment, failure=(e.code, e.message))
+        return loaded
+    except ProviderUnavailable as e:
+        raise Unavailable(f"{e}; try again") from None
+    charge.provider_payment_id = payment.id
+    charge.provider_client_secret = payment.client_secret
+    await apply(session, env, loaded, charge, payment)
+    return loaded
+
+
+async def apply(session: AsyncSession, env: Env, loaded: Loaded, charge: Charge, payment: Payment | None, *,
+                failure: tuple[str, str] | None = None, cards: Cards | None = None) -> None:
+    """The provider's word on a charge, applied once: succeeded → charge and intent Success (payment_details in the
+    currency); a failed attempt → charge Failed with failure_code/failure_message, the intent back to
+    RequiresPaymentMethod, `payment_intent.payment_failed`; processing → the intent Processing. A charge already
+    decided is left alone (a replayed webhook, a late read-through)."""
+    if charge.status != ChargeStatus.PENDING:
+        return
+    intent = loaded.intent
+    before = settle.snapshot(env, loaded)
+    status = payment.status if payment is not None else "requires_payment_method"
+    charge.provider_status = status
+    if payment is not None and payment.id and not charge.provider_payment_id:
+        charge.provider_payment_id = payment.id
+    session.add(charge)
+    if failure is None and payment is not None and payment.failure_code and status in UNSUBMITTED | {"canceled"}:
+        failure = (payment.failure_code, payment.failure_message)
+    if failure is None and status == "canceled":
+        failure = ("canceled", "the payment was canceled at the card provider")
+    if status == "succeeded":
+        await _succeeded(session, env, loaded, charge, payment, cards)
+    elif failure is not None:
+        charge.status = ChargeStatus.FAILED
+        charge.failure_code, charge.failure_message = failure[0][:100], failure[1][:500]
+        if allowed(intent.status, Event.PAYMENT_FAILED):
+            await settle.move(session, env, loaded, Event.PAYMENT_FAILED)
+        if intent.status != Status.CANCELED:  # the attempt of a canceled intent was withdrawn, not refused
+            await settle.record(session, env, loaded, settle.FAILED_EVENT, before)
+    elif status == "processing" and intent.status == Status.REQUIRES_PAYMENT_METHOD:
+        await settle.move(session, env, loaded, Event.TRANSACTION_SEEN)
+    session.add(intent)
+
+
+async def _succeeded(session: AsyncSession, env: Env, loaded: Loaded, charge: Charge, payment: Payment | None,
+                     cards: Cards | None) -> None:
+    intent = loaded.intent
+    charge.status = ChargeStatus.SUCCESS
+    charge.amount_captured = charge.amount
+    session.add(charge)
+    intent.paid_asset_id = intent.paid_asset_id or charge.asset_id
+    intent.amount_captured += charge.amount
+    intent.tx_fee = fee(intent.amount_captured, env.settings.tx_fee_percent, _decimals(env, charge.asset_id))
+    intent.net_amount = intent.amount_captured - intent.tx_fee - intent.tax_fee - intent.amount_refunded
+    if intent.status == Status.CANCELED:
+        intent.amount_received_late += charge.amount  # paid at the provider after cancel or expiry: recorded
+    if intent.status == Status.REQUIRES_PAYMENT_METHOD:
+        await settle.move(session, env, loaded, Event.TRANSACTION_SEEN)
+    if allowed(intent.status, Event.PAID_IN_FULL):
+        await settle.move(session, env, loaded, Event.PAID_IN_FULL)
+    if cards is not None and charge.save_payment_method and not charge.saved_payment_method_id and payment \
+            and payment.payment_method and payment.customer and intent.customer_id:
+        # The payer's own page confirmed with Stripe.js and asked to save the card: keep what it paid with.
+        acct = await accounts.account(session, cards, intent.merchant_id, intent.livemode)
+        if acct is not None:
+            try:
+                card = await acct.client.retrieve_card(payment.payment_method)
+            except ProviderUnavailable:
+                return  # the payment stands; the card is simply not saved
+            row = await saved.remember(session, merchant_id=intent.merchant_id, livemode=intent.livemode,
+                                       customer_id=intent.customer_id, provider_customer_id=payment.customer,
+                                       card=card)
+            charge.saved_payment_method_id = row.id
+
+
+async def charge_saved_card(session: AsyncSession, env: Env, cards: Cards, loaded: Loaded, payment_method_id: str,
+                            idempotency_key: str) -> Loaded:
+    """Pays `loaded` (locked by the caller: `settle.lock`) with the customer's saved card, off-session: what a
+    subscription renewal calls. The same `idempotency_key` never charges twice (it is also the provider's key).
+    A decline leaves a Failed charge and the intent RequiresPaymentMethod; the caller reads `loaded.latest_charge`."""
+    if not idempotency_key:
+        raise invalid("idempotency_key", "an off-session charge needs an idempotency key")
+    for charge in loaded.charges:
+        if charge.idempotency_key == idempotency_key:
+            return loaded
+    attempts.check_open(loaded, clock.now())
+    _check_payable(env, loaded, pb.FiatPaymentInput())
+    return await pay_saved(session, env, cards, loaded, payment_method_id, idempotency_key=idempotency_key)

@@ -1,0 +1,159 @@
+"""Card refunds (DESIGN §9): `POST /v1/refunds` on a card-paid intent pays back through provider_a, in the charge's
+currency, with the rules and events of crypto refunds (DESIGN §6): partial or full, several, the sum of non-failed
+refunds never above what was captured, decided one at a time under the intent's lock.
+
+Pending row and `refund.created` first (committed with the amount check under the lock), then one provider call
+with idempotency key = our refund id, then Processing → Success (`refund.updated` each, `refund.succeeded`) or
+Failed (`refund.failed`, the amount refundable again) in one transaction with the intent's and customer's totals.
+"""
+
+from __future__ import annotations
+
+import logging
+from decimal import Decimal
+
+from paygate.v1 import refunds_pb2 as pb
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server import clock, structs, validate
+from server.cards import accounts, payments
+from server.cards.accounts import Cards
+from server.customers import totals as customer_totals
+from server.db import Database
+from server.errors import MissingParameter, invalid
+from server.ids import new_id
+from server.payment_intents import service as intents
+from server.payment_intents import settle
+from server.payment_intents.env import Env
+from server.payment_intents.models import Charge, PaymentIntent
+from server.payment_intents.totals import ChargeStatus, text
+from server.rails.provider_a import Declined, ProviderUnavailable
+from server.rails.provider_a.minor import to_minor
+from server.refunds import convert as refund_convert
+from server.refunds import service as refunds
+from server.refunds.errors import InvalidPaymentIntent, RefundAmountExceeded
+from server.refunds.models import Refund
+from server.refunds.states import EVENT_TYPES, Event, Status, transition
+from server.rpc.context import Caller
+
+log = logging.getLogger("paygate.cards")
+
+
+async def paid_card_charge(db: Database, caller: Caller, intent_id: str) -> tuple[PaymentIntent, Charge] | None:
+    """The intent and its successful card charge, when it was paid by card; None for any other intent."""
+    async with db.read() as session:
+        intent = await intents.find(session, caller, intent_id)
+        if intent is None:
+            return None
+        full = await intents.get(session, caller, intent.id)
+    for charge in full.charges:
+        if payments.is_card(charge) and charge.status == ChargeStatus.SUCCESS:
+            return intent, charge
+    return None
+
+
+async def _remaining(session: AsyncSession, charge: Charge) -> Decimal:
+    held = await refunds.held(session, charge.payment_intent_id, charge.asset_id)
+    return charge.amount_captured - held
+
+
+async def _move(session: AsyncSession, env: Env, refund: Refund, event: Event, **facts: object) -> None:
+    before = await refunds.snapshot(session, env, refund)
+    refund.status = transition(refund.status, event)
+    for name, value in facts.items():
+        setattr(refund, name, value)
+    refund.updated = clock.now()
+    session.add(refund)
+    await session.flush()
+    await refunds.record(session, env, refund, "refund.updated", before)
+    if type_ := EVENT_TYPES.get(Status(refund.status)):
+        await refunds.record(session, env, refund, type_, None)
+
+
+async def create(db: Database, env: Env, cards: Cards, caller: Caller, request: pb.CreateRefundRequest,
+                 found: tuple[PaymentIntent, Charge]) -> Refund:
+    """The checks in the order of crypto refunds (DESIGN §12): the intent, the amount against what is left."""
+    intent, charge = found
+    if not request.amount:
+        raise MissingParameter("amount")
+    amount = validate.amount("amount", request.amount, allow_zero=False)
+    if request.reason not in refund_convert.REASON_NAMES and request.reason != pb.REFUND_REASON_UNSPECIFIED:
+        raise invalid("reason", "use one of " + ", ".join(refund_convert.REASONS))
+    if intent.status not in refunds.REFUNDABLE:
+        raise InvalidPaymentIntent()
+    asset = env.catalogue.currency(charge.asset_id)
+    decimals = asset.decimals if asset else 2
+    exponent = amount.as_tuple().exponent
+    if isinstance(exponent, int) and -exponent > decimals:
+        raise invalid("amount", f"at most {decimals} decimal places in {charge.asset_id}")
+    if request.HasField("refund_address") and request.refund_address.strip():
+        raise invalid("refund_address", "a card payment is refunded to its card; leave refund_address out")
+    async with db.read() as session:
+        remaining = await _remaining(session, charge)
+    if amount > remaining:
+        raise RefundAmountExceeded(text(max(remaining, Decimal(0))), charge.asset_id)
+    async with db.transaction() as session:
+        locked = await settle.lock(session, intent.id)
+        if locked is None or locked.status not in refunds.REFUNDABLE:
+            raise InvalidPaymentIntent()  # refunded in full (or changed) since the read above
+        remaining = await _remaining(session, charge)
+        if amount > remaining:
+            raise RefundAmountExceeded(text(max(remaining, Decimal(0))), charge.asset_id)
+        now = clock.now()
+        refund = Refund(
+            id=new_id("rf"), merchant_id=caller.merchant_id, livemode=caller.livemode, payment_intent_id=intent.id,
+            charge_id=charge.id, asset_id=charge.asset_id, network="", decimals=decimals, amount=amount,
+            refund_address="", reason=refund_convert.REASON_NAMES.get(request.reason, ""),
+            description=validate.text("description", request.description, max_length=1000),
+            metadata_=structs.metadata_of(request.metadata), exchange_rate=charge.exchange_rate,
+            status=Status.PENDING, created=now, updated=now)
+        session.add(refund)
+        await session.flush()
+        await refunds.record(session, env, refund, "refund.created", None)
+    return await send(db, env, cards, refund.id)
+
+
+async def send(db: Database, env: Env, cards: Cards, refund_id: str) -> Refund:
+    """Asks provider_a to pay a Pending card refund back and records the answer. Safe to repeat: the provider's
+    idempotency key is the refund id, and a refund no longer Pending is left alone."""
+    async with db.read() as session:
+        refund = await session.get(Refund, refund_id)
+        assert refund is not None
+        charge = await session.get(Charge, refund.charge_id)
+        acct = await accounts.account(session, cards, refund.merchant_id, refund.livemode)
+    if refund.status != Status.PENDING or charge is None:
+        return refund
+    failure = ""
+    provider_id = ""
+    if acct is None:
+        failure = "provider_not_configured"
+    else:
+        try:
+            done = await acct.client.refund(
+                payment_id=charge.provider_payment_id, amount=to_minor(refund.amount, refund.decimals),
+                metadata={"paygate_refund_id": refund.id, "paygate_payment_intent_id": refund.payment_intent_id},
+                idempotency_key=refund.id)
+            provider_id = done.id
+            if done.status in ("failed", "canceled"):
+                failure = "provider_refused"
+        except Declined:
+            failure = "provider_refused"
+        except ProviderUnavailable:
+            failure = "provider_error"
+    async with db.transaction() as session:
+        locked = await session.get(Refund, refund_id, with_for_update=True, populate_existing=True)
+        assert locked is not None
+        if locked.status != Status.PENDING:
+            return locked
+        if failure:
+            await _move(session, env, locked, Event.FAILED, failure_reason=failure)
+            return locked
+        await _move(session, env, locked, Event.SUBMITTED, provider_refund_id=provider_id)
+        await _move(session, env, locked, Event.CONFIRMED)
+        intent = await session.get(PaymentIntent, locked.payment_intent_id)
+        if intent is not None:
+            await customer_totals.refunded(session, env.catalogue, intent.customer_id, intent.currency,
+                                           locked.amount * locked.exchange_rate)
+        await settle.refunded(session, env, locked.payment_intent_id, locked.amount)
+        return locked
+

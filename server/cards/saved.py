@@ -1,0 +1,81 @@
+"""Saved cards: the provider_a customer of a paygate customer (made once) and the `pm_` rows that name its cards.
+
+A row holds what the spec's SavedPaymentMethod shows (brand, last4, expiry, funding, country, fingerprint) and the
+provider's ids; never a card number. One row per customer and card fingerprint: saving the same card again
+returns the row already there.
+"""
+
+from __future__ import annotations
+
+from paygate.v1 import customers_pb2
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server import clock
+from server.cards.accounts import Account
+from server.cards.models import SavedPaymentMethod
+from server.customers.models import Customer
+from server.ids import new_id
+from server.rails.provider_a import PROVIDER, Card
+
+
+async def provider_customer(session: AsyncSession, acct: Account, customer_id: str) -> str:
+    """The customer's id at provider_a, created on first use. The customer row is locked while it is made, so two
+    payments of one customer at once create one provider customer."""
+    customer = await session.get(Customer, customer_id, with_for_update=True, populate_existing=True)
+    assert customer is not None
+    if customer.provider_a_customer_id:
+        return customer.provider_a_customer_id
+    provider_id = await acct.client.create_customer(
+        metadata={"paygate_customer_id": customer.id, "paygate_merchant_id": customer.merchant_id},
+        idempotency_key=f"{customer.id}-provider_a-customer", email=customer.email)
+    customer.provider_a_customer_id = provider_id
+    customer.updated = clock.now()
+    session.add(customer)
+    await session.flush()
+    return provider_id
+
+
+async def remember(session: AsyncSession, *, merchant_id: str, livemode: bool, customer_id: str,
+                   provider_customer_id: str, card: Card) -> SavedPaymentMethod:
+    if card.fingerprint:
+        existing = (await session.exec(select(SavedPaymentMethod).where(
+            SavedPaymentMethod.customer_id == customer_id, SavedPaymentMethod.fingerprint == card.fingerprint,
+            SavedPaymentMethod.provider == PROVIDER))).first()
+        if existing is not None:
+            return existing
+    row = SavedPaymentMethod(
+        id=new_id("pm"), merchant_id=merchant_id, livemode=livemode, customer_id=customer_id, provider=PROVIDER,
+        provider_customer_id=provider_customer_id, provider_payment_method_id=card.id, type="card",
+        brand=card.brand, last4=card.last4, funding=card.funding, exp_month=card.exp_month, exp_year=card.exp_year,
+        country=card.country, fingerprint=card.fingerprint, created=clock.now())
+    session.add(row)
+    await session.flush()
+    return row
+
+
+async def find(session: AsyncSession, *, merchant_id: str, livemode: bool, customer_id: str | None,
+               payment_method_id: str) -> SavedPaymentMethod | None:
+    """The saved method only if it belongs to this customer of this merchant and mode (else None: the caller
+    answers the same 400 for unknown and foreign ids, DESIGN §11)."""
+    if not customer_id:
+        return None
+    row = await session.get(SavedPaymentMethod, payment_method_id)
+    if row is None or row.merchant_id != merchant_id or row.livemode != livemode or row.customer_id != customer_id:
+        return None
+    return row
+
+
+async def list_for(session: AsyncSession, *, merchant_id: str, livemode: bool,
+                   customer_id: str) -> list[SavedPaymentMethod]:
+    rows = await session.exec(select(SavedPaymentMethod).where(
+        SavedPaymentMethod.merchant_id == merchant_id, SavedPaymentMethod.livemode == livemode,
+        SavedPaymentMethod.customer_id == customer_id).order_by(col(SavedPaymentMethod.created),
+                                                               col(SavedPaymentMethod.id)))
+    return list(rows)
+
+
+def to_proto(row: SavedPaymentMethod) -> customers_pb2.SavedPaymentMethod:
+    return customers_pb2.SavedPaymentMethod(
+        id=row.id, provider=row.provider, type=row.type, last4=row.last4, brand=row.brand, funding=row.funding,
+        exp_month=row.exp_month, exp_year=row.exp_year, country=row.country, fingerprint=row.fingerprint)

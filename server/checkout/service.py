@@ -1,0 +1,230 @@
+"""The hosted checkout page's own calls: a link's public view, one-time codes, and starting a payment.
+
+A payment link is public: anyone holding its address may read it and start paying it. The merchant and mode are
+the link's; a public key, when given, must be the link's merchant's. Inactive links answer with `active` false and
+nothing to buy; unknown ids answer `404 payment_link_not_found`.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+
+from paygate.v1 import checkout_pb2 as pb
+from paygate.v1 import customers_pb2, payment_intents_pb2, subscriptions_pb2
+from paygate.v1.money_pb2 import Price
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server import clock
+from server.cards.models import ProviderAccount
+from server.checkout.sender import CodeMessage, Sender
+from server.customers import identity
+from server.customers.models import VerificationCode
+from server.errors import InvalidArgument, NotFound, RateLimited, invalid
+from server.merchants.models import ApiKey, Merchant
+from server.payment_intents import service as intents
+from server.payment_intents.env import Env
+from server.payment_intents.models import PaymentIntent
+from server.payment_links import service as links
+from server.payment_links.convert import product_of, url_of
+from server.payment_links.models import PaymentLink
+from server.products.convert import option_names, variant_title
+from server.products.models import ProductVariant, SellingPlan
+from server.products.rules import BILLING_CYCLES, POLICY_TYPES
+from server.rpc.auth import Authenticator
+from server.rpc.context import Caller
+from server.validate import money_text
+
+CODE_LIFETIME_SECONDS = 600
+CENT = Decimal("0.01")
+# A shopper may ask for another code this long after the last one (and at most identity.MAX_CODES_PER_WINDOW an hour).
+RESEND_SECONDS = 30
+_CYCLE_ENUM = {v: k for k, v in BILLING_CYCLES.items()}
+_POLICY_ENUM = {v: k for k, v in POLICY_TYPES.items()}
+
+
+class LinkInactive(InvalidArgument):
+    reason = "payment_link_inactive"
+
+
+async def _link_row(session: AsyncSession, auth: Authenticator, link_id: str, key: str) -> PaymentLink:
+    row = await session.get(PaymentLink, link_id.strip())
+    if row is None:
+        raise NotFound("payment_link", link_id)
+    if key:
+        caller = await auth.public_key_caller(key)
+        if caller.merchant_id != row.merchant_id or caller.livemode != row.livemode:
+            # Another merchant's (or mode's) link looks like no link at all.
+            raise NotFound("payment_link", link_id)
+    return row
+
+
+def link_caller(row: PaymentLink) -> Caller:
+    """The link's merchant and mode: what the page may do is what the link allows, nothing else of the merchant."""
+    return Caller(merchant_id=row.merchant_id, livemode=row.livemode, key_kind="public")
+
+
+async def public_key(session: AsyncSession, merchant_id: str, livemode: bool) -> str:
+    row = (await session.exec(select(ApiKey).where(
+        ApiKey.merchant_id == merchant_id, ApiKey.livemode == livemode, ApiKey.kind == "public",
+        col(ApiKey.revoked_at).is_(None)).order_by(col(ApiKey.created).desc()))).first()
+    return row.lookup if row else ""
+
+
+async def method_types(session: AsyncSession, merchant_id: str, livemode: bool) -> list[str]:
+    """Crypto always; cards when the merchant has provider_a keys for the mode (`paygate merchants
+    set-card-provider`)."""
+    cards = await session.get(ProviderAccount, (merchant_id, livemode, "provider_a"))
+    return ["crypto", "cards"] if cards is not None else ["crypto"]
+
+
+async def _merchant_name(session: AsyncSession, merchant_id: str) -> str:
+    merchant = await session.get(Merchant, merchant_id)
+    return merchant.name if merchant else ""
+
+
+def _tiers(plan: SellingPlan, price: Decimal) -> list[subscriptions_pb2.PricingTier]:
+    """The price of each cycle range of a plan for one unit of a variant, discounts applied (rounded half up to
+    the currency's cents the way the subscription will charge them)."""
+    out = []
+    policies = sorted(plan.pricing_policies, key=lambda p: int(p["after_cycle"])) or \
+        [{"policy_type": "RECURRING", "after_cycle": 0, "discount_percentage": "0"}]
+    for i, p in enumerate(policies):
+        discount = Decimal(str(p["discount_percentage"]))
+        after = price - (price * discount / 100).quantize(CENT, ROUND_HALF_UP) if discount else price
+        start = int(p["after_cycle"]) + 1
+        nxt = int(policies[i + 1]["after_cycle"]) if i + 1 < len(policies) else 0
+        total = nxt - int(p["after_cycle"]) if nxt else 0
+        described = f"Cycles {start}-{nxt}" if nxt else (f"From cycle {start}" if start > 1 else "Every cycle")
+        out.append(subscriptions_pb2.PricingTier(
+            policy_type=_POLICY_ENUM[p["policy_type"]], after_cycle=int(p["after_cycle"]),
+            cycle_description=described, total_cycles=total, base_price=money_text(price),
+            selling_plan_discount=money_text(discount), subtotal_before_policy=money_text(price),
+            subtotal_after_policy=money_text(after)))
+    return out
+
+
+def _variant(v: ProductVariant, names: list[str], plans: list[SellingPlan]) -> pb.CheckoutVariant:
+    available = v.active and (v.inventory_quantity is None or v.inventory_quantity > 0)
+    return pb.CheckoutVariant(
+        variant_id=v.id, title=variant_title(v, names), option_values=v.option_values,
+        price=Price(amount=money_text(v.price), currency=v.currency), available=available,
+        selling_plans=[pb.CheckoutSellingPlan(
+            id=p.id, name=p.name, description=p.description, billing_cycle=_CYCLE_ENUM[p.billing_cycle],
+            billing_cycle_interval=p.billing_cycle_interval, trial_period_days=p.trial_period_days,
+            pricing_tiers=_tiers(p, v.price)) for p in plans])
+
+
+async def checkout_link(session: AsyncSession, auth: Authenticator, env: Env, link_id: str,
+                        key: str) -> pb.CheckoutLink:
+    row = await _link_row(session, auth, link_id, key)
+    out = pb.CheckoutLink(id=row.id, active=row.active, url=url_of(env.settings.checkout_base, row.id),
+                          livemode=row.livemode, merchant_id=row.merchant_id,
+                          merchant_name=await _merchant_name(session, row.merchant_id),
+                          public_key=await public_key(session, row.merchant_id, row.livemode),
+                          return_url=row.return_url)
+    loaded = await links.get(session, link_caller(row), row.id)
+    out.product.CopyFrom(product_of(loaded))
+    if not row.active:
+        return out
+    product = loaded.product
+    plans = list(await session.exec(select(SellingPlan).where(SellingPlan.product_id == product.id)
+                                    .order_by(col(SellingPlan.position))))
+    names = option_names(product.options)
+    out.product_version = product.version
+    out.default_variant_id = row.default_variant_id
+    out.collect_shipping_address = product.collect_shipping_address
+    out.collect_tax_address = product.collect_tax_address
+    out.product_image_url = product.image_url
+    prices = []
+    for item in loaded.items:
+        variant = loaded.variants[item.variant_id]
+        if item.kind == "primary":
+            out.primary_variants.append(_variant(variant, names, plans))
+            prices.append(variant.price)
+        else:
+            out.addon_variants.add(variant=_variant(variant, names, []), min_quantity=item.min_quantity,
+                                   max_quantity=item.max_quantity)
+    if prices:
+        out.price_range.min, out.price_range.max = money_text(min(prices)), money_text(max(prices))
+        out.price_range.currency = loaded.variants[row.default_variant_id].currency
+    out.payment_method_types.extend(await method_types(session, row.merchant_id, row.livemode))
+    out.asset_ids.extend(a.id for a in env.catalogue.for_mode(row.livemode) if a.payable and not a.is_fiat)
+    return out
+
+
+async def send_code(session: AsyncSession, auth: Authenticator, sender: Sender,
+                    request: pb.SendVerificationCodeRequest) -> pb.SendVerificationCodeResponse:
+    row = await _link_row(session, auth, request.payment_link_id, request.key)
+    if not row.active:
+        raise LinkInactive("payment_link_id: the payment link is not active", field="payment_link_id")
+    caller = link_caller(row)
+    subject = identity.code_subject("email", request.email, field="email")
+    now = clock.now()
+    last = (await session.exec(select(VerificationCode.created).where(
+        VerificationCode.merchant_id == caller.merchant_id, VerificationCode.livemode == caller.livemode,
+        VerificationCode.channel == "email", VerificationCode.subject == subject,
+    ).order_by(col(VerificationCode.created).desc()).limit(1))).first()
+    if last is not None and now - last < RESEND_SECONDS:
+        wait = RESEND_SECONDS - (now - last)
+        raise RateLimited(wait, f"email: a code was just sent; ask for another in {wait} s", field="email")
+    code = await identity.issue_verification_code(session, caller, "email", subject, CODE_LIFETIME_SECONDS)
+    # Sent before the commit: a code that could not be delivered is not stored (nor counted against the address).
+    await sender.send(CodeMessage(to=subject, code=code, merchant_name=await _merchant_name(session, row.merchant_id),
+                                  minutes=CODE_LIFETIME_SECONDS // 60))
+    return pb.SendVerificationCodeResponse(expires_at=now + CODE_LIFETIME_SECONDS, retry_after=RESEND_SECONDS)
+
+
+async def start(session: AsyncSession, auth: Authenticator, env: Env,
+                request: pb.StartCheckoutRequest) -> pb.StartCheckoutResponse:
+    row = await _link_row(session, auth, request.payment_link_id, request.key)
+    if not row.active:
+        raise LinkInactive("payment_link_id: the payment link is not active", field="payment_link_id")
+    caller = link_caller(row)
+    resolve = customers_pb2.ResolveIdentityRequest(
+        payment_link_id=row.id, email=request.email, verification_code=request.verification_code,
+        ephemeral_token=request.ephemeral_token, auth_token=request.auth_token)
+    methods = sum(bool(m) for m in (request.verification_code or request.email, request.ephemeral_token,
+                                    request.auth_token))
+    if methods == 0:
+        raise invalid("email", "sign in with the code sent by e-mail (email and verification_code), "
+                               "an ephemeral_token or an auth_token")
+    who = await identity.resolve(session, caller, resolve)
+    auth_token = request.auth_token
+    if who.customer_id and not auth_token:
+        auth_token = await identity.issue_auth_token(session, caller, who.customer_id)
+    return_url = who.return_url or row.return_url
+    create = payment_intents_pb2.CreatePaymentIntentRequest(
+        payment_link_id=row.id, customer=who.customer_id, receipt_email=who.email, return_url=return_url,
+        merchant_order_id=who.order_id, payment_method_type="")
+    if request.HasField("primary_variant"):
+        create.primary_variant.CopyFrom(request.primary_variant)
+    create.addons.extend(request.addons)
+    if request.HasField("product_version"):
+        create.product_version = request.product_version
+    loaded = await intents.create(session, env, caller, create)
+    return pb.StartCheckoutResponse(
+        payment_intent_id=loaded.intent.id, client_secret=env.secrets.of(loaded.intent.id, loaded.intent.livemode),
+        public_key=await public_key(session, row.merchant_id, row.livemode), customer_id=who.customer_id,
+        email=who.email, auth_token=auth_token, return_url=return_url)
+
+
+async def session_info(session: AsyncSession, env: Env, caller: Caller | None,
+                       request: pb.GetCheckoutSessionRequest) -> pb.GetCheckoutSessionResponse:
+    intent = await session.get(PaymentIntent, request.payment_intent_id.strip())
+    # Without its client secret an intent is not there: the answer never tells which ids exist. An API key, when
+    # one is sent, must be of the intent's merchant and mode as everywhere else.
+    foreign = caller is not None and intent is not None and (caller.merchant_id, caller.livemode) != \
+        (intent.merchant_id, intent.livemode)
+    if intent is None or foreign or not (request.client_secret and
+                                         env.secrets.matches(intent.id, intent.livemode, request.client_secret)):
+        raise NotFound("payment_intent", request.payment_intent_id)
+    return_url = intent.return_url
+    if not return_url and intent.payment_link_id:
+        link = await session.get(PaymentLink, intent.payment_link_id)
+        return_url = link.return_url if link else ""
+    return pb.GetCheckoutSessionResponse(
+        public_key=await public_key(session, intent.merchant_id, intent.livemode), merchant_id=intent.merchant_id,
+        merchant_name=await _merchant_name(session, intent.merchant_id), livemode=intent.livemode,
+        return_url=return_url, payment_link_id=intent.payment_link_id or "",
+        payment_method_types=await method_types(session, intent.merchant_id, intent.livemode))

@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+import grpc
+from paygate.v1 import checkout_pb2 as pb
+from paygate.v1 import checkout_pb2_grpc
+
+from server.checkout import service
+from server.checkout.sender import Sender, email_sender
+from server.payment_intents.env import Env
+from server.rpc.context import optional_caller
+from server.runtime import Runtime
+
+
+class CheckoutServicer(checkout_pb2_grpc.CheckoutServiceServicer):
+    def __init__(self, rt: Runtime, sender: Sender | None = None) -> None:
+        self._rt = rt
+        self._env: Env = rt  # the part of the runtime payments read
+        self._sender = sender or email_sender(rt.settings)
+
+    async def GetCheckoutLink(self, request: pb.GetCheckoutLinkRequest,
+                              context: grpc.aio.ServicerContext) -> pb.GetCheckoutLinkResponse:
+        async with self._rt.db.read() as session:
+            link = await service.checkout_link(session, self._rt.auth, self._env, request.payment_link_id,
+                                               request.key)
+        return pb.GetCheckoutLinkResponse(link=link)
+
+    async def SendVerificationCode(self, request: pb.SendVerificationCodeRequest,
+                                   context: grpc.aio.ServicerContext) -> pb.SendVerificationCodeResponse:
+        async with self._rt.db.transaction() as session:
+            return await service.send_code(session, self._rt.auth, self._sender, request)
+
+    async def StartCheckout(self, request: pb.StartCheckoutRequest,
+                            context: grpc.aio.ServicerContext) -> pb.StartCheckoutResponse:
+        async with self._rt.db.transaction() as session:
+            return await service.start(session, self._rt.auth, self._env, request)
+
+    async def GetCheckoutSession(self, request: pb.GetCheckoutSessionRequest,
+                                 context: grpc.aio.ServicerContext) -> pb.GetCheckoutSessionResponse:
+        async with self._rt.db.read() as session:
+            return await service.session_info(session, self._env, optional_caller(), request)

@@ -1,0 +1,92 @@
+"""The invoice API: list, retrieve, the paying intent, send, void (DESIGN §8). Scoped like every resource."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from paygate.v1 import invoice_service_pb2 as pb
+from paygate.v1 import invoices_pb2 as ipb
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server import clock
+from server.errors import MissingParameter, NotFound, invalid
+from server.invoices import states
+from server.invoices.models import Invoice
+from server.payment_intents.models import PaymentIntent
+from server.rpc.context import Caller
+from server.scoping import find_owned, get_owned
+from server.subscriptions import billing, lifecycle
+from server.subscriptions.billing import Callout
+from server.subscriptions.collect import Collector, final_time, open_intent
+from server.subscriptions.models import Subscription
+from server.subscriptions.service import offset_limit
+
+
+def status_wire(value: int) -> str:
+    return str(ipb.InvoiceStatus.Name(value)).removeprefix("INVOICE_STATUS_").lower()
+
+
+async def get(session: AsyncSession, caller: Caller, invoice_id: str) -> Invoice:
+    return await get_owned(session, Invoice, invoice_id, caller, "invoice")
+
+
+async def list_page(session: AsyncSession, caller: Caller, request: pb.ListInvoicesRequest
+                    ) -> tuple[list[Invoice], int, int, int]:
+    offset, limit = offset_limit(request)
+    where = [col(Invoice.merchant_id) == caller.merchant_id, col(Invoice.livemode) == caller.livemode]
+    if request.customer_id:
+        where.append(col(Invoice.customer_id) == request.customer_id.strip())
+    if request.subscription_id:
+        where.append(col(Invoice.subscription_id) == request.subscription_id.strip())
+    if request.status:
+        where.append(col(Invoice.status) == status_wire(request.status))
+    total = (await session.exec(select(sa.func.count()).select_from(Invoice).where(*where))).one()
+    rows = await session.exec(select(Invoice).where(*where).order_by(col(Invoice.sort_key).desc())
+                              .offset(offset).limit(limit))
+    return list(rows), int(total), offset, limit
+
+
+async def payment_intent_of(session: AsyncSession, caller: Caller, invoice_id: str) -> PaymentIntent:
+    inv = await get(session, caller, invoice_id)
+    intent = await session.get(PaymentIntent, inv.payment_intent_id) if inv.payment_intent_id else None
+    if intent is None:
+        raise NotFound("payment_intent")
+    return intent
+
+
+async def create_intent(session: AsyncSession, collector: Collector, caller: Caller,
+                        request: pb.CreateInvoicePaymentIntentRequest) -> PaymentIntent:
+    """The intent that pays an open invoice, created once: the same one on every call."""
+    if not request.invoice_id.strip():
+        raise MissingParameter("invoice_id")
+    inv = await find_owned(session, Invoice, request.invoice_id.strip(), caller)
+    if inv is None:
+        raise invalid("invoice_id", "no such invoice")
+    inv = await session.get(Invoice, inv.id, with_for_update=True, populate_existing=True) or inv
+    if inv.status != "open":
+        raise states.NotOpen(inv.status, states.Event.PAY)
+    return await open_intent(session, collector.env, inv, final_time(inv))
+
+
+async def send(session: AsyncSession, collector: Collector, caller: Caller, invoice_id: str
+               ) -> tuple[Invoice, list[Callout]]:
+    inv = await get(session, caller, invoice_id)
+    if inv.status != "open":
+        raise states.NotOpen(inv.status, states.Event.PAY)
+    await open_intent(session, collector.env, inv, final_time(inv))
+    sub = await session.get(Subscription, inv.subscription_id)
+    inv.mail_due_at = sub.now() if sub is not None else clock.now()
+    session.add(inv)
+    return inv, [Callout("mail", inv.id)]
+
+
+async def void(session: AsyncSession, caller: Caller, invoice_id: str) -> Invoice:
+    """Void an open or draft invoice. A renewal invoice the subscription waits on is settled by it: the period
+    moves on as if it were paid, and nothing more is collected for that cycle."""
+    inv = await get(session, caller, invoice_id)
+    sub = await billing.lock(session, inv.subscription_id)
+    now = sub.now() if sub is not None else 0
+    await billing.invoice_move(session, inv, states.Event.VOID, now, voided_at=now)
+    if sub is not None and inv.billing_reason == "subscription_cycle":
+        await lifecycle.advance_if_paid(session, sub, inv, now)
+    return inv

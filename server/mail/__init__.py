@@ -1,0 +1,12 @@
+"""Outgoing e-mail behind one small seam (DESIGN §8): a `Mailer` sends an `EmailMessage`.
+
+`SmtpMailer` speaks SMTP through aiosmtplib to `smtp://host:port` or `smtps://user:pass@host:port`; `FileMailer`
+writes each message as a `.eml` file under a folder (development and `make run`, when no SMTP server is set).
+`mailer_for()` picks one from configuration. Tests use a real SMTP server (aiosmtpd) on loopback.
+"""
+
+from __future__ import annotations
+
+from server.mail.mailer import FileMailer, Mailer, MailError, SmtpMailer, mailer_for
+
+__all__ = ["FileMailer", "MailError", "Mailer", "SmtpMailer", "mailer_for"]

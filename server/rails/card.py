@@ -1,0 +1,105 @@
+"""The card family of rails (DESIGN §9): what paygate asks of a card provider, whichever it is.
+
+A card rail has no addresses, nonces or confirmations. A payment is the provider's PaymentIntent, its outcome comes
+from the provider (the confirm answer, its signed webhook, or asking again), and a refund is one provider call.
+Amounts are minor-unit integers, ids are the provider's; nothing here knows paygate's rows.
+
+    CardProvider   one merchant's account at the provider: payments, cards and customers, refunds
+    values         Payment, Card, ProviderRefund
+    errors         Declined (the card was refused: recorded on the charge), ProviderUnavailable (anything else),
+                   BadSignature (a webhook that does not verify)
+
+provider_a (server/rails/provider_a/) implements it with the `stripe` library.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class ProviderUnavailable(Exception):
+    """The provider did not answer, or refused the request for a reason that is not the card's."""
+
+
+class Declined(Exception):
+    """The card was refused (declined, failed authentication): `code` and `message` are the provider's."""
+
+    def __init__(self, code: str, message: str, payment: Payment | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.payment = payment
+
+
+class BadSignature(Exception):
+    """A webhook whose signature does not verify, or whose timestamp is outside the tolerance."""
+
+
+@dataclass(frozen=True)
+class Payment:
+    """A provider PaymentIntent, as much of it as paygate reads."""
+
+    id: str
+    status: str  # requires_payment_method | requires_confirmation | requires_action | processing | succeeded | …
+    client_secret: str
+    amount: int
+    currency: str
+    customer: str
+    payment_method: str
+    metadata: dict[str, str]
+    failure_code: str = ""
+    failure_message: str = ""
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card at the provider (a PaymentMethod `pm_…` or a card source `card_…`): never its number."""
+
+    id: str
+    brand: str
+    last4: str
+    exp_month: int
+    exp_year: int
+    funding: str
+    country: str
+    fingerprint: str
+
+
+@dataclass(frozen=True)
+class ProviderRefund:
+    id: str
+    status: str  # pending | succeeded | failed | canceled
+    amount: int
+
+
+class CardProvider(Protocol):
+    """One merchant's account at a card provider (its secret key inside)."""
+
+    async def create_payment(self, *, amount: int, currency: str, metadata: dict[str, str], idempotency_key: str,
+                             customer: str = "") -> Payment: ...
+
+    async def confirm_with(self, payment_id: str, payment_method: str, *, customer: str = "",
+                           idempotency_key: str) -> Payment:
+        """Attaches a card and confirms server-side; a refusal raises `Declined` carrying the payment after it."""
+        ...
+
+    async def pay_off_session(self, *, amount: int, currency: str, customer: str, payment_method: str,
+                              metadata: dict[str, str], idempotency_key: str) -> Payment: ...
+
+    async def retrieve_payment(self, payment_id: str) -> Payment: ...
+
+    async def cancel_payment(self, payment_id: str) -> Payment:
+        """So that a payment of a canceled intent can no longer be finished on the payer's side."""
+        ...
+
+    async def retrieve_card(self, payment_method: str) -> Card: ...
+
+    async def card_from_token(self, token: str) -> Card: ...
+
+    async def save_token(self, customer: str, token: str) -> Card: ...
+
+    async def create_customer(self, *, metadata: dict[str, str], idempotency_key: str, email: str = "") -> str: ...
+
+    async def refund(self, *, payment_id: str, amount: int, metadata: dict[str, str],
+                     idempotency_key: str) -> ProviderRefund: ...

@@ -1,0 +1,217 @@
+"""provider_a through the official `stripe` library (DESIGN §9): the few calls card payments need, async.
+
+One `ProviderA` per merchant key: the library's `StripeClient` with its own key and base address, so merchants never
+share a global `stripe.api_key`. `api_base` points it at localstripe in the tests and `make run`; empty means
+Stripe's own API. Nothing here knows paygate's rows: amounts are minor-unit integers, ids are the provider's.
+
+What the provider answers is translated into small frozen values (`Payment`, `Card`, `ProviderRefund`); its errors
+into `Declined` (the card was refused: a payer's problem, recorded on the charge) and `ProviderUnavailable`
+(anything else: unreachable, refused request, bad key), which never carries the key or a card number.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from server.rails.card import BadSignature, Card, Declined, Payment, ProviderRefund, ProviderUnavailable
+
+if TYPE_CHECKING:
+    import stripe
+
+log = logging.getLogger("paygate.provider_a")
+TIMEOUT_SECONDS = 20.0
+PROVIDER = "provider_a"
+
+
+def _get(obj: Any, name: str, default: Any = None) -> Any:
+    try:
+        value = obj[name] if obj is not None else default
+    except (KeyError, TypeError):
+        return default
+    return default if value is None else value
+
+
+def payment_of(obj: Any) -> Payment:
+    error = _get(obj, "last_payment_error") or {}
+    method = _get(obj, "payment_method", "")
+    return Payment(id=str(_get(obj, "id", "")), status=str(_get(obj, "status", "")),
+                   client_secret=str(_get(obj, "client_secret", "")), amount=int(_get(obj, "amount", 0)),
+                   currency=str(_get(obj, "currency", "")), customer=str(_get(obj, "customer", "") or ""),
+                   payment_method=str(method if isinstance(method, str) else _get(method, "id", "")),
+                   metadata={str(k): str(v) for k, v in dict(_get(obj, "metadata", {}) or {}).items()},
+                   failure_code=str(_get(error, "decline_code", "") or _get(error, "code", "") or ""),
+                   failure_message=str(_get(error, "message", "") or ""))
+
+
+def card_of(obj: Any) -> Card:
+    """A PaymentMethod (details under `card`) or a legacy card object (details at the top)."""
+    details = _get(obj, "card") if _get(obj, "object") == "payment_method" else obj
+    return Card(id=str(_get(obj, "id", "")), brand=str(_get(details, "brand", "")).lower(),
+                last4=str(_get(details, "last4", "")), exp_month=int(_get(details, "exp_month", 0)),
+                exp_year=int(_get(details, "exp_year", 0)), funding=str(_get(details, "funding", "")),
+                country=str(_get(details, "country", ""))[:2], fingerprint=str(_get(details, "fingerprint", "")))
+
+
+def _declined(e: stripe.CardError) -> Declined:
+    err = e.error
+    code = str(getattr(err, "decline_code", None) or e.code or "card_declined")
+    return Declined(code, str(getattr(err, "message", None) or e.user_message or "the card was declined"))
+
+
+def _stripe() -> Any:
+    """The `stripe` library, imported on first use: it is large, and most processes (a scheduler, a merchant without
+    cards) never call provider_a."""
+    import stripe
+
+    return stripe
+
+
+class ProviderA:
+    """provider_a with one merchant's secret key: a `CardProvider` (server/rails/card.py)."""
+
+    def __init__(self, secret_key: str, api_base: str = "", timeout: float = TIMEOUT_SECONDS) -> None:
+        stripe = _stripe()
+        base = {"api": api_base} if api_base else None
+        self._client = stripe.StripeClient(secret_key, base_addresses=base,
+                                           http_client=stripe.HTTPXClient(timeout=timeout), max_network_retries=2)
+        self._v1 = self._client.v1
+
+    async def _call(self, what: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        stripe = _stripe()
+        try:
+            obj = await fn(*args, **kwargs)
+            return obj.to_dict() if isinstance(obj, stripe.StripeObject) else obj
+        except stripe.CardError as e:
+            raise _declined(e) from None
+        except stripe.StripeError as e:
+            # The provider's own words (never our key: the library does not echo it) for the operator's log.
+            log.warning("provider_a call failed", extra={"call": what, "status": e.http_status,
+                                                         "error": type(e).__name__, "provider_message": str(e)[:200]})
+            raise ProviderUnavailable(f"provider_a refused or did not answer {what}") from None
+
+    async def create_payment(self, *, amount: int, currency: str, metadata: dict[str, str], idempotency_key: str,
+                             customer: str = "") -> Payment:
+        params: dict[str, Any] = {"amount": amount, "currency": currency.lower(), "metadata": metadata,
+                                  "payment_method_types": ["card"]}
+        if customer:
+            params["customer"] = customer
+        obj = await self._call("create_payment", self._v1.payment_intents.create_async, params=params,
+                               options={"idempotency_key": idempotency_key})
+        return payment_of(obj)
+
+    async def confirm_with(self, payment_id: str, payment_method: str, *, customer: str = "",
+                           idempotency_key: str) -> Payment:
+        """Attaches `payment_method` to the PaymentIntent and confirms it server-side. A decline raises `Declined`
+        carrying the PaymentIntent as it is after the attempt."""
+        update: dict[str, Any] = {"payment_method": payment_method}
+        if customer:
+            update["customer"] = customer
+        await self._call("update_payment", self._v1.payment_intents.update_async, payment_id, params=update,
+                         options={"idempotency_key": idempotency_key + "-attach"})
+        try:
+            obj = await self._call("confirm_payment", self._v1.payment_intents.confirm_async, payment_id,
+                                   options={"idempotency_key": idempotency_key + "-confirm"})
+        except Declined as e:
+            e.payment = await self.retrieve_payment(payment_id)
+            raise
+        return payment_of(obj)
+
+    async def pay_off_session(self, *, amount: int, currency: str, customer: str, payment_method: str,
+                              metadata: dict[str, str], idempotency_key: str) -> Payment:
+        """A saved card charged with no payer present (a saved-card checkout, a subscription renewal)."""
+        params = {"amount": amount, "currency": currency.lower(), "customer": customer,
+                  "payment_method": payment_method, "metadata": metadata, "payment_method_types": ["card"],
+                  "confirm": True, "off_session": True}
+        obj = await self._call("pay_off_session", self._v1.payment_intents.create_async, params=params,
+                               options={"idempotency_key": idempotency_key})
+        return payment_of(obj)
+
+    async def retrieve_payment(self, payment_id: str) -> Payment:
+        return payment_of(await self._call("retrieve_payment", self._v1.payment_intents.retrieve_async, payment_id))
+
+    async def cancel_payment(self, payment_id: str) -> Payment:
+        return payment_of(await self._call("cancel_payment", self._v1.payment_intents.cancel_async, payment_id))
+
+    async def retrieve_card(self, payment_method: str) -> Card:
+        return card_of(await self._call("retrieve_card", self._v1.payment_methods.retrieve_async, payment_method))
+
+    async def card_from_token(self, token: str) -> Card:
+        """A card token (Stripe.js `createToken`) as something a PaymentIntent can be confirmed with: a PaymentMethod
+        made from it on Stripe; localstripe makes none from a token, so there the token's own card is used."""
+        stripe = _stripe()
+        try:
+            return card_of((await self._v1.payment_methods.create_async(
+                params={"type": "card", "card": {"token": token}})).to_dict())
+        except stripe.InvalidRequestError as e:
+            if e.http_status != 400:
+                raise ProviderUnavailable("provider_a refused the card token") from None
+        token_obj = await self._call("retrieve_token", self._v1.tokens.retrieve_async, token)
+        return card_of(_get(token_obj, "card"))
+
+    async def save_token(self, customer: str, token: str) -> Card:
+        """Keeps the tokenized card on the provider customer (a card source: both Stripe and localstripe)."""
+        obj = await self._call("save_card", self._v1.customers.payment_sources.create_async, customer,
+                               params={"source": token})
+        return card_of(obj)
+
+    async def create_customer(self, *, metadata: dict[str, str], idempotency_key: str, email: str = "") -> str:
+        params: dict[str, Any] = {"metadata": metadata}
+        if email:
+            params["email"] = email
+        obj = await self._call("create_customer", self._v1.customers.create_async, params=params,
+                               options={"idempotency_key": idempotency_key})
+        return str(_get(obj, "id", ""))
+
+    async def refund(self, *, payment_id: str, amount: int, metadata: dict[str, str],
+                     idempotency_key: str) -> ProviderRefund:
+        obj = await self._call("refund", self._v1.refunds.create_async,
+                               params={"payment_intent": payment_id, "amount": amount, "metadata": metadata},
+                               options={"idempotency_key": idempotency_key})
+        return ProviderRefund(id=str(_get(obj, "id", "")), status=str(_get(obj, "status", "")),
+                              amount=int(_get(obj, "amount", 0)))
+
+
+ClientFactory = Callable[[str], ProviderA]
+
+
+def client_factory(api_base: str) -> ClientFactory:
+    """Clients for one provider_a address, one per merchant secret key."""
+    def make(secret_key: str) -> ProviderA:
+        return ProviderA(secret_key, api_base)
+
+    return make
+
+
+class ProviderARail:
+    """provider_a as a rail of the registry (server/rails/registry.py, `PROVIDERS`): name and family, and a client
+    per merchant key. It has no addresses, balances or nonces, so it implements none of those capabilities."""
+
+    family = "card"
+
+    def __init__(self, api_base: str = "") -> None:
+        self.name = PROVIDER
+        self.clients = client_factory(api_base)
+
+    @classmethod
+    def build(cls, api_base: str = "") -> ProviderARail:
+        return cls(api_base)
+
+    def client(self, secret_key: str) -> ProviderA:
+        return self.clients(secret_key)
+
+
+def verify_event(payload: bytes, signature: str, secret: str) -> dict[str, Any]:
+    """The event of a signed webhook (the library checks the HMAC and the timestamp's tolerance), as plain JSON."""
+    stripe = _stripe()
+    try:
+        stripe.WebhookSignature.verify_header(payload.decode("utf-8"), signature, secret,
+                                              stripe.Webhook.DEFAULT_TOLERANCE)
+        event = json.loads(payload)
+    except (stripe.SignatureVerificationError, UnicodeDecodeError, ValueError):
+        raise BadSignature("the webhook's Stripe-Signature does not verify") from None
+    if not isinstance(event, dict):
+        raise BadSignature("the webhook's body is not an event")
+    return event

@@ -1,0 +1,213 @@
+"""The moves of a subscription and its invoices, inside the caller's transaction, with their events.
+
+Everything here reads and writes rows only (no network): the caller commits, then does what must leave the process
+(collecting a card, e-mailing a payment link) as `Callout`s. A move is applied with `move()`, which asks the state
+table (server/subscriptions/states.py) and records `subscription.updated` with `previous_attributes`, plus the
+event of the status entered (`.paused`, `.resumed`, `.deleted`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server.customers.models import Customer
+from server.events import outbox
+from server.ids import new_id
+from server.invoices import states as inv_states
+from server.invoices.models import Invoice
+from server.merchants.models import Merchant
+from server.subscriptions import convert, rows
+from server.subscriptions.aggregate import Loaded, load
+from server.subscriptions.cycles import boundary
+from server.subscriptions.models import Subscription
+from server.subscriptions.states import Event, Status, transition
+from server.validate import money_text
+
+DUE_DAYS = 3  # a crypto invoice is due 3 days after its period starts; past_due after that
+FINAL_DAYS = 7  # crypto: canceled for non-payment 7 days after the period end
+CARD_RETRY_DAYS = (1, 3, 5)  # cards are retried 1, 3 and 5 days after the period end
+DAY = 86_400
+
+ENTERED_EVENTS = {Status.PAUSED: "subscription.paused", Status.CANCELED: "subscription.deleted"}
+
+
+@dataclass(frozen=True)
+class Callout:
+    """Work for after the commit: `charge` a card for an invoice, or `mail` an invoice's payment link."""
+
+    kind: str
+    invoice_id: str
+
+
+async def lock(session: AsyncSession, sub_id: str) -> Subscription | None:
+    return await session.get(Subscription, sub_id, with_for_update=True, populate_existing=True)
+
+
+def snapshot(loaded: Loaded) -> dict[str, Any]:
+    return outbox.snapshot(convert.to_proto(loaded))
+
+
+async def record(session: AsyncSession, loaded: Loaded, type_: str, before: dict[str, Any] | None = None) -> None:
+    resource = convert.to_proto(loaded)
+    previous = None if before is None else outbox.changed(before, outbox.snapshot(resource))
+    await outbox.record(session, merchant_id=loaded.sub.merchant_id, livemode=loaded.sub.livemode, type=type_,
+                        resource=resource, previous_attributes=previous)
+
+
+async def invoice_view(session: AsyncSession, inv: Invoice) -> Any:
+    merchant = await rows.get(session, Merchant, inv.merchant_id)
+    customer = await rows.get(session, Customer, inv.customer_id) if inv.customer_id else None
+    return convert.invoice_proto(inv, merchant.name if merchant else "", customer)
+
+
+async def record_invoice(session: AsyncSession, inv: Invoice, type_: str,
+                         before: dict[str, Any] | None = None) -> None:
+    resource = await invoice_view(session, inv)
+    previous = None if before is None else outbox.changed(before, outbox.snapshot(resource))
+    await outbox.record(session, merchant_id=inv.merchant_id, livemode=inv.livemode, type=type_, resource=resource,
+                        previous_attributes=previous)
+
+
+async def move(session: AsyncSession, loaded: Loaded, event: Event, now: int, *, record_events: bool = True,
+               **facts: Any) -> None:
+    """Apply one transition and its facts; record subscription.updated (and the event of the status entered)."""
+    before = snapshot(loaded)
+    sub = loaded.sub
+    was = sub.status
+    sub.status = transition(sub.status, event)
+    for name, value in facts.items():
+        setattr(sub, name, value)
+    sub.updated_at = now
+    await refresh_due(session, sub)
+    session.add(sub)
+    await session.flush()
+    fresh = await load(session, sub)
+    loaded.target, loaded.current = fresh.target, fresh.current
+    if not record_events:
+        return
+    if sub.status != was and (entered := ENTERED_EVENTS.get(Status(sub.status))):
+        await record(session, loaded, entered, before)
+    if event is Event.RESUME:
+        await record(session, loaded, "subscription.resumed", before)
+    await record(session, loaded, "subscription.updated", before)
+
+
+OUTSTANDING = "paygate.outstanding"
+
+
+async def outstanding(session: AsyncSession, sub: Subscription) -> Invoice | None:
+    """The open invoice the subscription waits on (a renewal or a plan change), if any. Known for the rest of the
+    unit of work once read: invoices of a subscription change only through new_invoice and invoice_move, which
+    keep it."""
+    known: dict[str, Invoice | None] = session.info.setdefault(OUTSTANDING, {})
+    if sub.id in known:
+        inv = known[sub.id]
+        if inv is None or inv.status == "open":
+            return inv
+    found = (await session.exec(select(Invoice).where(Invoice.subscription_id == sub.id, Invoice.status == "open",
+                                                      col(Invoice.billing_reason) != "subscription_create")
+                                .order_by(col(Invoice.sort_key)))).first()
+    known[sub.id] = found
+    return found
+
+
+def _forget(session: AsyncSession, inv: Invoice) -> None:
+    session.info.setdefault(OUTSTANDING, {}).pop(inv.subscription_id, None)
+
+
+async def refresh_due(session: AsyncSession, sub: Subscription) -> None:
+    """due_at = the earliest of what the scheduler must do for this subscription."""
+    times: list[int] = []
+    if sub.status in (Status.ACTIVE, Status.PAST_DUE, Status.PAUSED) and sub.renew_at is not None:
+        times.append(sub.renew_at)
+    if sub.status == Status.PAUSED and sub.resumes_at is not None:
+        times.append(sub.resumes_at)
+    if sub.status in (Status.ACTIVE, Status.PAST_DUE):
+        await session.flush()
+        inv = await outstanding(session, sub)
+        if inv is not None and inv.next_payment_attempt is not None:
+            times.append(inv.next_payment_attempt)
+    sub.due_at = min(times) if times else None
+
+
+def line(loaded: Loaded, amount: Decimal, start: int, end: int, *, description: str = "",
+         proration: bool = False) -> dict[str, Any]:
+    plan = loaded.current
+    from server.products.convert import variant_title
+    title = variant_title(plan.variant, loaded.option_names)
+    return {"description": description or f"{loaded.product.name} ({title}) x {plan.quantity}",
+            "product_id": loaded.product.id, "variant_id": plan.variant.id, "product_name": loaded.product.name,
+            "variant_title": title, "quantity": plan.quantity, "unit_amount": money_text(plan.variant.price),
+            "amount": money_text(amount), "currency": loaded.sub.currency, "period_start": start,
+            "period_end": end, "proration": proration}
+
+
+async def new_invoice(session: AsyncSession, loaded: Loaded, *, reason: str, cycle: int, start: int, end: int,
+                      lines: list[dict[str, Any]], status: str, now: int) -> Invoice:
+    sub = loaded.sub
+    amount = max(sum((Decimal(x["amount"]) for x in lines), Decimal(0)), Decimal(0))
+    inv = Invoice(
+        id=new_id("inv"), merchant_id=sub.merchant_id, livemode=sub.livemode, subscription_id=sub.id,
+        customer_id=sub.customer_id, amount=amount, currency=sub.currency, decimals=sub.decimals, status=status,
+        billing_reason=reason, cycle_number=cycle, period_start=start, period_end=end, lines=lines,
+        cycle_key=f"{sub.id}:{cycle}" if reason in ("subscription_create", "subscription_cycle") else None,
+        external_id=sub.external_id, created_at=now, updated_at=now)
+    if status == "paid":
+        inv.paid_at = now
+    if status == "void":
+        inv.voided_at = now
+    session.add(inv)
+    await session.flush()
+    if status == "open" and reason != "subscription_create":
+        session.info.setdefault(OUTSTANDING, {})[sub.id] = inv
+    else:
+        _forget(session, inv)
+    sub.latest_invoice_id = inv.id
+    session.add(sub)
+    await record_invoice(session, inv, "invoice.created")
+    if status == "paid":
+        await record_invoice(session, inv, "invoice.paid")
+        await record_invoice(session, inv, "invoice.payment_succeeded")
+    elif status in ("open", "void", "uncollectible") and status != "draft":
+        await record_invoice(session, inv, inv_states.EVENT_TYPES[inv_states.Status(status)])
+    return inv
+
+
+async def invoice_move(session: AsyncSession, inv: Invoice, event: inv_states.Event, now: int,
+                       **facts: Any) -> None:
+    before = outbox.snapshot(await invoice_view(session, inv))
+    inv.status = inv_states.transition(inv.status, event)
+    for name, value in facts.items():
+        setattr(inv, name, value)
+    inv.updated_at = now
+    inv.version += 1
+    if inv.status != "open":
+        inv.next_payment_attempt = None
+        inv.mail_due_at = None
+    _forget(session, inv)
+    session.add(inv)
+    await session.flush()
+    await record_invoice(session, inv, inv_states.EVENT_TYPES[inv_states.Status(inv.status)], before)
+    if inv.status == "paid":
+        await record_invoice(session, inv, "invoice.payment_succeeded", before)
+
+
+async def void_pending(session: AsyncSession, sub: Subscription, now: int, *, drafts: bool = True) -> None:
+    """Void the subscription's open (and draft) invoices."""
+    statuses = ["open", "draft"] if drafts else ["open"]
+    found = await session.exec(select(Invoice).where(Invoice.subscription_id == sub.id,
+                                                     col(Invoice.status).in_(statuses)))
+    for inv in list(found):
+        await invoice_move(session, inv, inv_states.Event.VOID, now, voided_at=now)
+
+
+def next_period(sub: Subscription, loaded: Loaded) -> tuple[int, int]:
+    """The period after the current one, counted from the anchor (month-end clamping anchored on its day)."""
+    cycle = loaded.current.cycle
+    return (boundary(sub.billing_cycle_anchor, cycle, sub.periods_since_anchor + 1),
+            boundary(sub.billing_cycle_anchor, cycle, sub.periods_since_anchor + 2))

@@ -1,0 +1,250 @@
+"""Collecting an invoice: what a renewal, a resume or a plan change does once the invoice exists.
+
+Crypto (`send_invoice`): the invoice gets its own payment intent and `payment_url` in the same transaction, and is
+marked for e-mailing (`mail_due_at`); the mail itself is sent after the commit (`send_mail`). Card
+(`charge_automatically`): the charge is a callout after the commit through the `CardCharger` seam, with the invoice
+id and the attempt number as idempotency key; its outcome is recorded in a second transaction (`card_outcome`).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from email.message import EmailMessage
+from typing import Protocol
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server import clock
+from server.customers.models import Customer
+from server.db import Database
+from server.ids import new_id
+from server.invoices import states as inv_states
+from server.invoices.models import Invoice
+from server.mail import Mailer, MailError
+from server.merchants.models import Merchant
+from server.payment_intents import settle
+from server.payment_intents.aggregate import Loaded as IntentLoaded
+from server.payment_intents.env import Env
+from server.payment_intents.models import PaymentIntent
+from server.payment_intents.states import Status as IntentStatus
+from server.subscriptions import billing, rows
+from server.subscriptions.aggregate import Loaded
+from server.subscriptions.billing import CARD_RETRY_DAYS, DAY, DUE_DAYS, FINAL_DAYS, Callout
+from server.subscriptions.models import Subscription
+from server.subscriptions.pricing import display
+
+log = logging.getLogger("paygate.subscriptions")
+MAIL_LEASE_SECONDS = 600
+CHARGE_LEASE_SECONDS = 600
+
+
+@dataclass(frozen=True)
+class CardResult:
+    succeeded: bool
+    failure_code: str = ""
+    failure_message: str = ""
+
+
+class CardCharger(Protocol):
+    """The card rail's off-session charge of a saved card, paying one payment intent (the invoice's own).
+
+    The cards package provides `charge_saved_card(session, env, cards, loaded, payment_method_id, idempotency_key)`
+    on payment intents; an adapter with this one method wraps it (see `ProviderCards` once that package is
+    merged). The intent's Success reaches the invoice through the outbox like any payment (lifecycle.on_event);
+    this result tells a decline apart."""
+
+    async def charge_saved_card(self, session: AsyncSession, intent_id: str, payment_method_id: str,
+                                idempotency_key: str) -> CardResult: ...
+
+
+@dataclass(frozen=True)
+class Collector:
+    """What collection needs besides the database, passed in explicitly (no module globals)."""
+
+    env: Env
+    mailer: Mailer
+    cards: CardCharger | None = None
+
+
+def payment_url(env: Env, intent: PaymentIntent) -> str:
+    secret = env.secrets.of(intent.id, intent.livemode)
+    return f"{env.settings.checkout_base}/pay/{intent.id}?client_secret={secret}"
+
+
+async def open_intent(session: AsyncSession, env: Env, inv: Invoice, expires_at: int) -> PaymentIntent:
+    """The invoice's own payment intent (created once)."""
+    if inv.payment_intent_id:
+        existing = await session.get(PaymentIntent, inv.payment_intent_id)
+        if existing is not None:
+            return existing
+    now = clock.now()
+    intent = PaymentIntent(
+        id=new_id("pi"), merchant_id=inv.merchant_id, livemode=inv.livemode, amount=inv.amount,
+        currency=inv.currency, customer_id=inv.customer_id, description=f"Invoice {inv.id}",
+        status=IntentStatus.REQUIRES_PAYMENT_METHOD, expired_at=max(expires_at, now + 3600), created=now,
+        updated=now)
+    session.add(intent)
+    await session.flush()
+    inv.payment_intent_id = intent.id
+    inv.payment_url = payment_url(env, intent)
+    session.add(inv)
+    await session.flush()
+    # A new intent has no charges, refunds or transfers: its shape needs only the customer and the merchant.
+    customer = await rows.get(session, Customer, inv.customer_id) if inv.customer_id else None
+    merchant = await rows.get(session, Merchant, inv.merchant_id)
+    loaded = IntentLoaded(intent=intent, customer=customer, merchant_name=merchant.name if merchant else "",
+                          invoice=inv)
+    await settle.record(session, env, loaded, "payment_intent.created", None)
+    return intent
+
+
+def final_time(inv: Invoice) -> int:
+    """When an unpaid crypto invoice is given up on: 7 days after its period started (the old period end)."""
+    return (inv.period_start or inv.created_at) + FINAL_DAYS * DAY
+
+
+async def collect(session: AsyncSession, collector: Collector | None, sub: Subscription, inv: Invoice,
+                  at: int) -> list[Callout]:
+    """Start collecting an open invoice at `at`."""
+    if sub.collection_method == "charge_automatically" and sub.default_payment_method_id:
+        inv.next_payment_attempt = at
+        inv.due_date = at
+        session.add(inv)
+        return [Callout("charge", inv.id)]
+    if collector is None:
+        raise RuntimeError("collecting a crypto invoice needs the payment intents' Env")
+    await open_intent(session, collector.env, inv, final_time(inv))
+    inv.due_date = at + DUE_DAYS * DAY
+    inv.next_payment_attempt = inv.due_date
+    inv.mail_due_at = at
+    session.add(inv)
+    return [Callout("mail", inv.id)]
+
+
+# ---------------------------------------------------------------- e-mail
+
+
+def invoice_mail(inv: Invoice, merchant_name: str, to: str) -> EmailMessage:
+    amount = display(inv.amount, inv.currency, inv.decimals)
+    mail = EmailMessage()
+    mail["To"] = to
+    mail["Subject"] = f"{merchant_name}: invoice {inv.id} for {amount}"
+    mail.set_content(
+        f"Hello,\n\n{merchant_name} has a new invoice for you: {amount} ({inv.currency}), "
+        f"billing cycle {inv.cycle_number}.\n\nPay it here:\n\n    {inv.payment_url}\n\n"
+        "If it is not paid within 3 days the subscription falls past due, and it ends 7 days after the "
+        "billing date.\n")
+    return mail
+
+
+async def send_mail(db: Database, mailer: Mailer, invoice_id: str) -> bool:
+    return await send_mails(db, mailer, [invoice_id]) == 1
+
+
+async def send_mails(db: Database, mailer: Mailer, invoice_ids: list[str]) -> int:
+    """E-mail invoices' payment links: leased in one transaction (a sender that dies mid-send leaves them to be
+    retried when the lease lapses), sent after its commit, marked sent in a second one. The number sent."""
+    messages: dict[str, EmailMessage] = {}
+    async with db.transaction() as session:
+        for invoice_id in invoice_ids:
+            inv = await session.get(Invoice, invoice_id, with_for_update=True)
+            if inv is None:
+                continue
+            customer = await rows.get(session, Customer, inv.customer_id) if inv.customer_id else None
+            if inv.status != "open" or not inv.payment_url or customer is None or not customer.email:
+                if inv.mail_due_at is not None:
+                    inv.mail_due_at = None
+                    session.add(inv)
+                    log.info("invoice not e-mailed (not open, or no address)", extra={"invoice": inv.id})
+                continue
+            merchant = await rows.get(session, Merchant, inv.merchant_id)
+            inv.mail_due_at = clock.now() + MAIL_LEASE_SECONDS
+            session.add(inv)
+            messages[inv.id] = invoice_mail(inv, merchant.name if merchant else "", customer.email)
+    sent: list[str] = []
+    for invoice_id, message in messages.items():
+        try:
+            await mailer.send(message)
+        except MailError:
+            continue
+        sent.append(invoice_id)
+    if sent:
+        async with db.transaction() as session:
+            for invoice_id in sent:
+                inv = await session.get(Invoice, invoice_id, with_for_update=True)
+                if inv is not None:
+                    inv.mail_due_at = None
+                    inv.sent_at = clock.now()
+                    session.add(inv)
+    return len(sent)
+
+
+# ---------------------------------------------------------------- cards
+
+
+async def charge(db: Database, collector: Collector, invoice_id: str) -> None:
+    """One off-session attempt for an invoice: the attempt is counted and leased (and the invoice's intent made) in
+    a first transaction, the card charged and the outcome recorded in a second. The idempotency key is the invoice
+    id and the attempt number: a replay of one attempt never charges twice, a retry is a new charge."""
+    cards = collector.cards
+    if cards is None:
+        log.warning("card renewal skipped: no card rail in this process", extra={"invoice": invoice_id})
+        return
+    async with db.transaction() as session:
+        inv = await session.get(Invoice, invoice_id, with_for_update=True)
+        if inv is None or inv.status != "open":
+            return
+        sub = await session.get(Subscription, inv.subscription_id)
+        if sub is None:
+            return
+        inv.attempt_count += 1
+        inv.next_payment_attempt = sub.now() + CHARGE_LEASE_SECONDS
+        session.add(inv)
+        intent = await open_intent(session, collector.env, inv, final_time(inv))
+        key, method = f"{inv.id}-{inv.attempt_count}", sub.default_payment_method_id
+    async with db.transaction() as session:
+        result = await cards.charge_saved_card(session, intent.id, method, key)
+    await card_outcome(db, invoice_id, result)
+
+
+async def card_outcome(db: Database, invoice_id: str, result: CardResult) -> None:
+    from server.subscriptions import lifecycle
+    from server.subscriptions.aggregate import load
+    from server.subscriptions.states import Event, Status
+    async with db.transaction() as session:
+        inv = await session.get(Invoice, invoice_id, with_for_update=True)
+        if inv is None or inv.status != "open":
+            return
+        sub = await billing.lock(session, inv.subscription_id)
+        if sub is None:
+            return
+        now = sub.now()
+        if result.succeeded:
+            await lifecycle.invoice_paid(session, sub, inv, now)
+            return
+        await billing.record_invoice(session, inv, "invoice.payment_failed")
+        start = inv.period_start or inv.created_at
+        retries = [start + d * DAY for d in CARD_RETRY_DAYS]
+        later = [t for t in retries if t > now]
+        loaded = await load(session, sub)
+        if later and inv.attempt_count <= len(CARD_RETRY_DAYS):
+            inv.next_payment_attempt = later[0]
+            session.add(inv)
+            if sub.status == Status.ACTIVE:
+                await billing.move(session, loaded, Event.PAYMENT_OVERDUE, now)
+            else:
+                await billing.refresh_due(session, sub)
+                session.add(sub)
+            return
+        await give_up(session, loaded, inv, now)
+
+
+async def give_up(session: AsyncSession, loaded: Loaded, inv: Invoice, now: int) -> None:
+    """Unpaid after the last try: invoice uncollectible, subscription canceled (`payment_failed`)."""
+    from server.subscriptions.states import Event, Status
+    await billing.invoice_move(session, inv, inv_states.Event.MARK_UNCOLLECTIBLE, now)
+    if loaded.sub.status == Status.ACTIVE:
+        await billing.move(session, loaded, Event.PAYMENT_OVERDUE, now)
+    await billing.move(session, loaded, Event.DUNNING_EXHAUSTED, now, canceled_at=now, ended_at=now,
+                       cancel_reason="payment_failed", renew_at=None)

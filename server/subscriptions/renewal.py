@@ -1,0 +1,271 @@
+"""What falls due for a subscription, and the steps that do it (DESIGN §8).
+
+Three kinds of step, each at its own time:
+* PERIOD_END (`renew_at`): a scheduled cancel ends the subscription; else a pending plan change applies, the next
+  cycle's invoice is issued (at most one per cycle: `cycle_key` is unique) and collected — or, while paused,
+  created in the state the pause behaviour names and the period moves on;
+* DUNNING (the outstanding invoice's `next_payment_attempt`): a crypto invoice unpaid at its due date makes the
+  subscription past_due, and 7 days after the period end it is given up on; a card is charged (again);
+* RESUME (`resumes_at` while paused): the subscription resumes, a new period starts, its invoice is collected.
+
+`run_due(session, …, until)` runs, in time order, every step due up to `until` with that step's time as "now". The
+scheduler job claims subscriptions by `due_at` (FOR UPDATE SKIP LOCKED on PostgreSQL; SQLite has one writer) and the
+test clock runs the same function for one subscription up to its `to`.
+"""
+
+from __future__ import annotations
+
+import logging
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server import clock
+from server.db import Database
+from server.invoices.models import Invoice
+from server.subscriptions import billing
+from server.subscriptions.aggregate import Loaded, load
+from server.subscriptions.billing import Callout
+from server.subscriptions.collect import Collector, charge, collect, final_time, give_up, send_mails
+from server.subscriptions.cycles import boundary
+from server.subscriptions.models import Subscription
+from server.subscriptions.states import Event, Status
+
+log = logging.getLogger("paygate.subscriptions")
+BATCH = 100
+INTERVAL_SECONDS = 5
+MAX_STEPS = 1000  # per subscription and run: a two-year test clock on a daily plan is 730 steps
+PAUSE_INVOICE_STATUS = {"void": "void", "keep_as_draft": "draft", "mark_uncollectible": "uncollectible",
+                        "free": "paid"}
+
+
+class Step(StrEnum):
+    RESUME = "resume"
+    PERIOD_END = "period_end"
+    DUNNING = "dunning"
+
+
+async def next_step(session: AsyncSession, sub: Subscription) -> tuple[int, Step] | None:
+    """The earliest step due for `sub` (a resume before a period end at the same time)."""
+    candidates: list[tuple[int, int, Step]] = []
+    if sub.status == Status.PAUSED and sub.resumes_at is not None:
+        candidates.append((sub.resumes_at, 0, Step.RESUME))
+    if sub.status in (Status.ACTIVE, Status.PAST_DUE, Status.PAUSED) and sub.renew_at is not None:
+        candidates.append((sub.renew_at, 1, Step.PERIOD_END))
+    if sub.status in (Status.ACTIVE, Status.PAST_DUE):
+        inv = await billing.outstanding(session, sub)
+        if inv is not None and inv.next_payment_attempt is not None:
+            candidates.append((inv.next_payment_attempt, 2, Step.DUNNING))
+    if not candidates:
+        return None
+    at, _, step = min(candidates)
+    return at, step
+
+
+async def run_due(session: AsyncSession, collector: Collector | None, sub: Subscription, until: int,
+                  *, max_steps: int = MAX_STEPS) -> list[Callout]:
+    """Every step due for `sub` up to `until`, in time order, in the caller's transaction."""
+    callouts: list[Callout] = []
+    for _ in range(max_steps):
+        due = await next_step(session, sub)
+        if due is None or due[0] > until:
+            break
+        callouts += await run_step(session, collector, sub, due[1], due[0])
+        if any(c.kind == "charge" for c in callouts):
+            break  # the charge's outcome decides what comes next
+    await billing.refresh_due(session, sub)
+    session.add(sub)
+    return callouts
+
+
+async def run_step(session: AsyncSession, collector: Collector | None, sub: Subscription, step: Step,
+                   at: int) -> list[Callout]:
+    if sub.test_clock is not None:
+        sub.test_clock = max(sub.test_clock, at)
+    loaded = await load(session, sub)
+    if step is Step.RESUME:
+        return await resume(session, collector, loaded, at)
+    if step is Step.PERIOD_END:
+        return await period_end(session, collector, loaded, at)
+    return await dunning(session, loaded, at)
+
+
+def _advance_facts(sub: Subscription, start: int, end: int, cycle: int) -> dict[str, Any]:
+    return {"current_period_start": start, "current_period_end": end, "current_cycle_number": cycle,
+            "periods_since_anchor": sub.periods_since_anchor + 1, "renew_at": end}
+
+
+async def apply_pending(session: AsyncSession, loaded: Loaded) -> Loaded:
+    """A deferred plan change takes effect at the period end it was scheduled for."""
+    sub, pending = loaded.sub, loaded.sub.pending_update
+    if not pending or loaded.target is None:
+        return loaded
+    old_cycle = loaded.current.cycle
+    sub.selling_plan_id, sub.variant_id = pending["target_selling_plan_id"], pending["target_variant_id"]
+    sub.quantity = int(pending["target_quantity"])
+    if pending.get("metadata") is not None:
+        sub.metadata_ = dict(pending["metadata"])
+    sub.pending_update = None
+    if loaded.target.cycle != old_cycle:
+        # A new cycle length counts from this period end: it is the anchor now (the current period precedes it).
+        sub.billing_cycle_anchor, sub.periods_since_anchor = sub.current_period_end, -1
+    session.add(sub)
+    await session.flush()
+    return await load(session, sub)
+
+
+async def period_end(session: AsyncSession, collector: Collector | None, loaded: Loaded, at: int) -> list[Callout]:
+    sub = loaded.sub
+    if sub.cancel_at_period_end:
+        await billing.void_pending(session, sub, at)
+        await billing.move(session, loaded, Event.PERIOD_END_CANCEL, at, ended_at=at, renew_at=None)
+        return []
+    loaded = await apply_pending(session, loaded)
+    n = sub.current_cycle_number + 1
+    start, end = billing.next_period(sub, loaded)
+    if sub.status == Status.PAUSED:
+        behavior = sub.pause_collection_behavior or "void"
+        status = PAUSE_INVOICE_STATUS[behavior]
+        amount = Decimal(0) if behavior == "free" else loaded.current.tier(n).final_price
+        await billing.new_invoice(session, loaded, reason="subscription_cycle", cycle=n, start=start, end=end,
+                                  lines=[billing.line(loaded, amount, start, end)], status=status, now=at)
+        await billing.move(session, loaded, Event.RENEW, at, **_advance_facts(sub, start, end, n))
+        return []
+    price = loaded.current.tier(n).final_price
+    credit = min(sub.credit_balance, price)
+    lines = [billing.line(loaded, price, start, end)]
+    if credit > 0:
+        lines.append(billing.line(loaded, -credit, start, end, description="Credit from a plan change",
+                                  proration=True))
+        sub.credit_balance -= credit
+    if price - credit <= 0:
+        await billing.new_invoice(session, loaded, reason="subscription_cycle", cycle=n, start=start, end=end,
+                                  lines=lines, status="paid", now=at)
+        await billing.move(session, loaded, Event.RENEW, at, **_advance_facts(sub, start, end, n))
+        return []
+    inv = await billing.new_invoice(session, loaded, reason="subscription_cycle", cycle=n, start=start, end=end,
+                                    lines=lines, status="open", now=at)
+    callouts = await collect(session, collector, sub, inv, at)
+    await billing.move(session, loaded, Event.RENEW, at, renew_at=None)
+    return callouts
+
+
+async def dunning(session: AsyncSession, loaded: Loaded, at: int) -> list[Callout]:
+    sub = loaded.sub
+    inv = await billing.outstanding(session, sub)
+    if inv is None:
+        return []
+    if sub.collection_method == "charge_automatically" and sub.default_payment_method_id:
+        return [Callout("charge", inv.id)]
+    if at >= final_time(inv):
+        await give_up(session, loaded, inv, at)
+        return []
+    inv.next_payment_attempt = final_time(inv)
+    inv.attempt_count += 1
+    session.add(inv)
+    await billing.record_invoice(session, inv, "invoice.payment_failed")
+    if sub.status == Status.ACTIVE:
+        await billing.move(session, loaded, Event.PAYMENT_OVERDUE, at)
+    return []
+
+
+async def resume(session: AsyncSession, collector: Collector | None, loaded: Loaded, at: int) -> list[Callout]:
+    """Resume (manual or at resumes_at): a new period starts at `at`; its invoice is issued and collected at once.
+    Draft invoices of a keep_as_draft pause stay drafts."""
+    sub = loaded.sub
+    n = sub.current_cycle_number + 1
+    end = boundary(at, loaded.current.cycle, 1)
+    await billing.move(session, loaded, Event.RESUME, at, paused_at=None, pause_collection_behavior=None,
+                       resumes_at=None, billing_cycle_anchor=at, periods_since_anchor=0, current_period_start=at,
+                       current_period_end=end, current_cycle_number=n, renew_at=end)
+    price = loaded.current.tier(n).final_price
+    credit = min(sub.credit_balance, price)
+    lines = [billing.line(loaded, price, at, end)]
+    if credit > 0:
+        lines.append(billing.line(loaded, -credit, at, end, description="Credit from a plan change", proration=True))
+        sub.credit_balance -= credit
+    status = "paid" if price - credit <= 0 else "open"
+    inv = await billing.new_invoice(session, loaded, reason="subscription_cycle", cycle=n, start=at, end=end,
+                                    lines=lines, status=status, now=at)
+    if status == "paid":
+        return []
+    sub.renew_at = None  # the next period end waits for this invoice
+    callouts = await collect(session, collector, sub, inv, at)
+    await billing.refresh_due(session, sub)
+    session.add(sub)
+    return callouts
+
+
+async def run_callouts(db: Database, collector: Collector | None, callouts: list[Callout]) -> None:
+    """After the commit: e-mails (together) and card charges (each recorded in its own transaction)."""
+    mails = [c.invoice_id for c in callouts if c.kind == "mail"]
+    if mails and collector is not None:
+        try:
+            await send_mails(db, collector.mailer, mails)
+        except Exception:  # the leases bring them back
+            log.exception("invoice e-mails failed", extra={"count": len(mails)})
+    for c in callouts:
+        try:
+            if c.kind == "charge" and collector is not None:
+                await charge(db, collector, c.invoice_id)
+        except Exception:  # one invoice's failure must not stop the others; the lease brings it back
+            log.exception("subscription callout failed", extra={"invoice": c.invoice_id, "kind": c.kind})
+
+
+async def renew_due(db: Database, collector: Collector | None, now: int | None = None,
+                    *, batch: int = BATCH) -> int:
+    """The scheduler's sweep: every subscription (on the wall clock) with something due, in batches; the number
+    of subscriptions handled."""
+    now = clock.now() if now is None else now
+    handled = 0
+    while True:
+        callouts: list[Callout] = []
+        async with db.transaction() as session:
+            stmt = (select(Subscription).where(col(Subscription.due_at) <= now, col(Subscription.test_clock).is_(None))
+                    .order_by(col(Subscription.due_at)).limit(batch))
+            if db.is_postgres:
+                stmt = stmt.with_for_update(skip_locked=True)
+            rows = list(await session.exec(stmt))
+            for sub in rows:
+                callouts += await run_due(session, collector, sub, now)
+        await run_callouts(db, collector, callouts)
+        handled += len(rows)
+        if len(rows) < batch:
+            break
+    await send_due_mail(db, collector, now)
+    return handled
+
+
+async def send_due_mail(db: Database, collector: Collector | None, now: int) -> int:
+    """Invoices whose e-mail is due (never sent, or a sender died mid-send and its lease lapsed)."""
+    if collector is None:
+        return 0
+    async with db.read() as session:
+        ids = list(await session.exec(select(Invoice.id).where(col(Invoice.mail_due_at) <= now,
+                                                               Invoice.status == "open").limit(BATCH)))
+    return await send_mails(db, collector.mailer, ids) if ids else 0
+
+
+async def advance_clock(db: Database, collector: Collector | None, sub_id: str, to: int) -> None:
+    """The test clock: every step due for one subscription up to `to`, in time order, each in its own transaction
+    followed by its callouts (the same code the scheduler runs); then the clock reads `to`."""
+    for _ in range(MAX_STEPS):
+        callouts: list[Callout] = []
+        async with db.transaction() as session:
+            sub = await billing.lock(session, sub_id)
+            if sub is None:
+                return
+            due = await next_step(session, sub)
+            if due is None or due[0] > to:
+                sub.test_clock = max(sub.test_clock or to, to)
+                await billing.refresh_due(session, sub)
+                session.add(sub)
+                return
+            callouts = await run_step(session, collector, sub, due[1], max(due[0], sub.test_clock or due[0]))
+            await billing.refresh_due(session, sub)
+            session.add(sub)
+        await run_callouts(db, collector, callouts)
+    log.warning("test clock stopped after too many steps", extra={"subscription": sub_id})

@@ -1,0 +1,25 @@
+"""Subscriptions' part of the composition root: the outbox subscriber that moves subscriptions when their intents
+move (in the event's transaction), and the renewal job on the wall clock."""
+
+from __future__ import annotations
+
+import logging
+
+from server.events import outbox
+from server.runtime import Runtime
+from server.subscriptions import lifecycle, renewal
+from server.subscriptions.servicer import collector_of
+
+log = logging.getLogger("paygate.subscriptions")
+
+
+async def renew_subscriptions(rt: Runtime) -> None:
+    """Period ends, dunning, auto-resume and scheduled cancels of subscriptions on the wall clock."""
+    count = await renewal.renew_due(rt.db, collector_of(rt))
+    if count:
+        log.info("subscriptions renewed", extra={"count": count})
+
+
+def register(rt: Runtime) -> None:
+    outbox.subscribe(rt.db, lifecycle.on_event)
+    rt.add_job("renew_subscriptions", renew_subscriptions, renewal.INTERVAL_SECONDS)

@@ -1,0 +1,142 @@
+"""A card payment finished on the payer's side (3-D Secure on the page): paygate learns it from provider_a's signed
+webhook, or, when the webhook is lost, by asking provider_a when the intent is read."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import time
+from typing import Any
+
+import httpx
+
+from tests.conftest import fails, ok
+from tests.e2e.cards.support import THREE_D_SECURE, chose_card, new_intent, wait_for
+from tests.harness import Service
+from tests.localstripe import LocalStripe
+
+
+def awaiting_3ds(api: httpx.Client, merchant: dict[str, Any], localstripe: LocalStripe,
+                 order: str = "") -> tuple[dict[str, Any], str, str]:
+    """An intent whose card charge waits for 3-D Secure: (intent, provider PaymentIntent id, its client secret)."""
+    intent = new_intent(api, merchant_order_id=order)
+    got = chose_card(api, intent["id"], token=localstripe.tokenize(merchant["provider_a"]["publishable_key"],
+                                                                   THREE_D_SECURE))
+    secret = got["charges"][0]["provider_a_payload"]["client_secret"]
+    assert got["charges"][0]["provider_a_payload"]["status"] == "requires_action"
+    return intent, secret.split("_secret_")[0], secret
+
+
+def listed(api: httpx.Client, order: str) -> dict[str, Any]:
+    """The intent as the list shows it: the list never asks provider_a, so only a webhook can have changed it."""
+    [intent] = ok(api.get("/v1/payment_intents", params={"merchant_order_id": order}))["payment_intents"]
+    return intent  # type: ignore[no-any-return]
+
+
+def signed(secret: str, payload: bytes, at: int | None = None) -> str:
+    t = int(time.time()) if at is None else at
+    return f"t={t},v1={hmac.new(secret.encode(), f'{t}.'.encode() + payload, hashlib.sha256).hexdigest()}"
+
+
+def event_for(payment_id: str, charge_id: str, type_: str = "payment_intent.succeeded") -> bytes:
+    return json.dumps({"id": "evt_test", "object": "event", "type": type_, "data": {"object": {
+        "id": payment_id, "object": "payment_intent", "metadata": {"paygate_charge_id": charge_id}}}}).encode()
+
+
+def post_webhook(service: Service, merchant_id: str, payload: bytes, signature: str) -> httpx.Response:
+    return httpx.post(f"{service.http_url}/webhooks/provider_a/{merchant_id}", content=payload,
+                      headers={"Stripe-Signature": signature, "Content-Type": "application/json"}, timeout=30)
+
+
+def test_a_lost_webhook_is_recovered_by_reading_the_intent(api: httpx.Client, merchant: dict[str, Any],
+                                                           localstripe: LocalStripe) -> None:
+    intent, payment_id, secret = awaiting_3ds(api, merchant, localstripe, "lost-1")
+    localstripe.authenticate(merchant["provider_a"]["publishable_key"], payment_id, secret)
+    assert listed(api, "lost-1")["status"] == "RequiresPaymentMethod"  # no webhook reached paygate
+    paid = wait_for(api, intent["id"], lambda i: i["status"] == "Success")
+    assert paid["charges"][0]["status"] == "Success"
+    assert paid["payment_details"]["amount_captured"] == {"asset_id": "USD", "amount": "10.5"}
+
+
+def test_the_provider_webhook_applies_the_outcome(service: Service, api: httpx.Client, merchant: dict[str, Any],
+                                                  localstripe: LocalStripe) -> None:
+    localstripe.register_webhook(f"{service.http_url}/webhooks/provider_a/{merchant['merchant_id']}",
+                                 merchant["provider_a"]["webhook_secret"])
+    _, payment_id, secret = awaiting_3ds(api, merchant, localstripe, "hook-1")
+    localstripe.authenticate(merchant["provider_a"]["publishable_key"], payment_id, secret)
+    deadline = time.monotonic() + 20
+    while listed(api, "hook-1")["status"] != "Success":
+        assert time.monotonic() < deadline, "the provider's webhook never changed the intent"
+        time.sleep(0.3)
+
+
+def test_a_webhook_with_a_bad_signature_changes_nothing(service: Service, api: httpx.Client,
+                                                        merchant: dict[str, Any], localstripe: LocalStripe) -> None:
+    _intent, payment_id, secret = awaiting_3ds(api, merchant, localstripe, "forged-1")
+    localstripe.authenticate(merchant["provider_a"]["publishable_key"], payment_id, secret)
+    charge_id = listed(api, "forged-1")["charges"][0]["id"]
+    payload = event_for(payment_id, charge_id)
+    fails(post_webhook(service, merchant["merchant_id"], payload, signed("whsec_wrong", payload)), 400,
+          "parameter_invalid", "Stripe-Signature")
+    fails(post_webhook(service, merchant["merchant_id"], payload, ""), 400, "parameter_invalid", "Stripe-Signature")
+    assert listed(api, "forged-1")["status"] == "RequiresPaymentMethod"
+
+
+def test_a_stale_webhook_changes_nothing(service: Service, api: httpx.Client, merchant: dict[str, Any],
+                                         localstripe: LocalStripe) -> None:
+    _intent, payment_id, secret = awaiting_3ds(api, merchant, localstripe, "stale-1")
+    localstripe.authenticate(merchant["provider_a"]["publishable_key"], payment_id, secret)
+    payload = event_for(payment_id, listed(api, "stale-1")["charges"][0]["id"])
+    stale = signed(merchant["provider_a"]["webhook_secret"], payload, at=int(time.time()) - 3600)
+    fails(post_webhook(service, merchant["merchant_id"], payload, stale), 400, "parameter_invalid",
+          "Stripe-Signature")
+    assert listed(api, "stale-1")["status"] == "RequiresPaymentMethod"
+
+
+def test_a_replayed_webhook_is_harmless(service: Service, api: httpx.Client, merchant: dict[str, Any],
+                                        localstripe: LocalStripe) -> None:
+    intent, payment_id, secret = awaiting_3ds(api, merchant, localstripe, "replay-1")
+    localstripe.authenticate(merchant["provider_a"]["publishable_key"], payment_id, secret)
+    payload = event_for(payment_id, listed(api, "replay-1")["charges"][0]["id"])
+    for _ in range(3):
+        got = ok(post_webhook(service, merchant["merchant_id"], payload,
+                              signed(merchant["provider_a"]["webhook_secret"], payload)))
+        assert got == {"received": True}
+    assert listed(api, "replay-1")["status"] == "Success"
+    events = ok(api.get("/v1/events", params={"page_size": 100, "type": "payment_intent.succeeded"}))["events"]
+    assert [e["data"]["object"]["id"] for e in events] == [intent["id"]]
+
+
+def test_another_merchants_webhook_secret_does_not_verify(service: Service, api: httpx.Client,
+                                                          merchant: dict[str, Any], other_merchant: dict[str, Any],
+                                                          localstripe: LocalStripe) -> None:
+    _intent, payment_id, secret = awaiting_3ds(api, merchant, localstripe, "cross-1")
+    localstripe.authenticate(merchant["provider_a"]["publishable_key"], payment_id, secret)
+    payload = event_for(payment_id, listed(api, "cross-1")["charges"][0]["id"])
+    # Signed for the other merchant and posted to its URL: verified, but not its charge, so ignored.
+    ok(post_webhook(service, other_merchant["merchant_id"], payload,
+                    signed(other_merchant["provider_a"]["webhook_secret"], payload)))
+    assert listed(api, "cross-1")["status"] == "RequiresPaymentMethod"
+
+
+def test_a_failed_3ds_authentication_fails_the_charge(api: httpx.Client, merchant: dict[str, Any],
+                                                      localstripe: LocalStripe) -> None:
+    intent, payment_id, secret = awaiting_3ds(api, merchant, localstripe, "3ds-fail-1")
+    localstripe.authenticate(merchant["provider_a"]["publishable_key"], payment_id, secret, success=False)
+    failed = wait_for(api, intent["id"], lambda i: i["charges"][0]["status"] == "Failed")
+    assert failed["status"] == "RequiresPaymentMethod"
+    assert failed["charges"][0]["failure_code"] == "payment_intent_authentication_failure"
+
+
+def test_canceling_the_intent_cancels_its_pending_card_payment(api: httpx.Client, merchant: dict[str, Any],
+                                                               localstripe: LocalStripe) -> None:
+    intent, payment_id, _ = awaiting_3ds(api, merchant, localstripe, "cancel-1")
+    ok(api.post(f"/v1/payment_intents/{intent['id']}/cancel", json={}))
+    at_provider = localstripe.get(f"/v1/payment_intents/{payment_id}", merchant["provider_a"]["secret_key"])
+    assert at_provider["status"] == "canceled"  # 3-D Secure can no longer finish it
+    canceled = ok(api.get(f"/v1/payment_intents/{intent['id']}"))
+    assert canceled["status"] == "Canceled"
+    assert canceled["charges"][0]["status"] == "Failed" and canceled["charges"][0]["failure_code"] == "canceled"
+    failed = ok(api.get("/v1/events", params={"page_size": 100, "type": "payment_intent.payment_failed"}))["events"]
+    assert failed == []

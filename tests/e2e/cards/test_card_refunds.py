@@ -1,0 +1,91 @@
+"""Card refunds through provider_a: partial, several, never above what was captured, one of 20 concurrent full
+refunds accepted, the events of crypto refunds."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import httpx
+
+from tests.conftest import fails, ok
+from tests.e2e.cards.support import SUCCEEDS, chose_card, new_intent
+from tests.harness import Service
+from tests.localstripe import LocalStripe
+
+
+def paid_by_card(api: httpx.Client, merchant: dict[str, Any], localstripe: LocalStripe,
+                 amount: str = "10.50") -> dict[str, Any]:
+    intent = new_intent(api, amount=amount)
+    got = chose_card(api, intent["id"], token=localstripe.tokenize(merchant["provider_a"]["publishable_key"],
+                                                                   SUCCEEDS))
+    assert got["status"] == "Success"
+    return got
+
+
+def refund(api: httpx.Client, intent_id: str, amount: str) -> httpx.Response:
+    return api.post("/v1/refunds", json={"payment_intent_id": intent_id, "amount": amount})
+
+
+def test_a_partial_then_a_full_card_refund(api: httpx.Client, merchant: dict[str, Any],
+                                           localstripe: LocalStripe) -> None:
+    intent = paid_by_card(api, merchant, localstripe)
+    first = ok(refund(api, intent["id"], "4"))["refunds"][0]
+    assert first["status"] == "Success" and first["amount"] == {"asset_id": "USD", "amount": "4"}
+    assert first["charge"] == intent["charges"][0]["id"]
+    provider_pi = intent["charges"][0]["provider_a_payload"]["client_secret"].split("_secret_")[0]
+    at_provider = localstripe.get(f"/v1/refunds?payment_intent={provider_pi}", merchant["provider_a"]["secret_key"])
+    assert [r["amount"] for r in at_provider["data"]] == [400]
+    middle = ok(api.get(f"/v1/payment_intents/{intent['id']}"))
+    assert middle["status"] == "Success"
+    assert middle["payment_details"]["amount_refunded"] == {"asset_id": "USD", "amount": "4"}
+    ok(refund(api, intent["id"], "6.50"))
+    done = ok(api.get(f"/v1/payment_intents/{intent['id']}"))
+    assert done["status"] == "Refunded" and done["charges"][0]["refunded"] is True
+    assert [r["status"] for r in done["charges"][0]["refunds"]] == ["Success", "Success"]
+    fails(refund(api, intent["id"], "0.01"), 400, "invalid_payment_intent", "payment_intent_id")
+
+
+def test_a_card_refund_never_exceeds_what_was_captured(api: httpx.Client, merchant: dict[str, Any],
+                                                       localstripe: LocalStripe) -> None:
+    intent = paid_by_card(api, merchant, localstripe)
+    fails(refund(api, intent["id"], "10.51"), 400, "refund_amount_exceeded", "amount")
+    ok(refund(api, intent["id"], "10"))
+    fails(refund(api, intent["id"], "0.51"), 400, "refund_amount_exceeded", "amount")
+    fails(refund(api, intent["id"], "0.001"), 400, "parameter_invalid", "amount")
+
+
+def test_several_partial_card_refunds_add_up(api: httpx.Client, merchant: dict[str, Any],
+                                             localstripe: LocalStripe) -> None:
+    intent = paid_by_card(api, merchant, localstripe, amount="9")
+    for _ in range(3):
+        ok(refund(api, intent["id"], "3"))
+    assert ok(api.get(f"/v1/payment_intents/{intent['id']}"))["status"] == "Refunded"
+
+
+def test_card_refunds_record_the_refund_events(api: httpx.Client, merchant: dict[str, Any],
+                                               localstripe: LocalStripe) -> None:
+    intent = paid_by_card(api, merchant, localstripe)
+    made = ok(refund(api, intent["id"], "1"))["refunds"][0]
+    events = ok(api.get("/v1/events", params={"page_size": 100}))["events"]
+    types = [e["type"] for e in events if e["type"].startswith("refund.") and e["data"]["object"]["id"] == made["id"]]
+    assert sorted(types) == ["refund.created", "refund.succeeded", "refund.updated", "refund.updated"]
+
+
+def test_twenty_concurrent_full_card_refunds_accept_exactly_one(service: Service, merchant: dict[str, Any],
+                                                                localstripe: LocalStripe) -> None:
+    with httpx.Client(base_url=service.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=60) as api:
+        intent = paid_by_card(api, merchant, localstripe)
+
+    def attempt(_: int) -> httpx.Response:
+        with httpx.Client(base_url=service.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=60) as c:
+            return refund(c, intent["id"], "10.50")
+
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        answers = list(pool.map(attempt, range(20)))
+    accepted = [r for r in answers if r.status_code == 200]
+    assert len(accepted) == 1, [r.json() for r in answers]
+    assert {r.json()["error_code"] for r in answers if r.status_code != 200} <= {"refund_amount_exceeded",
+                                                                                  "invalid_payment_intent"}
+    with httpx.Client(base_url=service.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=60) as api:
+        assert len(ok(api.get("/v1/refunds", params={"payment_intent": intent["id"]}))["refunds"]) == 1

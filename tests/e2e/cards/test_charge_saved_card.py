@@ -1,0 +1,56 @@
+"""`charge_saved_card`, what subscription renewals call: a saved card charged off-session in the service, and the
+same idempotency key never charging twice. Called in-process against the service's own database and localstripe."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+
+from server.cards.payments import charge_saved_card
+from server.config import load_settings
+from server.db import Database
+from server.payment_intents import settle
+from server.payment_intents.aggregate import load_one
+from server.runtime import Runtime
+from tests.conftest import ok
+from tests.e2e.cards.support import SUCCEEDS, chose_card, new_intent
+from tests.harness import Service
+from tests.localstripe import LocalStripe
+
+
+def renew(service: Service, intent_id: str, payment_method_id: str, key: str) -> list[tuple[str, str]]:
+    """Charges the intent with the saved card under `key`; returns its charges (id, status)."""
+    settings = load_settings({k: v for k, v in service.env.items() if k.startswith("PAYGATE_")})
+
+    async def run() -> list[tuple[str, str]]:
+        db = Database(settings.database_url)
+        rt = Runtime.build(settings, db=db, var_dir=service.workdir)
+        try:
+            async with db.transaction() as session:
+                intent = await settle.lock(session, intent_id)
+                assert intent is not None
+                loaded = await charge_saved_card(session, rt, rt.cards, await load_one(session, intent),
+                                                 payment_method_id, key)
+                return [(c.id, c.status) for c in loaded.charges]
+        finally:
+            await db.close()
+
+    return asyncio.run(run())
+
+
+def test_charge_saved_card_pays_once_per_idempotency_key(service: Service, api: httpx.Client,
+                                                          merchant: dict[str, Any], localstripe: LocalStripe) -> None:
+    ann = ok(api.post("/v1/customers", json={"name": "Ann", "email": "ann@example.com"}))
+    first = new_intent(api, customer=ann["id"])
+    chose_card(api, first["id"], save_payment_method=True,
+               token=localstripe.tokenize(merchant["provider_a"]["publishable_key"], SUCCEEDS))
+    [pm] = ok(api.get("/v1/customers/payment_methods", params={"customer_id": ann["id"]}))["payment_methods"]
+    renewal = new_intent(api, amount="7", customer=ann["id"])
+    charges = renew(service, renewal["id"], pm["id"], "inv_1-attempt-1")
+    assert [s for _, s in charges] == ["Success"]
+    assert renew(service, renewal["id"], pm["id"], "inv_1-attempt-1") == charges  # the same key: no second charge
+    paid = ok(api.get(f"/v1/payment_intents/{renewal['id']}"))
+    assert paid["status"] == "Success" and len(paid["charges"]) == 1
+    assert paid["payment_details"]["amount_captured"] == {"asset_id": "USD", "amount": "7"}

@@ -1,0 +1,80 @@
+"""Paying a payment link with crypto in a real browser: the page shows a quote, the test sends the transfer on
+Anvil while the page polls, and the page walks through the transaction's progress to success."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Any
+from urllib.parse import unquote
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from tests.chain import Chain
+from tests.conftest import ok
+from tests.e2e.checkout_page.conftest import coffee_link, page_url
+from tests.harness import Service
+
+PAYER = 2
+ASSET = "USDT-ETH-TEST"
+POLL_WAIT_MS = 45_000  # the page polls every 10 s
+
+
+def ephemeral_token(shop: httpx.Client, email: str = "ana@example.com") -> str:
+    return str(ok(shop.post("/v1/customers/ephemeral_tokens", json={
+        "idp_key": "email", "idp_subject": email, "provider": "shop"}))["token"])
+
+
+def open_quote(page: Page, paygate: Service, link: dict[str, Any], token: str) -> dict[str, str]:
+    page.goto(f"{page_url(paygate, link)}?ephemeral_token={token}")
+    expect(page.locator("#signed-in")).to_be_visible()
+    page.click("#continue")
+    expect(page.locator("#step-pay")).to_be_visible()
+    page.select_option("#asset", ASSET)
+    page.click("#get-quote")
+    expect(page.locator("#quote")).to_be_visible()
+    return {"amount": page.input_value("#pay-amount").split()[0], "address": (page.text_content("#pay-address") or ""),
+            "uri": page.get_attribute("#qr", "data-uri") or ""}
+
+
+def units(amount: str, decimals: int = 6) -> int:
+    return int(Decimal(amount).scaleb(decimals))
+
+
+def test_a_link_is_paid_with_usdt_sent_on_chain_while_the_page_polls(
+        page: Page, paygate: Service, shop: httpx.Client, chain: Chain) -> None:
+    link = coffee_link(shop)
+    quote = open_quote(page, paygate, link, ephemeral_token(shop))
+    assert quote["amount"] == "12.5"
+    sent = chain.send_token("USDT", PAYER, quote["address"], units(quote["amount"]))
+    expect(page.locator("#p-seen")).to_have_class(re.compile("is-active|is-done"), timeout=POLL_WAIT_MS)
+    chain.mine(12)
+    expect(page.locator("#step-done")).to_be_visible(timeout=POLL_WAIT_MS)
+    expect(page.locator("#done-title")).to_have_text("Payment received")
+    intents = ok(shop.get("/v1/payment_intents", params={"page": 0, "page_size": 1}))["payment_intents"]
+    assert intents[0]["status"] == "Success"
+    assert intents[0]["charges"][0]["transactions"][0]["tx_hash"] == sent.tx_hash
+
+
+def test_the_qr_code_carries_an_eip681_transfer_of_the_token_amount_to_the_address(
+        page: Page, paygate: Service, shop: httpx.Client, chain: Chain) -> None:
+    link = coffee_link(shop)
+    quote = open_quote(page, paygate, link, ephemeral_token(shop))
+    usdt = chain.dev.tokens["USDT"]
+    assert quote["uri"] == (f"ethereum:{usdt}@{chain.dev.chain_id}/transfer?address={quote['address']}"
+                            f"&uint256={units(quote['amount'])}")
+    src = page.get_attribute("#qr", "src") or ""
+    assert unquote(src.split("data=", 1)[1]) == quote["uri"]
+    svg = httpx.get(f"{paygate.http_url}{src}")
+    assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+
+
+def test_the_amount_copy_button_copies_the_bare_amount(
+        page: Page, paygate: Service, shop: httpx.Client) -> None:
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    link = coffee_link(shop)
+    quote = open_quote(page, paygate, link, ephemeral_token(shop))
+    page.click("button[data-copy='pay-amount']")
+    expect(page.locator("button[data-copy='pay-amount']")).to_have_text("Copied")
+    assert page.evaluate("navigator.clipboard.readText()") == quote["amount"]

@@ -1,0 +1,84 @@
+"""The page's answers and headers: friendly 404/410 pages, a Content-Security-Policy with a fresh nonce, and no
+request to any host other than paygate."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from tests.conftest import ok
+from tests.e2e.checkout_page.conftest import coffee_link, page_url
+from tests.harness import Service
+
+
+def test_an_unknown_link_answers_a_friendly_404_page(paygate: Service) -> None:
+    r = httpx.get(f"{paygate.http_url}/checkout/pl_doesnotexist000000000000")
+    assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
+    assert "This payment page does not exist" in r.text
+
+
+def test_an_inactive_link_answers_410_gone(paygate: Service, shop: httpx.Client) -> None:
+    link = coffee_link(shop)
+    ok(shop.post(f"/v1/payment_links/{link['id']}", json={"active": False}))
+    r = httpx.get(page_url(paygate, link))
+    assert r.status_code == 410 and "This offer has ended" in r.text
+
+
+def test_every_page_has_a_csp_whose_nonce_is_fresh_and_is_the_only_script_allowed(
+        paygate: Service, shop: httpx.Client) -> None:
+    link = coffee_link(shop)
+    first, second = httpx.get(page_url(paygate, link)), httpx.get(page_url(paygate, link))
+    nonces = []
+    for r in (first, second):
+        csp = r.headers["content-security-policy"]
+        nonce = re.search(r"script-src 'nonce-([^']+)'", csp).group(1)  # type: ignore[union-attr]
+        assert "default-src 'none'" in csp and "'unsafe-inline'" not in csp
+        scripts = re.findall(r"<script([^>]*)>", r.text)
+        assert all('type="application/json"' in s or f'nonce="{nonce}"' in s for s in scripts), scripts
+        assert r.headers["referrer-policy"] == "no-referrer" and r.headers["x-content-type-options"] == "nosniff"
+        nonces.append(nonce)
+    assert nonces[0] != nonces[1]
+
+
+def test_a_test_mode_page_may_be_framed_by_any_site_and_a_live_one_by_its_return_url_only(
+        paygate: Service, shop: httpx.Client, merchant: dict[str, object]) -> None:
+    test_link = coffee_link(shop, return_url="https://shop.example/thanks")
+    assert "frame-ancestors *" in httpx.get(page_url(paygate, test_link)).headers["content-security-policy"]
+
+
+def test_a_pay_page_needs_the_client_secret(paygate: Service, shop: httpx.Client) -> None:
+    intent = ok(shop.post("/v1/payment_intents", json={"amount": "5", "currency": "USD"}))
+    wrong = httpx.get(f"{paygate.http_url}/checkout/pay/{intent['id']}?client_secret={intent['id']}_secret_x")
+    assert wrong.status_code == 404
+    right = httpx.get(f"{paygate.http_url}/checkout/pay/{intent['id']}?client_secret={intent['client_secret']}")
+    assert right.status_code == 200
+
+
+def test_an_invoice_style_pay_page_shows_the_amount_and_a_quote(
+        page: Page, paygate: Service, shop: httpx.Client) -> None:
+    intent = ok(shop.post("/v1/payment_intents", json={"amount": "7.25", "currency": "USD"}))
+    page.goto(f"{paygate.http_url}/checkout/pay/{intent['id']}?client_secret={intent['client_secret']}")
+    expect(page.locator("#total")).to_have_text("7.25 USD")
+    page.select_option("#asset", "USDC-ETH-TEST")
+    page.click("#get-quote")
+    expect(page.locator("#pay-amount")).to_have_value("7.25 USDC")
+
+
+def test_the_page_requests_nothing_from_any_host_but_paygate(
+        page: Page, paygate: Service, shop: httpx.Client) -> None:
+    hosts: set[str] = set()
+    page.on("request", lambda r: hosts.add(urlsplit(r.url).netloc) if not r.url.startswith("data:") else None)
+    link = coffee_link(shop)
+    token = ok(shop.post("/v1/customers/ephemeral_tokens", json={
+        "idp_key": "email", "idp_subject": "gus@example.com", "provider": "chat"}))["token"]
+    page.goto(f"{page_url(paygate, link)}?ephemeral_token={token}")
+    page.click("#continue")
+    page.select_option("#asset", "USDT-ETH-TEST")
+    page.click("#get-quote")
+    expect(page.locator("#qr")).to_have_js_property("complete", True)
+    assert hosts == {urlsplit(paygate.http_url).netloc}
+
+

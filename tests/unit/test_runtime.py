@@ -1,0 +1,65 @@
+"""The composition root (server/composition.py): a runtime is built explicitly, each package registers into it,
+and nothing it holds is shared between two runtimes through a module."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from server.chains.hooks import TRANSFER_CHANGED
+from server.composition import compose
+from server.config import load_settings
+from server.events.outbox import EVENT_RECORDED
+from server.runtime import Runtime
+from server.subscriptions.lifecycle import on_event
+from server.webhooks.queue import fan_out
+from tests.harness import TEST_NETWORKS
+
+
+def build(workdir: Path) -> Runtime:
+    workdir.mkdir(parents=True, exist_ok=True)
+    networks = workdir / "networks.toml"
+    networks.write_text(TEST_NETWORKS)
+    return compose(load_settings({"PAYGATE_DATABASE_URL": f"sqlite:///{workdir / 'p.db'}",
+                                  "PAYGATE_NETWORKS": str(networks)}), var_dir=workdir / "var")
+
+
+def close(*runtimes: Runtime) -> None:
+    for rt in runtimes:
+        asyncio.run(rt.db.close())
+
+
+def test_compose_registers_each_packages_jobs_once(tmp_path: Path) -> None:
+    rt = build(tmp_path)
+    try:
+        assert sorted(job.name for job in rt.jobs) == [
+            "deliver_webhooks", "expire_payment_intents", "purge_lapsed", "renew_subscriptions", "send_refunds",
+            "watch_chains"]
+    finally:
+        close(rt)
+
+
+def test_compose_subscribes_the_webhook_fan_out_and_the_subscription_lifecycle_to_the_outbox(tmp_path: Path) -> None:
+    rt = build(tmp_path)
+    try:
+        assert rt.db.hooks.of(EVENT_RECORDED) == (fan_out, on_event)
+    finally:
+        close(rt)
+
+
+def test_each_runtimes_transfer_listener_settles_with_that_runtime(tmp_path: Path) -> None:
+    first, second = build(tmp_path / "a"), build(tmp_path / "b")
+    try:
+        (one,), (two,) = first.db.hooks.of(TRANSFER_CHANGED), second.db.hooks.of(TRANSFER_CHANGED)
+        assert one.args == (first,) and two.args == (second,)  # type: ignore[attr-defined]
+    finally:
+        close(first, second)
+
+
+def test_a_runtime_built_without_composition_has_no_listeners_nor_jobs(tmp_path: Path) -> None:
+    rt = Runtime.build(load_settings({"PAYGATE_DATABASE_URL": f"sqlite:///{tmp_path / 'p.db'}"}),
+                       var_dir=tmp_path / "var")
+    try:
+        assert rt.jobs == [] and rt.db.hooks.of(TRANSFER_CHANGED) == () and rt.db.hooks.of(EVENT_RECORDED) == ()
+    finally:
+        close(rt)
