@@ -7,6 +7,7 @@ re-organisation dropped it.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,10 +85,23 @@ class Chain:
         return bytes(account.sign_transaction(tx).raw_transaction)
 
 
+def _start_devchain(workdir: Path, attempts: int = 3) -> devchain.DevChain:
+    """A fresh port per attempt: under a loaded CI machine Anvil has aborted at start-up once (status -6) with a whole
+    worker's chain tests failing at setup; the failure of the last attempt, with Anvil's own output, is raised."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return devchain.start(free_port(), log_path=workdir / f"anvil-{attempt}.log")
+        except devchain.DevChainError as e:
+            if attempt == attempts:
+                raise
+            print(f"anvil start attempt {attempt} failed, retrying: {e}", file=sys.stderr)
+    raise AssertionError("unreachable")
+
+
 @pytest.fixture(scope="session")
 def chain(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Chain]:
     workdir = Path(tmp_path_factory.mktemp("devchain"))
-    dev = devchain.start(free_port(), log_path=workdir / "anvil.log")
+    dev = _start_devchain(workdir)
     networks_file = workdir / "networks.toml"
     upsert_network(networks_file, dev.network_entry())
     try:

@@ -115,7 +115,7 @@ def _start(port: int, compiled: Compiled, config_out: Path, log_path: Path | Non
         stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
     rpc_url = f"http://127.0.0.1:{port}"
     try:
-        w3 = _wait_ready(process, rpc_url, config_out)
+        w3 = _wait_ready(process, rpc_url, config_out, log_path)
         keys = json.loads(config_out.read_text())
         accounts = [{"address": Web3.to_checksum_address(a), "private_key": k}
                     for a, k in zip(keys["available_accounts"], keys["private_keys"], strict=True)]
@@ -133,18 +133,26 @@ def _start(port: int, compiled: Compiled, config_out: Path, log_path: Path | Non
         raise
 
 
-def _wait_ready(process: subprocess.Popen[bytes], rpc_url: str, config_out: Path) -> Web3:
+def _wait_ready(process: subprocess.Popen[bytes], rpc_url: str, config_out: Path, log_path: Path | None) -> Web3:
     w3 = Web3(HTTPProvider(rpc_url, request_kwargs={"timeout": 5}))
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise DevChainError(f"anvil exited with status {process.returncode} (is port {rpc_url} in use?)")
+            raise DevChainError(f"anvil exited with status {process.returncode} on {rpc_url}{_log_tail(log_path)}")
         if config_out.exists():
             with contextlib.suppress(Exception):
                 w3.eth.chain_id  # noqa: B018 - the first answer means Anvil is serving
                 return w3
         time.sleep(0.05)
     raise DevChainError(f"anvil did not answer on {rpc_url} within {START_SECONDS} s")
+
+
+def _log_tail(log_path: Path | None, limit: int = 2000) -> str:
+    """What Anvil printed before it died; the exit status alone (an abort, say) does not tell why."""
+    if log_path is None or not log_path.exists():
+        return ""
+    text = log_path.read_bytes()[-limit:].decode("utf-8", "replace").strip()
+    return f"; it printed:\n{text}" if text else "; it printed nothing"
 
 
 def _deploy(w3: Web3, abi: list[dict[str, Any]], bytecode: str, holders: list[str]) -> dict[str, str]:
