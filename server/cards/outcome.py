@@ -23,7 +23,8 @@ from server.errors import Unavailable, invalid
 from server.payment_intents import settle
 from server.payment_intents.aggregate import Loaded, load_one
 from server.payment_intents.env import Env
-from server.payment_intents.models import Charge
+from server.payment_intents.models import Charge, PaymentIntent
+from server.payment_intents.states import Status
 from server.payment_intents.totals import ChargeStatus
 from server.rails.provider_a import BadSignature, Payment, ProviderUnavailable, verify_event
 
@@ -102,6 +103,22 @@ async def cancel_pending(db: Database, env: Env, cards: Cards, intent_id: str) -
                 log.warning("card cancel failed", extra={"charge": charge.id})
                 continue
         await _report(db, env, cards, charge.id, payment)
+
+
+async def cancel_abandoned(db: Database, env: Env, cards: Cards, limit: int = 50) -> int:
+    """Pending card payments of intents that are already Canceled (expired by the scheduler, or canceled while
+    provider_a did not answer) are canceled at provider_a, so 3-D Secure can no longer finish them. Asked again on
+    every run until provider_a answers: the charge stays Pending until then. The number of intents asked about."""
+    async with db.read() as session:
+        intent_ids = list(await session.exec(
+            select(Charge.payment_intent_id).distinct()
+            .join(PaymentIntent, col(PaymentIntent.id) == col(Charge.payment_intent_id))
+            .where(Charge.payment_method_type == payments.CARDS, Charge.status == ChargeStatus.PENDING,
+                   col(Charge.provider_payment_id) != "", PaymentIntent.status == Status.CANCELED)
+            .limit(limit)))
+    for intent_id in intent_ids:
+        await cancel_pending(db, env, cards, intent_id)
+    return len(intent_ids)
 
 
 def card_pending(loaded: Loaded) -> bool:

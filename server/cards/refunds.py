@@ -5,6 +5,9 @@ refunds never above what was captured, decided one at a time under the intent's 
 Pending row and `refund.created` first (committed with the amount check under the lock), then one provider call
 with idempotency key = our refund id, then Processing → Success (`refund.updated` each, `refund.succeeded`) or
 Failed (`refund.failed`, the amount refundable again) in one transaction with the intent's and customer's totals.
+Only a definite answer fails a refund: when provider_a does not answer, it may still have paid, so the refund stays
+Pending (its amount held) and the scheduler tries again (`retry_pending`): it first looks for a refund provider_a
+made with our refund id in its metadata and adopts it, and only then asks for one, with the same idempotency key.
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ from __future__ import annotations
 import logging
 from decimal import Decimal
 
+import sqlalchemy as sa
 from paygate.v1 import refunds_pb2 as pb
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock, structs, validate
@@ -37,6 +42,9 @@ from server.refunds.states import EVENT_TYPES, Event, Status, transition
 from server.rpc.context import Caller
 
 log = logging.getLogger("paygate.cards")
+BATCH = 50
+# A Pending card refund is asked about again this long after its last try (the first try is the create call's own).
+RETRY_AFTER_SECONDS = 30
 
 
 async def paid_card_charge(db: Database, caller: Caller, intent_id: str) -> tuple[PaymentIntent, Charge] | None:
@@ -113,7 +121,20 @@ async def create(db: Database, env: Env, cards: Cards, caller: Caller, request: 
     return await send(db, env, cards, refund.id)
 
 
-async def send(db: Database, env: Env, cards: Cards, refund_id: str) -> Refund:
+async def retry_pending(db: Database, env: Env, cards: Cards, *, now: int, limit: int = BATCH) -> int:
+    """Card refunds still Pending `RETRY_AFTER_SECONDS` after their last try are sent again; the number tried."""
+    async with db.read() as session:
+        due = list(await session.exec(
+            select(Refund.id).join(Charge, col(Charge.id) == col(Refund.charge_id))
+            .where(Refund.status == Status.PENDING, Charge.payment_method_type == payments.CARDS,
+                   col(Refund.updated) <= now - RETRY_AFTER_SECONDS)
+            .order_by(col(Refund.updated)).limit(limit)))
+    for refund_id in due:
+        await send(db, env, cards, refund_id, retry=True)
+    return len(due)
+
+
+async def send(db: Database, env: Env, cards: Cards, refund_id: str, *, retry: bool = False) -> Refund:
     """Asks provider_a to pay a Pending card refund back and records the answer. Safe to repeat: the provider's
     idempotency key is the refund id, and a refund no longer Pending is left alone."""
     async with db.read() as session:
@@ -129,7 +150,10 @@ async def send(db: Database, env: Env, cards: Cards, refund_id: str) -> Refund:
         failure = "provider_not_configured"
     else:
         try:
-            done = await acct.client.refund(
+            done = await acct.client.find_refund(payment_id=charge.provider_payment_id,
+                                                 metadata_key="paygate_refund_id", value=refund.id) \
+                if retry else None  # an earlier try went unanswered: it may have refunded
+            done = done or await acct.client.refund(
                 payment_id=charge.provider_payment_id, amount=to_minor(refund.amount, refund.decimals),
                 metadata={"paygate_refund_id": refund.id, "paygate_payment_intent_id": refund.payment_intent_id},
                 idempotency_key=refund.id)
@@ -139,7 +163,12 @@ async def send(db: Database, env: Env, cards: Cards, refund_id: str) -> Refund:
         except Declined:
             failure = "provider_refused"
         except ProviderUnavailable:
-            failure = "provider_error"
+            log.warning("card refund not answered; asked again later", extra={"refund": refund.id})
+            async with db.transaction() as session:
+                await session.exec(sa.update(Refund).where(col(Refund.id) == refund_id,
+                                                           col(Refund.status) == Status.PENDING)
+                                   .values(updated=clock.now()))  # the retry's back-off counts from this try
+            return refund
     async with db.transaction() as session:
         locked = await session.get(Refund, refund_id, with_for_update=True, populate_existing=True)
         assert locked is not None

@@ -12,6 +12,7 @@ import logging
 from sqlmodel import col, select
 
 from server import clock
+from server.cards import outcome
 from server.db import Database
 from server.payment_intents import service
 from server.payment_intents.env import Env
@@ -43,3 +44,8 @@ async def expire_payment_intents(rt: Runtime) -> None:
     count = await expire_due(rt.db, rt, rt.clock.now())
     if count:
         log.info("payment intents expired", extra={"count": count})
+    # After the commit above, never inside it: a provider call must not hold the intents' rows. A crash in between
+    # leaves a Pending card charge on a Canceled intent, which this finds on the next run.
+    asked = await outcome.cancel_abandoned(rt.db, rt, rt.cards)
+    if asked:
+        log.info("pending card payments of canceled intents canceled at provider_a", extra={"count": asked})

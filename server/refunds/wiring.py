@@ -1,10 +1,17 @@
-"""Refunds' part of the composition root: the job that signs, sends and follows refund transactions."""
+"""Refunds' part of the composition root: the job that signs, sends and follows refund transactions, and the one
+that asks provider_a again about card refunds it did not answer."""
 
 from __future__ import annotations
 
+from server.cards import refunds as card_refunds
 from server.refunds import sender
 from server.runtime import Runtime
 
 
+async def retry_card_refunds(rt: Runtime) -> None:
+    await card_refunds.retry_pending(rt.db, rt, rt.cards, now=rt.clock.now())
+
+
 def register(rt: Runtime) -> None:
     rt.add_job("send_refunds", sender.send_refunds, sender.INTERVAL_SECONDS)
+    rt.add_job("retry_card_refunds", retry_card_refunds, sender.INTERVAL_SECONDS)

@@ -170,8 +170,20 @@ class ProviderA:
         obj = await self._call("refund", self._v1.refunds.create_async,
                                params={"payment_intent": payment_id, "amount": amount, "metadata": metadata},
                                options={"idempotency_key": idempotency_key})
-        return ProviderRefund(id=str(_get(obj, "id", "")), status=str(_get(obj, "status", "")),
-                              amount=int(_get(obj, "amount", 0)))
+        return _refund_of(obj)
+
+    async def find_refund(self, *, payment_id: str, metadata_key: str, value: str) -> ProviderRefund | None:
+        page = await self._call("find_refund", self._v1.refunds.list_async,
+                                params={"payment_intent": payment_id, "limit": 100})
+        for obj in _get(page, "data", []) or []:
+            if str((_get(obj, "metadata", {}) or {}).get(metadata_key, "")) == value:
+                return _refund_of(obj)
+        return None
+
+
+def _refund_of(obj: Any) -> ProviderRefund:
+    return ProviderRefund(id=str(_get(obj, "id", "")), status=str(_get(obj, "status", "")),
+                          amount=int(_get(obj, "amount", 0)))
 
 
 ClientFactory = Callable[[str], ProviderA]

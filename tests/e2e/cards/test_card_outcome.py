@@ -140,3 +140,18 @@ def test_canceling_the_intent_cancels_its_pending_card_payment(api: httpx.Client
     assert canceled["charges"][0]["status"] == "Failed" and canceled["charges"][0]["failure_code"] == "canceled"
     failed = ok(api.get("/v1/events", params={"page_size": 100, "type": "payment_intent.payment_failed"}))["events"]
     assert failed == []
+
+
+def test_expiry_cancels_its_pending_card_payment(api: httpx.Client, merchant: dict[str, Any],
+                                                 localstripe: LocalStripe) -> None:
+    # The payer must not be able to finish 3-D Secure on an intent that expired: the scheduler's expiry cancels the
+    # provider payment too, as the merchant's cancel call does.
+    intent = new_intent(api, expires_in=3)
+    got = chose_card(api, intent["id"], token=localstripe.tokenize(merchant["provider_a"]["publishable_key"],
+                                                                   THREE_D_SECURE))
+    payment_id = got["charges"][0]["provider_a_payload"]["client_secret"].split("_secret_")[0]
+    expired = wait_for(api, intent["id"], lambda i: i["status"] == "Canceled"
+                       and i["charges"][0]["status"] == "Failed", seconds=30)
+    assert expired["cancellation_reason"] == "expired" and expired["charges"][0]["failure_code"] == "canceled"
+    at_provider = localstripe.get(f"/v1/payment_intents/{payment_id}", merchant["provider_a"]["secret_key"])
+    assert at_provider["status"] == "canceled"
