@@ -24,6 +24,7 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from server.db import sqlite_driver
 from server.errors import DomainError
 
 log = logging.getLogger("paygate.db")
@@ -111,6 +112,9 @@ class Database:
         kwargs: dict[str, Any] = {"hide_parameters": True}
         if self.dialect == "postgresql":
             kwargs.update(pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+        else:
+            # Connections that roll back before they close: a discarded one never keeps the write lock.
+            kwargs.update(async_creator=sqlite_driver.async_creator(async_url(url)))
         self.engine: AsyncEngine = create_async_engine(async_url(url), **kwargs)
         # Readers see one snapshot for the whole unit of work: under PostgreSQL's default READ COMMITTED an intent
         # read before a watcher's commit and its transfers read after it would disagree (SQLite's BEGIN is a
@@ -120,7 +124,7 @@ class Database:
         if self.dialect == "sqlite":
             self._write_lock = asyncio.Lock()
             configure_sqlite(self.engine.sync_engine)
-            self._reader = create_async_engine(async_url(url), hide_parameters=True)
+            self._reader = create_async_engine(async_url(url), **kwargs)
             configure_sqlite(self._reader.sync_engine, writer=False)
         info = {"hooks": self.hooks}
         self._sessions = async_sessionmaker(self.engine, class_=AsyncSession, expire_on_commit=False, info=info)

@@ -19,6 +19,7 @@ from tests.e2e.grpc.own_service import alive, own_service
 from tests.harness import Service
 
 CALLS = 160
+ROUNDS = 4
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -26,15 +27,15 @@ def svc(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
     yield from own_service(request, tmp_path_factory)
 
 
-def _fire_short_deadlines(svc: Service, key: str, *, idempotent: bool = False) -> None:
-    rng = random.Random(7)
+def _fire_short_deadlines(svc: Service, key: str, *, idempotent: bool = False, seed: int = 7) -> None:
+    rng = random.Random(seed)
     with grpc.insecure_channel(svc.grpc_addr) as channel:
         stub = customers_pb2_grpc.CustomerServiceStub(channel)
         futures = []
         for i in range(CALLS):
             metadata = [("authorization", f"Bearer {key}")]
             if idempotent:
-                metadata.append(("idempotency-key", f"jam-{i}"))
+                metadata.append(("idempotency-key", f"jam-{seed}-{i}"))
             request = pb.CreateCustomerRequest(name=f"c{i}", email=f"c{i}@example.com")
             futures.append(stub.CreateCustomer.future(request, metadata=metadata,
                                                       timeout=rng.uniform(0.005, 0.040)))
@@ -57,6 +58,16 @@ def test_calls_cancelled_by_short_deadlines_leave_other_merchants_writes_working
     _fire_short_deadlines(svc, svc.create_merchant()["test"]["secret_key"])
     time.sleep(0.5)
     _writes_promptly(svc)
+    assert alive(svc)
+
+
+def test_bursts_of_cancelled_calls_leave_writes_working_after_each_burst(svc):
+    """Round after round (issue 8 finding 3): a connection discarded after a cancellation mid-statement used to
+    keep SQLite's write lock while anything still referenced its cursor."""
+    key = svc.create_merchant()["test"]["secret_key"]
+    for n in range(ROUNDS):
+        _fire_short_deadlines(svc, key, seed=n)
+        _writes_promptly(svc)
     assert alive(svc)
 
 
