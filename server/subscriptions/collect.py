@@ -2,8 +2,9 @@
 
 Crypto (`send_invoice`): the invoice gets its own payment intent and `payment_url` in the same transaction, and is
 marked for e-mailing (`mail_due_at`); the mail itself is sent after the commit (`send_mail`). Card
-(`charge_automatically`): the charge is a callout after the commit through the `CardCharger` seam, with the invoice
-id and the attempt number as idempotency key; its outcome is recorded in a second transaction (`card_outcome`).
+(`charge_automatically`): the charge is a callout after the commit through the `CardCharger` seam
+(server/subscriptions/card_rail.py over the cards package), with the invoice id and the attempt number as idempotency
+key; its outcome is recorded in the charge's own transaction (`card_outcome`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from typing import Protocol
 
+import sqlalchemy as sa
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
@@ -26,7 +29,8 @@ from server.merchants.models import Merchant
 from server.payment_intents import settle
 from server.payment_intents.aggregate import Loaded as IntentLoaded
 from server.payment_intents.env import Env
-from server.payment_intents.models import PaymentIntent
+from server.payment_intents.models import Charge, PaymentIntent
+from server.payment_intents.states import ChargeStatus
 from server.payment_intents.states import Status as IntentStatus
 from server.subscriptions import billing, rows
 from server.subscriptions.aggregate import Loaded
@@ -37,6 +41,10 @@ from server.subscriptions.pricing import display
 log = logging.getLogger("paygate.subscriptions")
 MAIL_LEASE_SECONDS = 600
 CHARGE_LEASE_SECONDS = 600
+# CardResult.failure_code of a charge the provider left Pending: 3-D Secure asked for (the payer must act), or
+# still processing (its webhook decides).
+ACTION_REQUIRED = "authentication_required"
+PROCESSING = "processing"
 
 
 @dataclass(frozen=True)
@@ -183,61 +191,84 @@ async def send_mails(db: Database, mailer: Mailer, invoice_ids: list[str]) -> in
 # ---------------------------------------------------------------- cards
 
 
+async def decided_attempts(session: AsyncSession, intent_id: str, invoice_id: str) -> int:
+    """Off-session attempts of an invoice the card provider refused (its intent's failed charges under the
+    invoice's keys). An attempt interrupted before its outcome was committed is not counted: it is made again under
+    the same key, which the provider answers once."""
+    found = await session.exec(select(sa.func.count()).select_from(Charge).where(
+        Charge.payment_intent_id == intent_id, col(Charge.idempotency_key).startswith(f"{invoice_id}-"),
+        Charge.status == ChargeStatus.FAILED))
+    return int(found.one())
+
+
 async def charge(db: Database, collector: Collector, invoice_id: str) -> None:
-    """One off-session attempt for an invoice: the attempt is counted and leased (and the invoice's intent made) in
-    a first transaction, the card charged and the outcome recorded in a second. The idempotency key is the invoice
-    id and the attempt number: a replay of one attempt never charges twice, a retry is a new charge."""
+    """One off-session attempt for an invoice. A first transaction leases it (`next_payment_attempt` moves past the
+    lease, so no other sweep takes it meanwhile) and makes the invoice's intent; a second charges the card and
+    records the outcome on the intent, the invoice and the subscription together. The idempotency key is the
+    invoice id and the attempt number, counted from the refused attempts: a replayed or interrupted attempt never
+    charges twice, a retry after a decline is a new charge."""
     cards = collector.cards
     if cards is None:
         log.warning("card renewal skipped: no card rail in this process", extra={"invoice": invoice_id})
         return
     async with db.transaction() as session:
-        inv = await session.get(Invoice, invoice_id, with_for_update=True)
-        if inv is None or inv.status != "open":
+        sub_id = (await session.exec(select(Invoice.subscription_id).where(Invoice.id == invoice_id))).first()
+        sub = await billing.lock(session, sub_id) if sub_id else None
+        inv = await session.get(Invoice, invoice_id, with_for_update=True, populate_existing=True)
+        if sub is None or inv is None or inv.status != "open" or not sub.default_payment_method_id:
             return
-        sub = await session.get(Subscription, inv.subscription_id)
-        if sub is None:
-            return
-        inv.attempt_count += 1
+        intent = await open_intent(session, collector.env, inv, final_time(inv))
+        attempt = await decided_attempts(session, intent.id, inv.id) + 1
+        inv.attempt_count = attempt
         inv.next_payment_attempt = sub.now() + CHARGE_LEASE_SECONDS
         session.add(inv)
-        intent = await open_intent(session, collector.env, inv, final_time(inv))
-        key, method = f"{inv.id}-{inv.attempt_count}", sub.default_payment_method_id
+        await billing.refresh_due(session, sub)
+        session.add(sub)
+        key, method = f"{inv.id}-{attempt}", sub.default_payment_method_id
     async with db.transaction() as session:
         result = await cards.charge_saved_card(session, intent.id, method, key)
-    await card_outcome(db, invoice_id, result)
+        await card_outcome(session, invoice_id, result)
 
 
-async def card_outcome(db: Database, invoice_id: str, result: CardResult) -> None:
+async def card_outcome(session: AsyncSession, invoice_id: str, result: CardResult) -> None:
+    """What one off-session attempt means for the invoice and its subscription. Paid: the intent's Success has
+    paid the invoice already (lifecycle.on_event, in this transaction). Refused: `invoice.payment_failed` (or
+    `.payment_action_required` for 3-D Secure), past_due, and the next retry (1, 3, 5 days after the period end);
+    after the last, the subscription is canceled (`payment_failed`)."""
     from server.subscriptions import lifecycle
     from server.subscriptions.aggregate import load
     from server.subscriptions.states import Event, Status
-    async with db.transaction() as session:
-        inv = await session.get(Invoice, invoice_id, with_for_update=True)
-        if inv is None or inv.status != "open":
-            return
-        sub = await billing.lock(session, inv.subscription_id)
-        if sub is None:
-            return
-        now = sub.now()
-        if result.succeeded:
-            await lifecycle.invoice_paid(session, sub, inv, now)
-            return
-        await billing.record_invoice(session, inv, "invoice.payment_failed")
-        start = inv.period_start or inv.created_at
-        retries = [start + d * DAY for d in CARD_RETRY_DAYS]
-        later = [t for t in retries if t > now]
-        loaded = await load(session, sub)
-        if later and inv.attempt_count <= len(CARD_RETRY_DAYS):
-            inv.next_payment_attempt = later[0]
-            session.add(inv)
-            if sub.status == Status.ACTIVE:
-                await billing.move(session, loaded, Event.PAYMENT_OVERDUE, now)
-            else:
-                await billing.refresh_due(session, sub)
-                session.add(sub)
-            return
-        await give_up(session, loaded, inv, now)
+    sub_id = (await session.exec(select(Invoice.subscription_id).where(Invoice.id == invoice_id))).first()
+    sub = await billing.lock(session, sub_id) if sub_id else None
+    inv = await session.get(Invoice, invoice_id, with_for_update=True, populate_existing=True)
+    if sub is None or inv is None or inv.status != "open":
+        return
+    now = sub.now()
+    if result.succeeded:
+        await lifecycle.invoice_paid(session, sub, inv, now)
+        return
+    start = inv.period_start or inv.created_at
+    later = [t for t in (start + d * DAY for d in CARD_RETRY_DAYS) if t > now]
+    if result.failure_code == PROCESSING:
+        # Neither paid nor refused yet: the provider's webhook decides; the next retry looks again.
+        inv.next_payment_attempt = later[0] if later else now + CHARGE_LEASE_SECONDS
+        session.add(inv)
+        await billing.refresh_due(session, sub)
+        session.add(sub)
+        return
+    kind = "invoice.payment_action_required" if result.failure_code == ACTION_REQUIRED else "invoice.payment_failed"
+    await billing.record_invoice(session, inv, kind)
+    loaded = await load(session, sub)
+    if later and inv.attempt_count <= len(CARD_RETRY_DAYS):
+        inv.next_payment_attempt = later[0]
+        session.add(inv)
+        if sub.status == Status.ACTIVE:
+            await billing.move(session, loaded, Event.PAYMENT_OVERDUE, now)
+        else:
+            await billing.refresh_due(session, sub)
+            session.add(sub)
+        return
+    await give_up(session, loaded, inv, now)
 
 
 async def give_up(session: AsyncSession, loaded: Loaded, inv: Invoice, now: int) -> None:
