@@ -8,7 +8,7 @@ event of the status entered (`.paused`, `.resumed`, `.deleted`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
@@ -31,6 +31,7 @@ from server.validate import money_text
 DUE_DAYS = 3  # a crypto invoice is due 3 days after its period starts; past_due after that
 FINAL_DAYS = 7  # crypto: canceled for non-payment 7 days after the period end
 CARD_RETRY_DAYS = (1, 3, 5)  # cards are retried 1, 3 and 5 days after the period end
+NOTICE_DAYS = 3  # invoice.upcoming and subscription.trial_will_end: 3 days before the period (or trial) ends
 DAY = 86_400
 
 ENTERED_EVENTS = {Status.PAUSED: "subscription.paused", Status.CANCELED: "subscription.deleted"}
@@ -97,6 +98,31 @@ async def move(session: AsyncSession, loaded: Loaded, event: Event, now: int, *,
     await record(session, loaded, "subscription.updated", before)
 
 
+async def record_upcoming(session: AsyncSession, loaded: Loaded) -> None:
+    """`invoice.upcoming`: the invoice the coming period end will issue, as it would be now (on the pending plan if
+    one applies then, less the carried credit). Like the public API's upcoming invoice it has no id: it does not
+    exist yet."""
+    sub = loaded.sub
+    plan = loaded.target or loaded.current
+    start = sub.renew_at if sub.renew_at is not None else sub.current_period_end
+    end = boundary(start, plan.cycle, 1) if plan.cycle != loaded.current.cycle else next_period(sub, loaded)[1]
+    n = sub.current_cycle_number + 1
+    price = plan.tier(n).final_price
+    on_plan = replace(loaded, current=plan, target=None)
+    lines = [line(on_plan, price, start, end)]
+    credit = min(sub.credit_balance, price)
+    if credit > 0:
+        lines.append(line(on_plan, -credit, start, end, description="Credit from a plan change", proration=True))
+    now = sub.now()
+    upcoming = Invoice(id="", merchant_id=sub.merchant_id, livemode=sub.livemode, subscription_id=sub.id,
+                       customer_id=sub.customer_id, amount=max(price - credit, Decimal(0)), currency=sub.currency,
+                       decimals=sub.decimals, status="draft", billing_reason="subscription_cycle", cycle_number=n,
+                       period_start=start, period_end=end, lines=lines, next_payment_attempt=start,
+                       external_id=sub.external_id, created_at=now, updated_at=now)
+    await outbox.record(session, merchant_id=sub.merchant_id, livemode=sub.livemode, type="invoice.upcoming",
+                        resource=await invoice_view(session, upcoming))
+
+
 OUTSTANDING = "paygate.outstanding"
 
 
@@ -120,9 +146,28 @@ def _forget(session: AsyncSession, inv: Invoice) -> None:
     session.info.setdefault(OUTSTANDING, {}).pop(inv.subscription_id, None)
 
 
+def in_trial_end(sub: Subscription) -> bool:
+    """The current period is the free trial, and its end is the next period end."""
+    return sub.trial_end is not None and sub.current_cycle_number == 0 and sub.renew_at == sub.trial_end
+
+
+def notice_at(sub: Subscription) -> int | None:
+    """When the advance notices of the coming period end are due (3 days before it, or at the period start if the
+    period is shorter), once per period end; None when none will be sent: nothing renews (paused, canceled, a
+    renewal invoice outstanding) or a cancel is scheduled and no trial ends."""
+    if sub.status not in (Status.ACTIVE, Status.PAST_DUE) or sub.renew_at is None \
+            or sub.notified_for == sub.renew_at:
+        return None
+    if sub.cancel_at_period_end and not in_trial_end(sub):
+        return None
+    return max(sub.renew_at - NOTICE_DAYS * DAY, sub.current_period_start)
+
+
 async def refresh_due(session: AsyncSession, sub: Subscription) -> None:
     """due_at = the earliest of what the scheduler must do for this subscription."""
     times: list[int] = []
+    if (notice := notice_at(sub)) is not None:
+        times.append(notice)
     if sub.status in (Status.ACTIVE, Status.PAST_DUE, Status.PAUSED) and sub.renew_at is not None:
         times.append(sub.renew_at)
     if sub.status == Status.PAUSED and sub.resumes_at is not None:

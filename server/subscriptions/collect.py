@@ -40,7 +40,9 @@ from server.subscriptions.pricing import display
 
 log = logging.getLogger("paygate.subscriptions")
 MAIL_LEASE_SECONDS = 600
-CHARGE_LEASE_SECONDS = 600
+# A charge is leased briefly: an attempt interrupted by a crash is made again soon, under the same key (the intent
+# lock and the provider's idempotency make a late twin a no-op).
+CHARGE_LEASE_SECONDS = 60
 # CardResult.failure_code of a charge the provider left Pending: 3-D Secure asked for (the payer must act), or
 # still processing (its webhook decides).
 ACTION_REQUIRED = "authentication_required"

@@ -46,6 +46,7 @@ class Step(StrEnum):
     RESUME = "resume"
     PERIOD_END = "period_end"
     DUNNING = "dunning"
+    NOTICE = "notice"
 
 
 async def next_step(session: AsyncSession, sub: Subscription) -> tuple[int, Step] | None:
@@ -59,6 +60,8 @@ async def next_step(session: AsyncSession, sub: Subscription) -> tuple[int, Step
         inv = await billing.outstanding(session, sub)
         if inv is not None and inv.next_payment_attempt is not None:
             candidates.append((inv.next_payment_attempt, 2, Step.DUNNING))
+    if (notice := billing.notice_at(sub)) is not None:
+        candidates.append((notice, 3, Step.NOTICE))
     if not candidates:
         return None
     at, _, step = min(candidates)
@@ -90,6 +93,9 @@ async def run_step(session: AsyncSession, collector: Collector | None, sub: Subs
         return await resume(session, collector, loaded, at)
     if step is Step.PERIOD_END:
         return await period_end(session, collector, loaded, at)
+    if step is Step.NOTICE:
+        await notice(session, loaded)
+        return []
     return await dunning(session, loaded, at)
 
 
@@ -151,6 +157,19 @@ async def period_end(session: AsyncSession, collector: Collector | None, loaded:
     callouts = await collect(session, collector, sub, inv, at)
     await billing.move(session, loaded, Event.RENEW, at, renew_at=None)
     return callouts
+
+
+async def notice(session: AsyncSession, loaded: Loaded) -> None:
+    """Advance notices of the coming period end, each once (`notified_for`): `subscription.trial_will_end` when it
+    ends a trial, `invoice.upcoming` (the invoice the renewal will issue, which has no id yet) unless a cancel is
+    scheduled."""
+    sub = loaded.sub
+    if billing.in_trial_end(sub):
+        await billing.record(session, loaded, "subscription.trial_will_end")
+    if not sub.cancel_at_period_end:
+        await billing.record_upcoming(session, loaded)
+    sub.notified_for = sub.renew_at
+    session.add(sub)
 
 
 async def dunning(session: AsyncSession, loaded: Loaded, at: int) -> list[Callout]:

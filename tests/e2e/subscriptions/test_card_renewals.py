@@ -86,6 +86,23 @@ def test_a_card_subscription_renews_off_session_at_the_period_end(
     assert [ch["status"] for ch in paid["charges"]] == ["Success"]  # charged once
 
 
+def test_invoice_upcoming_is_sent_once_3_days_before_each_renewal(
+        card_shop: tuple[httpx.Client, str], localstripe: LocalStripe) -> None:
+    shop, pk = card_shop
+    sub = card_subscription(shop, localstripe, pk, plan="monthly", number=SUCCEEDS)
+    renewed = advance(shop, sub["id"], sub["current_period_end"] + 60)
+    advance(shop, sub["id"], renewed["current_period_end"] - 3 * DAY - 60)
+    upcoming = ok(shop.get("/v1/events", params={"type": "invoice.upcoming", "page_size": 100}))["events"]
+    mine = [e["data"]["object"] for e in upcoming if e["data"]["object"]["subscription_id"] == sub["id"]]
+    assert [(i["cycle_number"], i["period_start"], i["amount"]) for i in reversed(mine)] == [
+        (2, sub["current_period_end"], "10.00")]
+    advance(shop, sub["id"], renewed["current_period_end"] - 3 * DAY + 60)
+    upcoming = ok(shop.get("/v1/events", params={"type": "invoice.upcoming", "page_size": 100}))["events"]
+    mine = [e["data"]["object"] for e in upcoming if e["data"]["object"]["subscription_id"] == sub["id"]]
+    assert [(i["cycle_number"], i["period_start"]) for i in reversed(mine)] == [
+        (2, sub["current_period_end"]), (3, renewed["current_period_end"])]
+
+
 def test_a_card_free_trial_saves_the_card_without_charging_and_charges_it_at_trial_end(
         card_shop: tuple[httpx.Client, str], localstripe: LocalStripe) -> None:
     shop, pk = card_shop
