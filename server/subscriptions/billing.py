@@ -15,6 +15,7 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from server import clock
 from server.customers.models import Customer
 from server.events import outbox
 from server.ids import new_id
@@ -86,7 +87,6 @@ async def move(session: AsyncSession, loaded: Loaded, event: Event, now: int, *,
     sub.updated_at = now
     await refresh_due(session, sub)
     session.add(sub)
-    await session.flush()
     fresh = await load(session, sub)
     loaded.target, loaded.current = fresh.target, fresh.current
     if not record_events:
@@ -142,6 +142,22 @@ async def outstanding(session: AsyncSession, sub: Subscription) -> Invoice | Non
     return found
 
 
+async def prefetch_outstanding(session: AsyncSession, subs: list[Subscription]) -> None:
+    """`outstanding` of a whole claimed batch in one query (a renewal sweep asks it of every subscription)."""
+    known: dict[str, Invoice | None] = session.info.setdefault(OUTSTANDING, {})
+    wanted = [s.id for s in subs if s.id not in known]
+    if not wanted:
+        return
+    found = await session.exec(select(Invoice).where(col(Invoice.subscription_id).in_(wanted),
+                                                     Invoice.status == "open",
+                                                     col(Invoice.billing_reason) != "subscription_create")
+                               .order_by(col(Invoice.sort_key).desc()))
+    for sub_id in wanted:
+        known[sub_id] = None
+    for inv in found:
+        known[inv.subscription_id] = inv  # the oldest wins: rows come newest first
+
+
 def _forget(session: AsyncSession, inv: Invoice) -> None:
     session.info.setdefault(OUTSTANDING, {}).pop(inv.subscription_id, None)
 
@@ -173,7 +189,6 @@ async def refresh_due(session: AsyncSession, sub: Subscription) -> None:
     if sub.status == Status.PAUSED and sub.resumes_at is not None:
         times.append(sub.resumes_at)
     if sub.status in (Status.ACTIVE, Status.PAST_DUE):
-        await session.flush()
         inv = await outstanding(session, sub)
         if inv is not None and inv.next_payment_attempt is not None:
             times.append(inv.next_payment_attempt)
@@ -201,25 +216,29 @@ async def new_invoice(session: AsyncSession, loaded: Loaded, *, reason: str, cyc
         customer_id=sub.customer_id, amount=amount, currency=sub.currency, decimals=sub.decimals, status=status,
         billing_reason=reason, cycle_number=cycle, period_start=start, period_end=end, lines=lines,
         cycle_key=f"{sub.id}:{cycle}" if reason in ("subscription_create", "subscription_cycle") else None,
-        external_id=sub.external_id, created_at=now, updated_at=now)
+        # Given rather than defaulted: a default factory costs pydantic a signature inspection per row.
+        metadata_={}, sort_key=clock.sort_key(), external_id=sub.external_id, created_at=now, updated_at=now)
     if status == "paid":
         inv.paid_at = now
     if status == "void":
         inv.voided_at = now
-    session.add(inv)
-    await session.flush()
+    session.add(inv)  # inserted at the next flush; a second invoice of one cycle fails there (cycle_key)
     if status == "open" and reason != "subscription_create":
         session.info.setdefault(OUTSTANDING, {})[sub.id] = inv
     else:
         _forget(session, inv)
     sub.latest_invoice_id = inv.id
     session.add(sub)
-    await record_invoice(session, inv, "invoice.created")
+    # The invoice is the same in each of its creation events: shown once, recorded under each type.
+    types = ["invoice.created"]
     if status == "paid":
-        await record_invoice(session, inv, "invoice.paid")
-        await record_invoice(session, inv, "invoice.payment_succeeded")
-    elif status in ("open", "void", "uncollectible") and status != "draft":
-        await record_invoice(session, inv, inv_states.EVENT_TYPES[inv_states.Status(status)])
+        types += ["invoice.paid", "invoice.payment_succeeded"]
+    elif status in ("open", "void", "uncollectible"):
+        types.append(inv_states.EVENT_TYPES[inv_states.Status(status)])
+    resource = await invoice_view(session, inv)
+    for type_ in types:
+        await outbox.record(session, merchant_id=inv.merchant_id, livemode=inv.livemode, type=type_,
+                            resource=resource)
     return inv
 
 

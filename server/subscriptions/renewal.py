@@ -25,6 +25,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
 from server.db import Database
+from server.events import outbox
 from server.invoices.models import Invoice
 from server.subscriptions import billing
 from server.subscriptions.aggregate import Loaded, load
@@ -223,7 +224,7 @@ async def run_callouts(db: Database, collector: Collector | None, callouts: list
     mails = [c.invoice_id for c in callouts if c.kind == "mail"]
     if mails and collector is not None:
         try:
-            await send_mails(db, collector.mailer, mails)
+            await send_mails(db, collector.mailer, mails, leased=True)  # collect() leased them to us
         except Exception:  # the leases bring them back
             log.exception("invoice e-mails failed", extra={"count": len(mails)})
     for c in callouts:
@@ -248,6 +249,10 @@ async def renew_due(db: Database, collector: Collector | None, now: int | None =
             if db.is_postgres:
                 stmt = stmt.with_for_update(skip_locked=True)
             rows = list(await session.exec(stmt))
+            # One batch, one flush: the batch's invoices, intents, events and subscription updates are written
+            # together at the commit (or before a query that needs them), not row by row.
+            session.info[outbox.DEFER_FLUSH] = True
+            await billing.prefetch_outstanding(session, rows)
             for sub in rows:
                 callouts += await run_due(session, collector, sub, now)
         await run_callouts(db, collector, callouts)
