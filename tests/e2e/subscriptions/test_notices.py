@@ -67,10 +67,14 @@ def test_the_renewal_job_sends_the_notices_of_a_short_trial_once(shop: httpx.Cli
     link = ok(shop.post("/v1/payment_links", json={
         "product_id": product["id"], "default_variant_id": product["variants"][0]["id"],
         "primary_variant_ids": [product["variants"][0]["id"]]}))
+    ok(shop.post("/v1/webhook_endpoints", json={"url": "http://127.0.0.1:9/hooks",
+                                                  "enabled_events": ["invoice.upcoming"]}))
     c = {"link": link, "small": product["variants"][0]["id"], "trial": product["selling_plans"][0]["id"]}
     sub = start_trial(shop, c, customer(shop))
     wait_for(lambda: {"n": len(events_of(shop, "invoice.upcoming", sub["id"]))}, lambda seen: seen["n"] == 1)
     time.sleep(12)  # two more passes of the job (every 5 seconds)
-    assert len(events_of(shop, "invoice.upcoming", sub["id"])) == 1
+    [upcoming] = events_of(shop, "invoice.upcoming", sub["id"])
     [trial_ends] = events_of(shop, "subscription.trial_will_end", sub["id"])
     assert trial_ends["data"]["object"]["status"] == "active"
+    # Written in the sweep's single flush, the event's webhook delivery was committed with it.
+    assert ok(shop.get(f"/v1/events/{upcoming['id']}/deliveries"))["total"] >= 1
