@@ -40,9 +40,9 @@ from server.ids import new_id  # noqa: E402
 from server.invoices.models import Invoice  # noqa: E402
 from server.mail import FileMailer  # noqa: E402
 from server.merchants.models import Merchant  # noqa: E402
-from server.payment_intents.env import Env  # noqa: E402
 from server.payment_intents.models import PaymentIntent  # noqa: E402
 from server.products.models import Product, ProductVariant, SellingPlan  # noqa: E402
+from server.runtime import Runtime  # noqa: E402
 from server.subscriptions import renewal  # noqa: E402
 from server.subscriptions.collect import Collector  # noqa: E402
 from server.subscriptions.models import Subscription  # noqa: E402
@@ -96,7 +96,8 @@ async def seed(db: Database, count: int) -> dict[str, str]:
                 id=new_id("sub"), merchant_id=ids["merchant"], livemode=False, customer_id=ids["customer"],
                 product_id=ids["product"], variant_id=ids["variant"], selling_plan_id=ids["plan"], currency="USD",
                 status="active", billing_cycle_anchor=start, current_period_start=start, current_period_end=end,
-                current_cycle_number=1, renew_at=end, due_at=end, created_at=start, updated_at=start)
+                current_cycle_number=1, renew_at=end, due_at=end, notified_for=end, created_at=start,
+                updated_at=start)
                 for _ in range(min(1000, count - offset))])
     return ids
 
@@ -155,7 +156,7 @@ async def main() -> None:
             db = Database(url)
             ids = await seed(db, args.count)
             settings = load_settings({"PAYGATE_DATABASE_URL": url, "PAYGATE_SECRET_KEY": SECRET_KEY})
-            env = Env.build(settings, var_dir=workdir)
+            env = Runtime.build(settings, db=db, var_dir=workdir)
             collector = Collector(env=env, mailer=FileMailer(workdir / "mail"))
             started = time.perf_counter()
             handled = await renewal.renew_due(db, collector)

@@ -97,6 +97,8 @@ async def open_card(session: AsyncSession, env: Env, cards: Cards, loaded: Loade
         raise invalid(f"{FIAT}.token", "expected a card token from provider_a's client library (tok_…)")
     if fiat.save_payment_method and not intent.customer_id:
         raise invalid(f"{FIAT}.save_payment_method", "saving a card needs a customer on the payment intent")
+    if intent.amount == 0 and loaded.invoice is not None:
+        return await save_for_trial(session, env, cards, loaded, token, pm_id)
     if pm_id:
         return await pay_saved(session, env, cards, loaded, pm_id, idempotency_key="")
     acct = await _account(session, cards, loaded)
@@ -180,6 +182,45 @@ async def _confirm_token(session: AsyncSession, env: Env, acct: Account, loaded:
     except ProviderUnavailable as e:
         raise Unavailable(f"{e}; try again") from None
     await apply(session, env, loaded, charge, payment)
+
+
+async def save_for_trial(session: AsyncSession, env: Env, cards: Cards, loaded: Loaded, token: str,
+                         pm_id: str) -> Loaded:
+    """A subscription's free trial by card (DESIGN §8): nothing to pay, so the card is saved with provider_a and
+    not charged, and the intent succeeds (`nothing_due`). A charge of 0 records which saved card it was: the
+    subscription's renewals charge that one."""
+    intent = loaded.intent
+    if not intent.customer_id:
+        raise invalid(f"{FIAT}.token", "a free trial by card saves the card for the renewals: it needs a customer "
+                                       "on the payment intent")
+    if not token and not pm_id:
+        raise invalid(f"{FIAT}.token", "a free trial by card saves the card, not charged: give a card token "
+                                       "(tok_…) or a saved payment_method_id")
+    acct = await _account(session, cards, loaded)
+    if pm_id:
+        row = await saved.find(session, merchant_id=intent.merchant_id, livemode=intent.livemode,
+                               customer_id=intent.customer_id, payment_method_id=pm_id)
+        if row is None:
+            raise invalid(f"{FIAT}.payment_method_id", "no such saved payment method of this payment's customer")
+    else:
+        try:
+            customer = await saved.provider_customer(session, acct, intent.customer_id)
+            card = await acct.client.save_token(customer, token)
+        except Declined as e:
+            raise invalid(f"{FIAT}.token", f"the card was refused: {e.message}") from None
+        except ProviderUnavailable as e:
+            raise Unavailable(f"{e}; try again") from None
+        row = await saved.remember(session, merchant_id=intent.merchant_id, livemode=intent.livemode,
+                                   customer_id=intent.customer_id, provider_customer_id=customer, card=card)
+    now = clock.now()
+    charge = await _new_charge(session, env, loaded, acct, now)
+    charge.saved_payment_method_id = row.id
+    charge.save_payment_method = True
+    charge.status = ChargeStatus.SUCCESS
+    charge.provider_status = "saved"
+    _chosen(session, loaded, charge, now)
+    await settle.move(session, env, loaded, Event.NOTHING_DUE, payment_method_type=CARDS)
+    return loaded
 
 
 async def pay_saved(session: AsyncSession, env: Env, cards: Cards, loaded: Loaded, payment_method_id: str, *,

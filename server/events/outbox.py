@@ -26,6 +26,10 @@ API_VERSION = "2026-11-22"
 # Called with (session, event) for every recorded event, in the same transaction.
 Subscriber = Callable[[AsyncSession, Event], Awaitable[None]]
 EVENT_RECORDED = "events.recorded"
+# A unit of work that writes many events (a renewal sweep's batch) sets this in `session.info`: its events are
+# inserted with everything else at its next flush (autoflush before any query, the commit at the latest) instead of
+# one INSERT each. The event and its subscribers' rows still commit together.
+DEFER_FLUSH = "events.defer_flush"
 
 
 def subscribe(db: Database, subscriber: Subscriber) -> None:
@@ -52,9 +56,11 @@ async def record(session: AsyncSession, *, merchant_id: str, livemode: bool, typ
         id=new_id("evt"), merchant_id=merchant_id, livemode=livemode, type=type, api_version=API_VERSION,
         object_type=str(data.get("object") or type.split(".")[0]), object_id=str(data.get("id", "")),
         data=dumps({"object": data, "previous_attributes": previous_attributes}).decode(), created=clock.now(),
+        sort_key=clock.sort_key(),  # given, not defaulted: a default factory costs pydantic an inspection per row
     )
     session.add(event)
-    await session.flush()
+    if not session.info.get(DEFER_FLUSH):
+        await session.flush()
     for subscriber in hooks_of(session).of(EVENT_RECORDED):
         await subscriber(session, event)
     return event

@@ -1,4 +1,5 @@
-"""Outgoing e-mail behind one small seam (DESIGN §8): a `Mailer` sends an `EmailMessage`.
+"""Outgoing e-mail behind one small seam (DESIGN §8): a `Mailer` sends an `email.message.Message`
+(an `EmailMessage`, or a plain `MIMEText` where many are built at once: renewal sweeps).
 
 `SmtpMailer` speaks SMTP through aiosmtplib to `smtp://host:port` or `smtps://user:pass@host:port`; `FileMailer`
 writes each message as a `.eml` file under a folder (development and `make run`, when no SMTP server is set).

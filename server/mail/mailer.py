@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import logging
-from email.message import EmailMessage
+from email.message import Message
 from email.utils import formatdate, make_msgid
 from pathlib import Path
 from typing import Protocol
@@ -22,10 +22,10 @@ class MailError(Exception):
 
 
 class Mailer(Protocol):
-    async def send(self, message: EmailMessage) -> None: ...
+    async def send(self, message: Message) -> None: ...
 
 
-def _stamp(message: EmailMessage, sender: str) -> EmailMessage:
+def _stamp(message: Message, sender: str) -> Message:
     if "From" not in message:
         message["From"] = sender
     if "Date" not in message:
@@ -47,7 +47,7 @@ class SmtpMailer:
         self._password = unquote(parts.password) if parts.password else None
         self._sender = sender
 
-    async def send(self, message: EmailMessage) -> None:
+    async def send(self, message: Message) -> None:
         try:
             await aiosmtplib.send(_stamp(message, self._sender), hostname=self._host, port=self._port,
                                   username=self._user, password=self._password, use_tls=self._tls,
@@ -65,7 +65,7 @@ class FileMailer:
         self.folder = folder
         self._sender = sender
 
-    async def send(self, message: EmailMessage) -> None:
+    async def send(self, message: Message) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self.folder / f"{clock.now()}-{random_base62(8)}.eml"
         path.write_bytes(bytes(_stamp(message, self._sender)))

@@ -8,13 +8,14 @@ event of the status entered (`.paused`, `.resumed`, `.deleted`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from server import clock
 from server.customers.models import Customer
 from server.events import outbox
 from server.ids import new_id
@@ -31,6 +32,7 @@ from server.validate import money_text
 DUE_DAYS = 3  # a crypto invoice is due 3 days after its period starts; past_due after that
 FINAL_DAYS = 7  # crypto: canceled for non-payment 7 days after the period end
 CARD_RETRY_DAYS = (1, 3, 5)  # cards are retried 1, 3 and 5 days after the period end
+NOTICE_DAYS = 3  # invoice.upcoming and subscription.trial_will_end: 3 days before the period (or trial) ends
 DAY = 86_400
 
 ENTERED_EVENTS = {Status.PAUSED: "subscription.paused", Status.CANCELED: "subscription.deleted"}
@@ -85,7 +87,6 @@ async def move(session: AsyncSession, loaded: Loaded, event: Event, now: int, *,
     sub.updated_at = now
     await refresh_due(session, sub)
     session.add(sub)
-    await session.flush()
     fresh = await load(session, sub)
     loaded.target, loaded.current = fresh.target, fresh.current
     if not record_events:
@@ -95,6 +96,31 @@ async def move(session: AsyncSession, loaded: Loaded, event: Event, now: int, *,
     if event is Event.RESUME:
         await record(session, loaded, "subscription.resumed", before)
     await record(session, loaded, "subscription.updated", before)
+
+
+async def record_upcoming(session: AsyncSession, loaded: Loaded) -> None:
+    """`invoice.upcoming`: the invoice the coming period end will issue, as it would be now (on the pending plan if
+    one applies then, less the carried credit). Like the public API's upcoming invoice it has no id: it does not
+    exist yet."""
+    sub = loaded.sub
+    plan = loaded.target or loaded.current
+    start = sub.renew_at if sub.renew_at is not None else sub.current_period_end
+    end = boundary(start, plan.cycle, 1) if plan.cycle != loaded.current.cycle else next_period(sub, loaded)[1]
+    n = sub.current_cycle_number + 1
+    price = plan.tier(n).final_price
+    on_plan = replace(loaded, current=plan, target=None)
+    lines = [line(on_plan, price, start, end)]
+    credit = min(sub.credit_balance, price)
+    if credit > 0:
+        lines.append(line(on_plan, -credit, start, end, description="Credit from a plan change", proration=True))
+    now = sub.now()
+    upcoming = Invoice(id="", merchant_id=sub.merchant_id, livemode=sub.livemode, subscription_id=sub.id,
+                       customer_id=sub.customer_id, amount=max(price - credit, Decimal(0)), currency=sub.currency,
+                       decimals=sub.decimals, status="draft", billing_reason="subscription_cycle", cycle_number=n,
+                       period_start=start, period_end=end, lines=lines, next_payment_attempt=start,
+                       external_id=sub.external_id, created_at=now, updated_at=now)
+    await outbox.record(session, merchant_id=sub.merchant_id, livemode=sub.livemode, type="invoice.upcoming",
+                        resource=await invoice_view(session, upcoming))
 
 
 OUTSTANDING = "paygate.outstanding"
@@ -116,19 +142,53 @@ async def outstanding(session: AsyncSession, sub: Subscription) -> Invoice | Non
     return found
 
 
+async def prefetch_outstanding(session: AsyncSession, subs: list[Subscription]) -> None:
+    """`outstanding` of a whole claimed batch in one query (a renewal sweep asks it of every subscription)."""
+    known: dict[str, Invoice | None] = session.info.setdefault(OUTSTANDING, {})
+    wanted = [s.id for s in subs if s.id not in known]
+    if not wanted:
+        return
+    found = await session.exec(select(Invoice).where(col(Invoice.subscription_id).in_(wanted),
+                                                     Invoice.status == "open",
+                                                     col(Invoice.billing_reason) != "subscription_create")
+                               .order_by(col(Invoice.sort_key).desc()))
+    for sub_id in wanted:
+        known[sub_id] = None
+    for inv in found:
+        known[inv.subscription_id] = inv  # the oldest wins: rows come newest first
+
+
 def _forget(session: AsyncSession, inv: Invoice) -> None:
     session.info.setdefault(OUTSTANDING, {}).pop(inv.subscription_id, None)
+
+
+def in_trial_end(sub: Subscription) -> bool:
+    """The current period is the free trial, and its end is the next period end."""
+    return sub.trial_end is not None and sub.current_cycle_number == 0 and sub.renew_at == sub.trial_end
+
+
+def notice_at(sub: Subscription) -> int | None:
+    """When the advance notices of the coming period end are due (3 days before it, or at the period start if the
+    period is shorter), once per period end; None when none will be sent: nothing renews (paused, canceled, a
+    renewal invoice outstanding) or a cancel is scheduled and no trial ends."""
+    if sub.status not in (Status.ACTIVE, Status.PAST_DUE) or sub.renew_at is None \
+            or sub.notified_for == sub.renew_at:
+        return None
+    if sub.cancel_at_period_end and not in_trial_end(sub):
+        return None
+    return max(sub.renew_at - NOTICE_DAYS * DAY, sub.current_period_start)
 
 
 async def refresh_due(session: AsyncSession, sub: Subscription) -> None:
     """due_at = the earliest of what the scheduler must do for this subscription."""
     times: list[int] = []
+    if (notice := notice_at(sub)) is not None:
+        times.append(notice)
     if sub.status in (Status.ACTIVE, Status.PAST_DUE, Status.PAUSED) and sub.renew_at is not None:
         times.append(sub.renew_at)
     if sub.status == Status.PAUSED and sub.resumes_at is not None:
         times.append(sub.resumes_at)
     if sub.status in (Status.ACTIVE, Status.PAST_DUE):
-        await session.flush()
         inv = await outstanding(session, sub)
         if inv is not None and inv.next_payment_attempt is not None:
             times.append(inv.next_payment_attempt)
@@ -156,25 +216,29 @@ async def new_invoice(session: AsyncSession, loaded: Loaded, *, reason: str, cyc
         customer_id=sub.customer_id, amount=amount, currency=sub.currency, decimals=sub.decimals, status=status,
         billing_reason=reason, cycle_number=cycle, period_start=start, period_end=end, lines=lines,
         cycle_key=f"{sub.id}:{cycle}" if reason in ("subscription_create", "subscription_cycle") else None,
-        external_id=sub.external_id, created_at=now, updated_at=now)
+        # Given rather than defaulted: a default factory costs pydantic a signature inspection per row.
+        metadata_={}, sort_key=clock.sort_key(), external_id=sub.external_id, created_at=now, updated_at=now)
     if status == "paid":
         inv.paid_at = now
     if status == "void":
         inv.voided_at = now
-    session.add(inv)
-    await session.flush()
+    session.add(inv)  # inserted at the next flush; a second invoice of one cycle fails there (cycle_key)
     if status == "open" and reason != "subscription_create":
         session.info.setdefault(OUTSTANDING, {})[sub.id] = inv
     else:
         _forget(session, inv)
     sub.latest_invoice_id = inv.id
     session.add(sub)
-    await record_invoice(session, inv, "invoice.created")
+    # The invoice is the same in each of its creation events: shown once, recorded under each type.
+    types = ["invoice.created"]
     if status == "paid":
-        await record_invoice(session, inv, "invoice.paid")
-        await record_invoice(session, inv, "invoice.payment_succeeded")
-    elif status in ("open", "void", "uncollectible") and status != "draft":
-        await record_invoice(session, inv, inv_states.EVENT_TYPES[inv_states.Status(status)])
+        types += ["invoice.paid", "invoice.payment_succeeded"]
+    elif status in ("open", "void", "uncollectible"):
+        types.append(inv_states.EVENT_TYPES[inv_states.Status(status)])
+    resource = await invoice_view(session, inv)
+    for type_ in types:
+        await outbox.record(session, merchant_id=inv.merchant_id, livemode=inv.livemode, type=type_,
+                            resource=resource)
     return inv
 
 

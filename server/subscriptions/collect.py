@@ -2,17 +2,22 @@
 
 Crypto (`send_invoice`): the invoice gets its own payment intent and `payment_url` in the same transaction, and is
 marked for e-mailing (`mail_due_at`); the mail itself is sent after the commit (`send_mail`). Card
-(`charge_automatically`): the charge is a callout after the commit through the `CardCharger` seam, with the invoice
-id and the attempt number as idempotency key; its outcome is recorded in a second transaction (`card_outcome`).
+(`charge_automatically`): the charge is a callout after the commit through the `CardCharger` seam
+(server/subscriptions/card_rail.py over the cards package), with the invoice id and the attempt number as idempotency
+key; its outcome is recorded in the charge's own transaction (`card_outcome`).
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from email.message import EmailMessage
+from email.header import Header
+from email.message import Message
+from email.mime.text import MIMEText
 from typing import Protocol
 
+import sqlalchemy as sa
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
@@ -26,7 +31,8 @@ from server.merchants.models import Merchant
 from server.payment_intents import settle
 from server.payment_intents.aggregate import Loaded as IntentLoaded
 from server.payment_intents.env import Env
-from server.payment_intents.models import PaymentIntent
+from server.payment_intents.models import Charge, PaymentIntent
+from server.payment_intents.states import ChargeStatus
 from server.payment_intents.states import Status as IntentStatus
 from server.subscriptions import billing, rows
 from server.subscriptions.aggregate import Loaded
@@ -36,7 +42,13 @@ from server.subscriptions.pricing import display
 
 log = logging.getLogger("paygate.subscriptions")
 MAIL_LEASE_SECONDS = 600
-CHARGE_LEASE_SECONDS = 600
+# A charge is leased briefly: an attempt interrupted by a crash is made again soon, under the same key (the intent
+# lock and the provider's idempotency make a late twin a no-op).
+CHARGE_LEASE_SECONDS = 60
+# CardResult.failure_code of a charge the provider left Pending: 3-D Secure asked for (the payer must act), or
+# still processing (its webhook decides).
+ACTION_REQUIRED = "authentication_required"
+PROCESSING = "processing"
 
 
 @dataclass(frozen=True)
@@ -83,13 +95,11 @@ async def open_intent(session: AsyncSession, env: Env, inv: Invoice, expires_at:
         id=new_id("pi"), merchant_id=inv.merchant_id, livemode=inv.livemode, amount=inv.amount,
         currency=inv.currency, customer_id=inv.customer_id, description=f"Invoice {inv.id}",
         status=IntentStatus.REQUIRES_PAYMENT_METHOD, expired_at=max(expires_at, now + 3600), created=now,
-        updated=now)
-    session.add(intent)
-    await session.flush()
+        updated=now, metadata_={}, sort_key=clock.sort_key())
+    session.add(intent)  # inserted with the invoice at the next flush
     inv.payment_intent_id = intent.id
     inv.payment_url = payment_url(env, intent)
     session.add(inv)
-    await session.flush()
     # A new intent has no charges, refunds or transfers: its shape needs only the customer and the merchant.
     customer = await rows.get(session, Customer, inv.customer_id) if inv.customer_id else None
     merchant = await rows.get(session, Merchant, inv.merchant_id)
@@ -117,7 +127,9 @@ async def collect(session: AsyncSession, collector: Collector | None, sub: Subsc
     await open_intent(session, collector.env, inv, final_time(inv))
     inv.due_date = at + DUE_DAYS * DAY
     inv.next_payment_attempt = inv.due_date
-    inv.mail_due_at = at
+    # Leased to the callout that e-mails it right after this commit (wall clock, like the mail job's claim): if
+    # this process dies first, the lease lapses and the mail job sends it.
+    inv.mail_due_at = clock.now() + MAIL_LEASE_SECONDS
     session.add(inv)
     return [Callout("mail", inv.id)]
 
@@ -125,16 +137,20 @@ async def collect(session: AsyncSession, collector: Collector | None, sub: Subsc
 # ---------------------------------------------------------------- e-mail
 
 
-def invoice_mail(inv: Invoice, merchant_name: str, to: str) -> EmailMessage:
+def invoice_mail(inv: Invoice, merchant_name: str, to: str) -> Message:
+    """The invoice's e-mail. Built as a plain MIMEText (the legacy `compat32` policy): a renewal sweep builds
+    thousands, and the modern policy's header parsing cost more than the rest of the renewal. Headers that carry
+    someone else's text are encoded words (RFC 2047), so a line break in a merchant's name can add no header."""
     amount = display(inv.amount, inv.currency, inv.decimals)
-    mail = EmailMessage()
-    mail["To"] = to
-    mail["Subject"] = f"{merchant_name}: invoice {inv.id} for {amount}"
-    mail.set_content(
-        f"Hello,\n\n{merchant_name} has a new invoice for you: {amount} ({inv.currency}), "
-        f"billing cycle {inv.cycle_number}.\n\nPay it here:\n\n    {inv.payment_url}\n\n"
-        "If it is not paid within 3 days the subscription falls past due, and it ends 7 days after the "
-        "billing date.\n")
+    merchant_name = " ".join(merchant_name.split())
+    body = (f"Hello,\n\n{merchant_name} has a new invoice for you: {amount} ({inv.currency}), "
+            f"billing cycle {inv.cycle_number}.\n\nPay it here:\n\n    {inv.payment_url}\n\n"
+            "If it is not paid within 3 days the subscription falls past due, and it ends 7 days after the "
+            "billing date.\n")
+    mail = MIMEText(body, "plain", "us-ascii" if body.isascii() else "utf-8")
+    mail["To"] = "".join(to.split())  # an address has no white space; a line break would start a header
+    subject = f"{merchant_name}: invoice {inv.id} for {amount}"
+    mail["Subject"] = subject if subject.isascii() else Header(subject, "utf-8").encode()
     return mail
 
 
@@ -142,26 +158,33 @@ async def send_mail(db: Database, mailer: Mailer, invoice_id: str) -> bool:
     return await send_mails(db, mailer, [invoice_id]) == 1
 
 
-async def send_mails(db: Database, mailer: Mailer, invoice_ids: list[str]) -> int:
-    """E-mail invoices' payment links: leased in one transaction (a sender that dies mid-send leaves them to be
-    retried when the lease lapses), sent after its commit, marked sent in a second one. The number sent."""
-    messages: dict[str, EmailMessage] = {}
+async def send_mails(db: Database, mailer: Mailer, invoice_ids: list[str], *, leased: bool = False) -> int:
+    """E-mail invoices' payment links: read (and, unless the caller holds their lease already, leased) in one
+    transaction, sent after its commit, marked sent in a second one; a sender that dies mid-send leaves them to the
+    mail job once the lease lapses. Batched: one query per table, one UPDATE per step. The number sent."""
+    messages: dict[str, Message] = {}
     async with db.transaction() as session:
-        for invoice_id in invoice_ids:
-            inv = await session.get(Invoice, invoice_id, with_for_update=True)
-            if inv is None:
-                continue
-            customer = await rows.get(session, Customer, inv.customer_id) if inv.customer_id else None
+        stmt = select(Invoice).where(col(Invoice.id).in_(invoice_ids))
+        invs = list(await session.exec(stmt if leased else stmt.with_for_update()))
+        customers = {c.id: c for c in await session.exec(select(Customer).where(
+            col(Customer.id).in_({i.customer_id for i in invs if i.customer_id})))}
+        merchants = {m.id: m for m in await session.exec(select(Merchant).where(
+            col(Merchant.id).in_({i.merchant_id for i in invs})))}
+        unmailable: list[str] = []
+        for inv in invs:
+            customer = customers.get(inv.customer_id or "")
             if inv.status != "open" or not inv.payment_url or customer is None or not customer.email:
                 if inv.mail_due_at is not None:
-                    inv.mail_due_at = None
-                    session.add(inv)
+                    unmailable.append(inv.id)
                     log.info("invoice not e-mailed (not open, or no address)", extra={"invoice": inv.id})
                 continue
-            merchant = await rows.get(session, Merchant, inv.merchant_id)
-            inv.mail_due_at = clock.now() + MAIL_LEASE_SECONDS
-            session.add(inv)
+            merchant = merchants.get(inv.merchant_id)
             messages[inv.id] = invoice_mail(inv, merchant.name if merchant else "", customer.email)
+        if unmailable:
+            await session.exec(sa.update(Invoice).where(col(Invoice.id).in_(unmailable)).values(mail_due_at=None))
+        if messages and not leased:
+            await session.exec(sa.update(Invoice).where(col(Invoice.id).in_(list(messages)))
+                               .values(mail_due_at=clock.now() + MAIL_LEASE_SECONDS))
     sent: list[str] = []
     for invoice_id, message in messages.items():
         try:
@@ -171,73 +194,92 @@ async def send_mails(db: Database, mailer: Mailer, invoice_ids: list[str]) -> in
         sent.append(invoice_id)
     if sent:
         async with db.transaction() as session:
-            for invoice_id in sent:
-                inv = await session.get(Invoice, invoice_id, with_for_update=True)
-                if inv is not None:
-                    inv.mail_due_at = None
-                    inv.sent_at = clock.now()
-                    session.add(inv)
+            await session.exec(sa.update(Invoice).where(col(Invoice.id).in_(sent))
+                               .values(mail_due_at=None, sent_at=clock.now()))
     return len(sent)
 
 
 # ---------------------------------------------------------------- cards
 
 
+async def decided_attempts(session: AsyncSession, intent_id: str, invoice_id: str) -> int:
+    """Off-session attempts of an invoice the card provider refused (its intent's failed charges under the
+    invoice's keys). An attempt interrupted before its outcome was committed is not counted: it is made again under
+    the same key, which the provider answers once."""
+    found = await session.exec(select(sa.func.count()).select_from(Charge).where(
+        Charge.payment_intent_id == intent_id, col(Charge.idempotency_key).startswith(f"{invoice_id}-"),
+        Charge.status == ChargeStatus.FAILED))
+    return int(found.one())
+
+
 async def charge(db: Database, collector: Collector, invoice_id: str) -> None:
-    """One off-session attempt for an invoice: the attempt is counted and leased (and the invoice's intent made) in
-    a first transaction, the card charged and the outcome recorded in a second. The idempotency key is the invoice
-    id and the attempt number: a replay of one attempt never charges twice, a retry is a new charge."""
+    """One off-session attempt for an invoice. A first transaction leases it (`next_payment_attempt` moves past the
+    lease, so no other sweep takes it meanwhile) and makes the invoice's intent; a second charges the card and
+    records the outcome on the intent, the invoice and the subscription together. The idempotency key is the
+    invoice id and the attempt number, counted from the refused attempts: a replayed or interrupted attempt never
+    charges twice, a retry after a decline is a new charge."""
     cards = collector.cards
     if cards is None:
         log.warning("card renewal skipped: no card rail in this process", extra={"invoice": invoice_id})
         return
     async with db.transaction() as session:
-        inv = await session.get(Invoice, invoice_id, with_for_update=True)
-        if inv is None or inv.status != "open":
+        sub_id = (await session.exec(select(Invoice.subscription_id).where(Invoice.id == invoice_id))).first()
+        sub = await billing.lock(session, sub_id) if sub_id else None
+        inv = await session.get(Invoice, invoice_id, with_for_update=True, populate_existing=True)
+        if sub is None or inv is None or inv.status != "open" or not sub.default_payment_method_id:
             return
-        sub = await session.get(Subscription, inv.subscription_id)
-        if sub is None:
-            return
-        inv.attempt_count += 1
+        intent = await open_intent(session, collector.env, inv, final_time(inv))
+        attempt = await decided_attempts(session, intent.id, inv.id) + 1
+        inv.attempt_count = attempt
         inv.next_payment_attempt = sub.now() + CHARGE_LEASE_SECONDS
         session.add(inv)
-        intent = await open_intent(session, collector.env, inv, final_time(inv))
-        key, method = f"{inv.id}-{inv.attempt_count}", sub.default_payment_method_id
+        await billing.refresh_due(session, sub)
+        session.add(sub)
+        key, method = f"{inv.id}-{attempt}", sub.default_payment_method_id
     async with db.transaction() as session:
         result = await cards.charge_saved_card(session, intent.id, method, key)
-    await card_outcome(db, invoice_id, result)
+        await card_outcome(session, invoice_id, result)
 
 
-async def card_outcome(db: Database, invoice_id: str, result: CardResult) -> None:
+async def card_outcome(session: AsyncSession, invoice_id: str, result: CardResult) -> None:
+    """What one off-session attempt means for the invoice and its subscription. Paid: the intent's Success has
+    paid the invoice already (lifecycle.on_event, in this transaction). Refused: `invoice.payment_failed` (or
+    `.payment_action_required` for 3-D Secure), past_due, and the next retry (1, 3, 5 days after the period end);
+    after the last, the subscription is canceled (`payment_failed`)."""
     from server.subscriptions import lifecycle
     from server.subscriptions.aggregate import load
     from server.subscriptions.states import Event, Status
-    async with db.transaction() as session:
-        inv = await session.get(Invoice, invoice_id, with_for_update=True)
-        if inv is None or inv.status != "open":
-            return
-        sub = await billing.lock(session, inv.subscription_id)
-        if sub is None:
-            return
-        now = sub.now()
-        if result.succeeded:
-            await lifecycle.invoice_paid(session, sub, inv, now)
-            return
-        await billing.record_invoice(session, inv, "invoice.payment_failed")
-        start = inv.period_start or inv.created_at
-        retries = [start + d * DAY for d in CARD_RETRY_DAYS]
-        later = [t for t in retries if t > now]
-        loaded = await load(session, sub)
-        if later and inv.attempt_count <= len(CARD_RETRY_DAYS):
-            inv.next_payment_attempt = later[0]
-            session.add(inv)
-            if sub.status == Status.ACTIVE:
-                await billing.move(session, loaded, Event.PAYMENT_OVERDUE, now)
-            else:
-                await billing.refresh_due(session, sub)
-                session.add(sub)
-            return
-        await give_up(session, loaded, inv, now)
+    sub_id = (await session.exec(select(Invoice.subscription_id).where(Invoice.id == invoice_id))).first()
+    sub = await billing.lock(session, sub_id) if sub_id else None
+    inv = await session.get(Invoice, invoice_id, with_for_update=True, populate_existing=True)
+    if sub is None or inv is None or inv.status != "open":
+        return
+    now = sub.now()
+    if result.succeeded:
+        await lifecycle.invoice_paid(session, sub, inv, now)
+        return
+    start = inv.period_start or inv.created_at
+    later = [t for t in (start + d * DAY for d in CARD_RETRY_DAYS) if t > now]
+    if result.failure_code == PROCESSING:
+        # Neither paid nor refused yet: the provider's webhook decides; the next retry looks again.
+        inv.next_payment_attempt = later[0] if later else now + CHARGE_LEASE_SECONDS
+        session.add(inv)
+        await billing.refresh_due(session, sub)
+        session.add(sub)
+        return
+    kind = "invoice.payment_action_required" if result.failure_code == ACTION_REQUIRED else "invoice.payment_failed"
+    await billing.record_invoice(session, inv, kind)
+    loaded = await load(session, sub)
+    if later and inv.attempt_count <= len(CARD_RETRY_DAYS):
+        inv.next_payment_attempt = later[0]
+        session.add(inv)
+        if sub.status == Status.ACTIVE:
+            await billing.move(session, loaded, Event.PAYMENT_OVERDUE, now)
+        else:
+            await billing.refresh_due(session, sub)
+            session.add(sub)
+        return
+    await give_up(session, loaded, inv, now)
 
 
 async def give_up(session: AsyncSession, loaded: Loaded, inv: Invoice, now: int) -> None:

@@ -50,7 +50,10 @@ class Subscription(SQLModel, table=True):
     current_cycle_number: int = 0
     # When the renewal job must look at it: the current period end while no renewal invoice is outstanding.
     renew_at: int | None = Field(default=None, sa_type=sa.BigInteger)
-    # min(renew_at, resumes_at while paused, the outstanding invoice's next attempt); None when nothing is due.
+    # The renew_at whose advance notices (invoice.upcoming, subscription.trial_will_end) were sent: each once.
+    notified_for: int | None = Field(default=None, sa_type=sa.BigInteger)
+    # min(renew_at, resumes_at while paused, the outstanding invoice's next attempt, the next notice); None when
+    # nothing is due.
     due_at: int | None = Field(default=None, sa_type=sa.BigInteger)
     trial_start: int | None = Field(default=None, sa_type=sa.BigInteger)
     trial_end: int | None = Field(default=None, sa_type=sa.BigInteger)

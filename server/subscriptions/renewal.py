@@ -25,6 +25,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
 from server.db import Database
+from server.events import outbox
 from server.invoices.models import Invoice
 from server.subscriptions import billing
 from server.subscriptions.aggregate import Loaded, load
@@ -46,6 +47,7 @@ class Step(StrEnum):
     RESUME = "resume"
     PERIOD_END = "period_end"
     DUNNING = "dunning"
+    NOTICE = "notice"
 
 
 async def next_step(session: AsyncSession, sub: Subscription) -> tuple[int, Step] | None:
@@ -59,6 +61,8 @@ async def next_step(session: AsyncSession, sub: Subscription) -> tuple[int, Step
         inv = await billing.outstanding(session, sub)
         if inv is not None and inv.next_payment_attempt is not None:
             candidates.append((inv.next_payment_attempt, 2, Step.DUNNING))
+    if (notice := billing.notice_at(sub)) is not None:
+        candidates.append((notice, 3, Step.NOTICE))
     if not candidates:
         return None
     at, _, step = min(candidates)
@@ -90,6 +94,9 @@ async def run_step(session: AsyncSession, collector: Collector | None, sub: Subs
         return await resume(session, collector, loaded, at)
     if step is Step.PERIOD_END:
         return await period_end(session, collector, loaded, at)
+    if step is Step.NOTICE:
+        await notice(session, loaded)
+        return []
     return await dunning(session, loaded, at)
 
 
@@ -153,6 +160,19 @@ async def period_end(session: AsyncSession, collector: Collector | None, loaded:
     return callouts
 
 
+async def notice(session: AsyncSession, loaded: Loaded) -> None:
+    """Advance notices of the coming period end, each once (`notified_for`): `subscription.trial_will_end` when it
+    ends a trial, `invoice.upcoming` (the invoice the renewal will issue, which has no id yet) unless a cancel is
+    scheduled."""
+    sub = loaded.sub
+    if billing.in_trial_end(sub):
+        await billing.record(session, loaded, "subscription.trial_will_end")
+    if not sub.cancel_at_period_end:
+        await billing.record_upcoming(session, loaded)
+    sub.notified_for = sub.renew_at
+    session.add(sub)
+
+
 async def dunning(session: AsyncSession, loaded: Loaded, at: int) -> list[Callout]:
     sub = loaded.sub
     inv = await billing.outstanding(session, sub)
@@ -204,7 +224,7 @@ async def run_callouts(db: Database, collector: Collector | None, callouts: list
     mails = [c.invoice_id for c in callouts if c.kind == "mail"]
     if mails and collector is not None:
         try:
-            await send_mails(db, collector.mailer, mails)
+            await send_mails(db, collector.mailer, mails, leased=True)  # collect() leased them to us
         except Exception:  # the leases bring them back
             log.exception("invoice e-mails failed", extra={"count": len(mails)})
     for c in callouts:
@@ -229,6 +249,10 @@ async def renew_due(db: Database, collector: Collector | None, now: int | None =
             if db.is_postgres:
                 stmt = stmt.with_for_update(skip_locked=True)
             rows = list(await session.exec(stmt))
+            # One batch, one flush: the batch's invoices, intents, events and subscription updates are written
+            # together at the commit (or before a query that needs them), not row by row.
+            session.info[outbox.DEFER_FLUSH] = True
+            await billing.prefetch_outstanding(session, rows)
             for sub in rows:
                 callouts += await run_due(session, collector, sub, now)
         await run_callouts(db, collector, callouts)

@@ -11,6 +11,7 @@ from server.mail import Mailer, mailer_for
 from server.rpc.context import current_caller
 from server.runtime import Runtime
 from server.subscriptions import renewal, service
+from server.subscriptions.card_rail import ProviderCards
 from server.subscriptions.collect import CardCharger, Collector
 from server.subscriptions.convert import to_proto
 
@@ -21,7 +22,9 @@ def mailer_of(settings: Settings) -> Mailer:
 
 
 def collector_of(rt: Runtime, cards: CardCharger | None = None) -> Collector:
-    return Collector(env=rt, mailer=mailer_of(rt.settings), cards=cards)
+    """What renewals collect with in this process: its e-mail, and its card rail (provider_a through the cards
+    package, unless a test gives another)."""
+    return Collector(env=rt, mailer=mailer_of(rt.settings), cards=cards or ProviderCards(env=rt, cards=rt.cards))
 
 
 class SubscriptionServicer(subscriptions_pb2_grpc.SubscriptionServiceServicer):
