@@ -97,6 +97,8 @@ class InProcessCall:
         return self._task.__await__()
 
     async def _settled(self) -> None:
+        if self._task.done():
+            return
         with contextlib.suppress(Exception):  # the awaiting caller sees it; metadata is there either way
             await asyncio.shield(self._task)
 
