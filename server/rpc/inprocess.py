@@ -198,7 +198,8 @@ class InProcessChannel:
         try:
             result = handler.unary_unary(request, context)
             if inspect.isawaitable(result):
-                result = await (asyncio.wait_for(result, timeout) if timeout is not None else result)
+                async with asyncio.timeout(timeout):  # no task of its own, unlike wait_for
+                    result = await result
         except _Aborted as e:
             raise _error(e.code, e.details, context, e.trailing) from None
         except TimeoutError:
