@@ -49,6 +49,7 @@ from server.config import load_settings  # noqa: E402
 from tests.harness import free_port, paygate  # noqa: E402
 
 START_TIMEOUT_SECONDS = 60.0
+KEEPALIVE_SECONDS = 1.0  # below uvicorn's timeout_keep_alive (5 s)
 OPERATIONS = ("create-customer", "get-customer")
 TARGETS = ("facade", "grpc", "baseline")
 
@@ -228,7 +229,11 @@ def _check_http(response: httpx.Response, enveloped: bool) -> str:
 
 async def measure(urls: dict[str, str], secret_key: str, requests: int, concurrency: int,
                   warmup: int, rounds: int) -> list[Row]:
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    # Idle connections are dropped by the client after 1 s, well before uvicorn closes them (after 5 s): with both
+    # at 5 s (httpx's default), a connection idle while the other targets ran could be reused at the instant the
+    # server closed it, and the request failed with ReadError (3 of 1,500 creates in one PostgreSQL run).
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency,
+                          keepalive_expiry=KEEPALIVE_SECONDS)
     facade = httpx.AsyncClient(base_url=urls["facade"], auth=httpx.BasicAuth(secret_key, ""), limits=limits,
                                timeout=60)
     bare = httpx.AsyncClient(base_url=urls["baseline"], limits=limits, timeout=60)
@@ -370,6 +375,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=4,
                         help="split each row into this many batches, interleaved across the targets (default 4)")
     parser.add_argument("--log-level", default="INFO", help="paygate's PAYGATE_LOG_LEVEL (default INFO, as deployed)")
+    parser.add_argument("--workers", type=int, default=1, help="paygate serve --workers (default 1)")
+    parser.add_argument("--facade-channel", choices=("in_process", "grpc"), default="in_process",
+                        help="how the facade reaches the servicers (default in_process, as deployed)")
     parser.add_argument("--serve-baseline", type=int, metavar="PORT", help=argparse.SUPPRESS)
     parser.add_argument("--merchant-id", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -386,7 +394,9 @@ def main(argv: list[str] | None = None) -> int:
     http_port, grpc_port, baseline_port = free_port(), free_port(), free_port()
     env.update(PAYGATE_DATABASE_URL=database_url, PAYGATE_HTTP_ADDR=f"127.0.0.1:{http_port}",
                PAYGATE_GRPC_ADDR=f"127.0.0.1:{grpc_port}", PAYGATE_CHECKOUT_URL="https://checkout.bench",
-               PAYGATE_LOG_LEVEL=args.log_level, PYTHONPATH=str(ROOT))
+               PAYGATE_LOG_LEVEL=args.log_level, PYTHONPATH=str(ROOT),
+               # The limiter stays in the pipeline (its cost is measured) with a budget the bench never exhausts.
+               PAYGATE_RATE_LIMIT_PER_SECOND="100000", PAYGATE_RATE_LIMIT_BURST="200000")
     processes = Processes(workdir)
     try:
         migrated = paygate(env, workdir, "migrate")
@@ -394,8 +404,9 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"paygate migrate failed:\n{migrated.stderr}")
         merchant = asyncio.run(create_merchant_record(load_settings({"PAYGATE_DATABASE_URL": database_url}),
                                                       "Bench merchant"))
+        env["PAYGATE_FACADE_CHANNEL"] = args.facade_channel
         serve = processes.launch("paygate", [sys.executable, "-m", "server.cli", "serve", "--only", "http",
-                                             "--only", "grpc"], env)
+                                             "--only", "grpc", "--workers", str(args.workers)], env)
         processes.wait_ready("paygate", serve, f"http://127.0.0.1:{http_port}/healthz")
         baseline = processes.launch("baseline", [sys.executable, str(Path(__file__).resolve()),
                                                  "--serve-baseline", str(baseline_port),
@@ -415,7 +426,8 @@ def main(argv: list[str] | None = None) -> int:
     context = (f"paygate bench: {args.requests} requests per row, {args.concurrency} concurrent workers, "
                f"{args.warmup} warm-up requests per target, {min(args.rounds, args.requests)} interleaved rounds\n"
                f"database {_safe_url(database_url) if args.database_url else 'temporary SQLite file'}, "
-               f"paygate log level {args.log_level}, Python {platform.python_version()}, "
+               f"paygate log level {args.log_level}, {args.workers} paygate worker(s), facade channel "
+               f"{args.facade_channel}, Python {platform.python_version()}, "
                f"{os.cpu_count()} CPUs shared by client, paygate and baseline "
                f"(1-min load average {load_before:.2f} before, {load_after:.2f} after)")
     print(report(rows, context))

@@ -55,15 +55,21 @@ class Gateway:
     """Holds the channel to the gRPC server and turns HTTP requests into calls on it."""
 
     def __init__(self, grpc_target: str, max_body_bytes: int, tls: ChannelTls | None = None,
-                 trusted_proxies: tuple[str, ...] = ()) -> None:
+                 trusted_proxies: tuple[str, ...] = (), in_process: Any = None) -> None:
         self.grpc_target = grpc_target
         self.max_body_bytes = max_body_bytes
         self.tls = tls
         self.trusted_proxies = tuple(ipaddress.ip_network(p, strict=False) for p in trusted_proxies)
-        self.channel: grpc.aio.Channel | None = None
-        self._calls: dict[str, grpc.aio.UnaryUnaryMultiCallable] = {}
+        # A channel-like object calling the servicers of this process (server/rpc/inprocess.py), or None: a real
+        # channel to grpc_target. Calls, answers and errors look the same through either.
+        self._in_process = in_process
+        self.channel: Any = None
+        self._calls: dict[str, Any] = {}
 
     async def open(self) -> None:
+        if self._in_process is not None:
+            self.channel = self._in_process
+            return
         options: list[tuple[str, Any]] = [("grpc.enable_retries", 1)]
         if self.tls is None:
             self.channel = grpc.aio.insecure_channel(self.grpc_target, options=options)
@@ -75,7 +81,7 @@ class Gateway:
         if self.channel is not None:
             await self.channel.close()
 
-    def _call(self, b: Binding) -> grpc.aio.UnaryUnaryMultiCallable:
+    def _call(self, b: Binding) -> Any:
         call = self._calls.get(b.rpc)
         if call is None:
             assert self.channel is not None
@@ -256,8 +262,11 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     if exc.status_code == 404:
         return envelope.error(404, "not_found", f"no route for {request.method} {request.url.path}")
     if exc.status_code == 405:
+        headers = dict(exc.headers or {})
+        if "Allow" in headers:  # Starlette lists a set: one order, whichever process answers (hash seeds differ)
+            headers["Allow"] = ", ".join(sorted(v.strip() for v in headers["Allow"].split(",")))
         return envelope.error(405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path}",
-                              dict(exc.headers or {}))
+                              headers)
     return envelope.error(exc.status_code, "parameter_invalid", str(exc.detail))
 
 
@@ -268,8 +277,10 @@ async def _server_error(request: Request, exc: Exception) -> Response:
 
 def create_app(grpc_target: str, *, max_body_bytes: int = 1 << 20, title: str = "paygate",
                channel: ChannelTls | None = None, trusted_proxies: tuple[str, ...] = (),
-               checkout_page: PageConfig | None = None) -> Starlette:
-    gateway = Gateway(grpc_target, max_body_bytes, channel, trusted_proxies)
+               checkout_page: PageConfig | None = None, in_process: Any = None) -> Starlette:
+    """`in_process`: the gRPC server's handlers of this process (server/rpc/inprocess.py) instead of a channel to
+    `grpc_target`."""
+    gateway = Gateway(grpc_target, max_body_bytes, channel, trusted_proxies, in_process)
     document = envelope.dumps(openapi.document(bindings(api.services()), title=title))
 
     async def openapi_json(request: Request) -> Response:

@@ -24,6 +24,7 @@ from server.payment_links.servicer import PaymentLinkServicer
 from server.products.servicer import ProductServicer
 from server.ratelimit import Limiter
 from server.refunds.servicer import RefundServicer
+from server.rpc.inprocess import InProcessChannel, Tee
 from server.rpc.methods import registry
 from server.rpc.pipeline import Pipeline
 from server.runtime import Runtime
@@ -52,21 +53,26 @@ HEALTH_INTERVAL_SECONDS = 5.0
 MAX_MESSAGE_BYTES = 4 << 20
 
 
-async def build(rt: Runtime, addr: str,
-                credentials: grpc.ServerCredentials | None = None) -> tuple[grpc.aio.Server, int]:
-    """A started server and the port it listens on (`addr` may end in :0); TLS when `credentials` are given."""
+async def build(rt: Runtime, addr: str, credentials: grpc.ServerCredentials | None = None, *,
+                reuse_port: bool = False) -> tuple[grpc.aio.Server, int, InProcessChannel]:
+    """A started server, the port it listens on (`addr` may end in :0) and a channel calling the same handlers
+    in-process (for the facade of this process); TLS when `credentials` are given. `reuse_port`: several processes
+    listen on the same port (SO_REUSEPORT, `paygate serve --workers N`); off, a port in use is an error."""
     services = api.services()
+    pipeline = Pipeline(registry(services), rt.auth, rt.db, Limiter.from_settings(rt.settings, rt.db))
     server = grpc.aio.server(
-        interceptors=[Pipeline(registry(services), rt.auth, rt.db, Limiter.from_settings(rt.settings, rt.db))],
-        options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES), ("grpc.so_reuseport", 0)],
+        interceptors=[pipeline],
+        options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES), ("grpc.so_reuseport", int(reuse_port))],
     )
+    local = InProcessChannel([pipeline])
+    both = Tee(server, local)
     for service in services:
         module = api.grpc_module(service)
         factory = SERVICERS.get(service.full_name)
         servicer = factory(rt) if factory else getattr(module, f"{service.name}Servicer")()
-        getattr(module, f"add_{service.name}Servicer_to_server")(servicer, server)
+        getattr(module, f"add_{service.name}Servicer_to_server")(servicer, both)
     health = health_aio.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health, server)
+    health_pb2_grpc.add_HealthServicer_to_server(health, both)
     if rt.settings.grpc_reflection:  # off by default in live deployments (server/config.py)
         reflection.enable_server_reflection(
             [s.full_name for s in services] + [health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
@@ -76,7 +82,7 @@ async def build(rt: Runtime, addr: str,
         raise OSError(f"cannot listen for gRPC on {addr}")
     await server.start()
     asyncio.get_running_loop().create_task(_watch_database(rt, health))
-    return server, port
+    return server, port, local
 
 
 async def _watch_database(rt: Runtime, health: health_aio.HealthServicer) -> None:

@@ -4,7 +4,9 @@
     paygate merchants create --name N [--json]   a merchant with test and live keys (secrets shown once)
     paygate merchants set-card-provider --merchant M --mode test|live --secret-key SK --publishable-key PK
             [--webhook-secret WHSEC]             the merchant's provider_a keys (secrets sealed at rest)
-    paygate serve [--only http|grpc|scheduler]   run the service (all three parts by default)
+    paygate serve [--only http|grpc|scheduler] [--workers N]
+                                                 run the service (all three parts by default), in N processes
+                                                 sharing the ports (SO_REUSEPORT; README "Using every core")
     paygate demo [--json]                        seed a demo merchant, product and payment link
     paygate refunds unexpected --intent pi_… --asset ASSET [--amount A] [--address 0x…]
                                                  send back an intent's unexpected funds in ASSET (DESIGN §14);
@@ -57,6 +59,9 @@ def _parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run the service")
     serve.add_argument("--only", choices=["http", "grpc", "scheduler"], action="append",
                        help="run only this part (repeatable); default: all three in one process")
+    serve.add_argument("--workers", type=int, default=1,
+                       help="serving processes sharing the HTTP and gRPC ports (SO_REUSEPORT); default 1")
+    serve.add_argument("--worker-process", action="store_true", help=argparse.SUPPRESS)
     demo = sub.add_parser("demo", help="seed a demo merchant, product and payment link")
     demo.add_argument("--json", action="store_true")
     refunds = sub.add_parser("refunds", help="refunds an operator makes").add_subparsers(dest="action",
@@ -93,9 +98,17 @@ def main(argv: list[str] | None = None, *, clock: Clock | None = None) -> int:
         elif args.command == "merchants":
             _print_merchant(asyncio.run(create_merchant_record(settings, args.name)), as_json=args.json)
         elif args.command == "serve":
+            from server import workers
             from server.serve import run
 
-            asyncio.run(run(settings, set(args.only or ["http", "grpc", "scheduler"]), clock=clock))
+            roles = set(args.only or ["http", "grpc", "scheduler"])
+            if problem := workers.check(args.workers):
+                raise ConfigError(problem)
+            if args.workers > 1 and not args.worker_process:
+                if "grpc" in roles or "scheduler" in roles:
+                    _ensure_schema(settings)  # once, before the workers start
+                return workers.supervise(roles, args.workers)
+            asyncio.run(run(settings, roles, clock=clock, reuse_port=args.worker_process))
         elif args.command == "demo":
             from server.demo import seed
 

@@ -83,6 +83,10 @@ class Settings:
     grpc_tls_client_key: Path | None = None
     grpc_tls_client_ca: Path | None = None
     grpc_tls_server_name: str = ""  # the name the facade checks in the server's certificate (default: the host)
+    # How the facade reaches the gRPC server of its own process: `in_process` (the servicers called through the
+    # same pipeline, no loopback hop; DESIGN §13) or `grpc` (a real channel to grpc_addr, as `--only http` always
+    # uses). The answers are the same either way; `grpc` is there to prove it (the tests run both).
+    facade_channel: str = "in_process"
     # Server reflection. Default: on in a development deployment, off in a live one (see `_reflection_default`).
     grpc_reflection: bool = True
     # Token buckets (requests per second, burst); a rate of 0 turns that limit off.
@@ -133,6 +137,7 @@ _ENV = {
     "PAYGATE_WALLET_TEST_MNEMONIC": "wallet_test_mnemonic",
     "PAYGATE_REFUND_STUCK_SECONDS": "refund_stuck_seconds",
     "PAYGATE_LOG_LEVEL": "log_level",
+    "PAYGATE_FACADE_CHANNEL": "facade_channel",
     "PAYGATE_SECRET_KEY": "secret_key",
     "PAYGATE_GRPC_TLS_CERT": "grpc_tls_cert",
     "PAYGATE_GRPC_TLS_KEY": "grpc_tls_key",
@@ -255,6 +260,8 @@ def _validate(raw: dict[str, object]) -> Settings:
     if not Decimal(0) <= fee <= Decimal(100):
         raise ConfigError(f"tx_fee_percent {fee}: expected 0 to 100")
     s["tx_fee_percent"] = fee
+    if str(raw.get("facade_channel", "in_process")) not in ("in_process", "grpc"):
+        raise ConfigError(f"facade_channel {raw.get('facade_channel')!r}: expected in_process or grpc")
     level = str(raw.get("log_level", "INFO")).upper()
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise ConfigError(f"log_level {level!r}: expected DEBUG, INFO, WARNING or ERROR")

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import socket
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
@@ -13,7 +14,7 @@ import grpc
 import uvicorn
 
 from gateway_http.tls import ChannelTls
-from server import logs, money
+from server import hotpath, logs, money
 from server.cli import Stop, _ensure_schema, _reason, _runtime, _safe
 from server.clock import Clock
 from server.config import Settings
@@ -63,9 +64,23 @@ def channel_tls(settings: Settings, *, same_process: bool) -> ChannelTls | None:
     return ChannelTls(credentials, settings.grpc_tls_server_name)
 
 
-async def run(settings: Settings, roles: set[str], *, clock: Clock | None = None) -> None:
-    """The composition root of a serving process: one runtime (server/composition.py) for every part it runs."""
+def _reuse_port_socket(host: str, port: int) -> socket.socket:
+    """A listening socket that other workers may bind too (SO_REUSEPORT: the kernel spreads connections)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    sock.setblocking(False)
+    return sock
+
+
+async def run(settings: Settings, roles: set[str], *, clock: Clock | None = None, reuse_port: bool = False) -> None:
+    """The composition root of a serving process: one runtime (server/composition.py) for every part it runs.
+    `reuse_port`: one of several workers sharing the ports (server/workers.py)."""
     money.install()  # before any task or thread starts, so that each inherits the 60-digit precision
+    hotpath.install()
     logs.configure(settings.log_level)
     rt = _runtime(settings, clock)
     db = rt.db
@@ -82,6 +97,7 @@ async def run(settings: Settings, roles: set[str], *, clock: Clock | None = None
         loop.add_signal_handler(sig, stop.set)
 
     grpc_server = None
+    local = None
     http_server: _Uvicorn | None = None
     http_task: asyncio.Task[None] | None = None
     sched = None
@@ -90,7 +106,8 @@ async def run(settings: Settings, roles: set[str], *, clock: Clock | None = None
             from server.app import build
 
             try:
-                grpc_server, port = await build(rt, settings.grpc_addr, server_credentials(settings))
+                grpc_server, port, local = await build(rt, settings.grpc_addr, server_credentials(settings),
+                                                       reuse_port=reuse_port)
             except OSError as e:
                 raise Stop(str(e)) from None
             log.info("grpc listening", extra={"addr": f"{_split(settings.grpc_addr)[0]}:{port}"})
@@ -103,10 +120,17 @@ async def run(settings: Settings, roles: set[str], *, clock: Clock | None = None
                              channel=channel_tls(settings, same_process="grpc" in roles),
                              trusted_proxies=settings.trusted_proxies,
                              checkout_page=PageConfig(base_path=urlsplit(settings.checkout_base).path.rstrip("/"),
-                                                      card_js_url=settings.card_js_url))
+                                                      card_js_url=settings.card_js_url),
+                             in_process=local if settings.facade_channel == "in_process" else None)
             http_server = _Uvicorn(uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
                                                   lifespan="on", timeout_graceful_shutdown=int(GRACE_SECONDS)))
-            http_task = asyncio.create_task(http_server.serve())
+            sockets = None
+            if reuse_port:
+                try:
+                    sockets = [_reuse_port_socket(host, port)]
+                except OSError as e:
+                    raise Stop(f"cannot listen for HTTP on {settings.http_addr}: {e}") from None
+            http_task = asyncio.create_task(http_server.serve(sockets=sockets))
             while not http_server.started and not http_task.done():
                 await asyncio.sleep(0.02)
             if http_task.done():
@@ -130,4 +154,5 @@ async def run(settings: Settings, roles: set[str], *, clock: Clock | None = None
                 await http_task
         if grpc_server is not None:
             await grpc_server.stop(GRACE_SECONDS)
+        await rt.auth.close()
         await db.close()

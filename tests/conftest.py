@@ -22,11 +22,41 @@ def mailbox() -> Iterator[Mailbox]:
         yield box
 
 
+FACADE_CHANNELS = ("in_process", "grpc")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--facade-channel", choices=(*FACADE_CHANNELS, "both"), default="in_process",
+                     help="how the facade of the shared test service reaches its gRPC server: in-process (the "
+                          "default, as deployed), over a loopback gRPC channel, or both (every test using the "
+                          "`service` fixture runs twice; DESIGN §13: the answers must be the same)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    wanted = config.getoption("--facade-channel")
+    if wanted == "both":
+        return
+    keep, drop = [], []
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        channel = callspec.params.get("facade_channel") if callspec is not None else None
+        (drop if channel not in (None, wanted) else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+@pytest.fixture(scope="session", params=FACADE_CHANNELS)
+def facade_channel(request: pytest.FixtureRequest) -> str:
+    """`PAYGATE_FACADE_CHANNEL` of the shared service; `--facade-channel` selects which run."""
+    return str(request.param)
+
+
 @pytest.fixture(scope="session", params=["sqlite", "postgresql"])
 def service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
-            mailbox: Mailbox) -> Iterator[Service]:
+            mailbox: Mailbox, facade_channel: str) -> Iterator[Service]:
     svc = start(request.param, Path(tmp_path_factory.mktemp(f"paygate-{request.param}")),
-                extra_env={"PAYGATE_SMTP_URL": mailbox.url})
+                extra_env={"PAYGATE_SMTP_URL": mailbox.url, "PAYGATE_FACADE_CHANNEL": facade_channel})
     yield svc
     stop(svc)
 

@@ -48,15 +48,22 @@ async def create_merchant(session: AsyncSession, name: str) -> tuple[Merchant, d
     return merchant, issued
 
 
+def key_lookup(presented: str) -> tuple[str, str] | None:
+    """(the `api_keys.lookup` value, the kind) of a value shaped like a key; None for anything else."""
+    if _SECRET_KEY.fullmatch(presented):
+        return digest(presented), "secret"
+    if _PUBLIC_KEY.fullmatch(presented):
+        return presented, "public"
+    return None
+
+
 async def find_key(session: AsyncSession, presented: str) -> ApiKey | None:
     """The live (unrevoked) key matching what a caller presented, secret (by digest) or public; None for any
     value not shaped like a key, without a look-up."""
-    if _SECRET_KEY.fullmatch(presented):
-        lookup, kind = digest(presented), "secret"
-    elif _PUBLIC_KEY.fullmatch(presented):
-        lookup, kind = presented, "public"
-    else:
+    shaped = key_lookup(presented)
+    if shaped is None:
         return None
+    lookup, kind = shaped
     key = (await session.exec(select(ApiKey).where(ApiKey.lookup == lookup))).first()
     if key is None or key.revoked_at is not None or key.kind != kind:
         return None
