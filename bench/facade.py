@@ -386,7 +386,9 @@ def main(argv: list[str] | None = None) -> int:
     http_port, grpc_port, baseline_port = free_port(), free_port(), free_port()
     env.update(PAYGATE_DATABASE_URL=database_url, PAYGATE_HTTP_ADDR=f"127.0.0.1:{http_port}",
                PAYGATE_GRPC_ADDR=f"127.0.0.1:{grpc_port}", PAYGATE_CHECKOUT_URL="https://checkout.bench",
-               PAYGATE_LOG_LEVEL=args.log_level, PYTHONPATH=str(ROOT))
+               PAYGATE_LOG_LEVEL=args.log_level, PYTHONPATH=str(ROOT),
+               # The bench measures throughput, not the per-key rate limit (100/s by default, DESIGN §14).
+               PAYGATE_RATE_LIMIT_BURST="1000000", PAYGATE_RATE_LIMIT_PER_SECOND="1000000")
     processes = Processes(workdir)
     try:
         migrated = paygate(env, workdir, "migrate")
