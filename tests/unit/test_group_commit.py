@@ -5,6 +5,7 @@ while a failed COMMIT fails every unit of its group and writes none of it."""
 from __future__ import annotations
 
 import asyncio
+import random
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -156,3 +157,39 @@ def test_a_unit_cancelled_mid_statement_costs_the_other_units_of_its_group_nothi
 
     asyncio.run(run())
     assert _committed_ids(url) == {1, 3, 4}
+
+
+def test_units_cancelled_at_random_cost_the_uncancelled_units_nothing(url: str) -> None:
+    """Every other unit is cancelled at a random instant of its first 50 ms: every uncancelled one commits."""
+    async def run() -> tuple[int, list[BaseException]]:
+        db = await _database(url)
+        rng = random.Random(11)
+        serial = iter(range(1, 10**9))
+        committed: list[int] = []
+        try:
+            async def unit() -> None:
+                async with db.transaction() as s:
+                    id_ = next(serial)
+                    await s.execute(sa.text("INSERT INTO jam (id, v) VALUES (:id, 'x')"), {"id": id_})
+                    await s.execute(sa.text("SELECT count(*) FROM jam"))
+                committed.append(id_)
+
+            async def cancel(task: asyncio.Task[None]) -> None:
+                await asyncio.sleep(rng.uniform(0, 0.05))
+                task.cancel()
+
+            errors: list[BaseException] = []
+            for _ in range(6):
+                tasks = [asyncio.create_task(unit()) for _ in range(40)]
+                await asyncio.gather(*(cancel(t) for t in tasks[::2]))
+                outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+                errors += [o for o in outcomes[1::2] if isinstance(o, BaseException)]
+            await _insert(db, 10**6, url)
+            assert set(committed) <= _committed_ids(url)
+            return len(committed), errors
+        finally:
+            await db.close()
+
+    committed, errors = asyncio.run(run())
+    assert errors == []
+    assert committed >= 6 * 20
