@@ -105,7 +105,9 @@ def configure_sqlite(engine: sa.Engine, *, writer: bool = True) -> None:
 class Database:
     """One per process. `transaction()` is the unit of work: it commits on success and rolls back otherwise."""
 
-    def __init__(self, url: str, *, pool_size: int = 10) -> None:
+    def __init__(self, url: str, *, pool_size: int = 10, group_commit: bool = True) -> None:
+        """`group_commit` (SQLite only): write units of work share commits (server/db/group_commit.py); when
+        False each commits on its own, serialised by a lock."""
         ensure_sqlite_dir(url)
         self.url = url
         self.hooks = Hooks()
@@ -126,9 +128,13 @@ class Database:
         # SQLite has one writer at a time: this process's write units of work go through one writer that commits
         # them in groups (server/db/group_commit.py); `self.engine` stays for DDL, migrations and health checks.
         self._writer: GroupWriter | None = None
+        self._write_lock: asyncio.Lock | None = None
         if self.dialect == "sqlite":
             configure_sqlite(self.engine.sync_engine)
-            self._writer = GroupWriter(async_url(url), kwargs, info)
+            if group_commit:
+                self._writer = GroupWriter(async_url(url), kwargs, info)
+            else:
+                self._write_lock = asyncio.Lock()  # one writer at a time, queued here rather than in busy_timeout
             self._reader = create_async_engine(async_url(url), **kwargs)
             configure_sqlite(self._reader.sync_engine, writer=False)
         self._sessions = async_sessionmaker(self.engine, class_=AsyncSession, expire_on_commit=False, info=info)
@@ -148,6 +154,12 @@ class Database:
 
     @asynccontextmanager
     async def _pooled_transaction(self) -> AsyncIterator[AsyncSession]:
+        # Without group commit, SQLite writers of this process queue on a lock instead of sleeping in SQLite's
+        # busy handler; it is released by the end of the unit of work (`_end`), which runs even when this task is
+        # cancelled.
+        lock = self._write_lock
+        if lock is not None:
+            await lock.acquire()
         session = self._sessions()
         kept: DomainError | None = None
         try:
@@ -163,9 +175,9 @@ class Database:
         except BaseException as e:
             # An Exception left the connection idle: roll back. Cancellation may have interrupted a statement
             # in flight: the connection is in doubt and is discarded (which also ends its transaction).
-            await run_to_end(_end(session, "rollback" if isinstance(e, Exception) else "discard"))
+            await run_to_end(_end(session, "rollback" if isinstance(e, Exception) else "discard", lock))
             raise
-        await run_to_end(_end(session, "commit"))
+        await run_to_end(_end(session, "commit", lock))
         if kept is not None:
             raise kept
 
@@ -176,9 +188,9 @@ class Database:
         try:
             yield session
         except BaseException as e:
-            await run_to_end(_end(session, "rollback" if isinstance(e, Exception) else "discard"))
+            await run_to_end(_end(session, "rollback" if isinstance(e, Exception) else "discard", None))
             raise
-        await run_to_end(_end(session, "commit"))  # ends the snapshot; unlike a rollback, expires nothing
+        await run_to_end(_end(session, "commit", None))  # ends the snapshot; unlike a rollback, expires nothing
 
     async def ping(self) -> None:
         async with self.engine.connect() as conn:
@@ -192,8 +204,8 @@ class Database:
             await self._reader.dispose()
 
 
-async def _end(session: AsyncSession, how: str) -> None:
-    """Commits, rolls back or discards the session's transaction, then closes it.
+async def _end(session: AsyncSession, how: str, lock: asyncio.Lock | None) -> None:
+    """Commits, rolls back or discards the session's transaction, closes it, then releases the write lock.
     A failure to commit or roll back leaves the connection in doubt: it is discarded, never pooled again."""
     try:
         if how == "commit":
@@ -207,8 +219,12 @@ async def _end(session: AsyncSession, how: str) -> None:
             await session.invalidate()
         raise
     finally:
-        with suppress(Exception):
-            await session.close()
+        try:
+            with suppress(Exception):
+                await session.close()
+        finally:
+            if lock is not None:
+                lock.release()
 
 
 _running: set[asyncio.Task[Any]] = set()  # strong references: a task awaited only through a shield may be collected
