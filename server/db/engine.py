@@ -1,11 +1,12 @@
 """Engine, sessions and the unit of work.
 
-Transactions are short and hold no network I/O. On SQLite every transaction starts with BEGIN IMMEDIATE so that
-two writers queue on the busy timeout instead of failing when a read lock is upgraded.
+Transactions are short and hold no network I/O. On SQLite every write transaction starts with BEGIN IMMEDIATE so
+that two processes' writers queue on the busy timeout instead of failing when a read lock is upgraded; within one
+process, writes go through one writer that commits them in groups (server/db/group_commit.py).
 
 A unit of work ends, whatever happens to the task that runs it: a gRPC call cancelled by its client's deadline
 interrupts its task at any await, yet its transaction must still commit or roll back, the process's write lock
-must be released, and a connection interrupted mid-statement is discarded rather than returned to the pool
+must be released, and a pooled connection interrupted mid-statement is discarded rather than returned to the pool
 (an open transaction on a pooled connection would hold SQLite's write lock, or PostgreSQL's row locks, forever).
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
-from contextlib import asynccontextmanager, suppress
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, TypeVar
@@ -25,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.db import sqlite_driver
+from server.db.group_commit import GroupWriter
 from server.errors import DomainError
 
 log = logging.getLogger("paygate.db")
@@ -103,7 +105,9 @@ def configure_sqlite(engine: sa.Engine, *, writer: bool = True) -> None:
 class Database:
     """One per process. `transaction()` is the unit of work: it commits on success and rolls back otherwise."""
 
-    def __init__(self, url: str, *, pool_size: int = 10) -> None:
+    def __init__(self, url: str, *, pool_size: int = 10, group_commit: bool = True) -> None:
+        """`group_commit` (SQLite only): write units of work share commits (server/db/group_commit.py); when
+        False each commits on its own, serialised by a lock."""
         ensure_sqlite_dir(url)
         self.url = url
         self.hooks = Hooks()
@@ -120,13 +124,19 @@ class Database:
         # read before a watcher's commit and its transfers read after it would disagree (SQLite's BEGIN is a
         # snapshot already). A read-only REPEATABLE READ transaction never fails to serialize.
         self._reader: AsyncEngine = self.engine.execution_options(isolation_level="REPEATABLE READ")
+        info = {"hooks": self.hooks}
+        # SQLite has one writer at a time: this process's write units of work go through one writer that commits
+        # them in groups (server/db/group_commit.py); `self.engine` stays for DDL, migrations and health checks.
+        self._writer: GroupWriter | None = None
         self._write_lock: asyncio.Lock | None = None
         if self.dialect == "sqlite":
-            self._write_lock = asyncio.Lock()
             configure_sqlite(self.engine.sync_engine)
+            if group_commit:
+                self._writer = GroupWriter(async_url(url), kwargs, info)
+            else:
+                self._write_lock = asyncio.Lock()  # one writer at a time, queued here rather than in busy_timeout
             self._reader = create_async_engine(async_url(url), **kwargs)
             configure_sqlite(self._reader.sync_engine, writer=False)
-        info = {"hooks": self.hooks}
         self._sessions = async_sessionmaker(self.engine, class_=AsyncSession, expire_on_commit=False, info=info)
         self._read_sessions = async_sessionmaker(self._reader, class_=AsyncSession, expire_on_commit=False,
                                                  info=info)
@@ -135,11 +145,18 @@ class Database:
     def is_postgres(self) -> bool:
         return self.dialect == "postgresql"
 
+    def transaction(self) -> AbstractAsyncContextManager[AsyncSession]:
+        """The write unit of work: commits on success (the caller resumes only once it is committed), rolls back
+        otherwise, whatever happens to the calling task."""
+        if self._writer is not None:
+            return self._writer.transaction()
+        return self._pooled_transaction()
+
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[AsyncSession]:
-        # SQLite has one writer at a time. Writers of this process queue here in order, instead of sleeping in
-        # SQLite's busy handler; the busy timeout still arbitrates between processes. The lock is released by
-        # the end of the unit of work (`_end`), which runs even when this task is cancelled.
+    async def _pooled_transaction(self) -> AsyncIterator[AsyncSession]:
+        # Without group commit, SQLite writers of this process queue on a lock instead of sleeping in SQLite's
+        # busy handler; it is released by the end of the unit of work (`_end`), which runs even when this task is
+        # cancelled.
         lock = self._write_lock
         if lock is not None:
             await lock.acquire()
@@ -180,6 +197,8 @@ class Database:
             await conn.execute(sa.text("SELECT 1"))
 
     async def close(self) -> None:
+        if self._writer is not None:
+            await self._writer.close()
         await self.engine.dispose()
         if self.dialect == "sqlite":
             await self._reader.dispose()
@@ -218,6 +237,14 @@ async def run_to_end(work: Coroutine[Any, Any, T]) -> T:
     _running.add(task)
     task.add_done_callback(_ended)
     return await asyncio.shield(task)
+
+
+def spawn(work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+    """Runs `work` in a task of its own, referenced until it ends."""
+    task = asyncio.ensure_future(work)
+    _running.add(task)
+    task.add_done_callback(_ended)
+    return task
 
 
 def _ended(task: asyncio.Task[Any]) -> None:

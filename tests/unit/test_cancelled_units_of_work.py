@@ -28,10 +28,11 @@ ROUNDS = 12
 UNITS = 50
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    url = create_database(request.param, tmp_path)
-    yield url
+@pytest.fixture(params=["sqlite", "sqlite-one-commit-per-unit", "postgresql"])
+def db_args(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, bool]]:
+    """The database's URL and whether SQLite commits in groups (the default) or one unit at a time."""
+    url = create_database(request.param.split("-")[0], tmp_path)
+    yield url, not request.param.endswith("one-commit-per-unit")
     drop_database(url)
 
 
@@ -44,8 +45,8 @@ async def _left_in_transaction(db: Database) -> int:
             "AND state LIKE 'idle in transaction%'"))).scalar_one())
 
 
-async def _cancel_at_random(url: str) -> None:
-    db = Database(url)
+async def _cancel_at_random(url: str, group_commit: bool) -> None:
+    db = Database(url, group_commit=group_commit)
     try:
         async with db.engine.begin() as conn:
             await conn.execute(sa.text("CREATE TABLE jam (id INTEGER PRIMARY KEY, v TEXT)"))
@@ -75,8 +76,8 @@ async def _cancel_at_random(url: str) -> None:
         await db.close()
 
 
-def test_units_of_work_cancelled_at_any_instant_leave_no_transaction_open(url: str) -> None:
-    asyncio.run(_cancel_at_random(url))
+def test_units_of_work_cancelled_at_any_instant_leave_no_transaction_open(db_args: tuple[str, bool]) -> None:
+    asyncio.run(_cancel_at_random(*db_args))
 
 
 # About two seconds of work inside the transaction, so that the cancellation lands mid-statement.
@@ -85,8 +86,8 @@ SLOW = {"sqlite": "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM 
         "postgresql": "SELECT pg_sleep(2)"}
 
 
-async def _cancel_mid_statement(url: str) -> None:
-    db = Database(url)
+async def _cancel_mid_statement(url: str, group_commit: bool) -> None:
+    db = Database(url, group_commit=group_commit)
     try:
         async with db.engine.begin() as conn:
             await conn.execute(sa.text("CREATE TABLE jam (id INTEGER PRIMARY KEY, v TEXT)"))
@@ -118,5 +119,6 @@ async def _cancel_mid_statement(url: str) -> None:
         await db.close()
 
 
-def test_unit_of_work_cancelled_mid_statement_leaves_the_next_writer_free_while_its_task_lives(url: str) -> None:
-    asyncio.run(_cancel_mid_statement(url))
+def test_unit_of_work_cancelled_mid_statement_leaves_the_next_writer_free_while_its_task_lives(
+        db_args: tuple[str, bool]) -> None:
+    asyncio.run(_cancel_mid_statement(*db_args))
