@@ -87,6 +87,9 @@ class Settings:
     # same pipeline, no loopback hop; DESIGN §13) or `grpc` (a real channel to grpc_addr, as `--only http` always
     # uses). The answers are the same either way; `grpc` is there to prove it (the tests run both).
     facade_channel: str = "in_process"
+    # SQLite only: concurrent write units of work share commits (server/db/group_commit.py). Off, each unit commits
+    # alone under a process-wide lock. bench/RESULTS.md has what it measured on which machine.
+    sqlite_group_commit: bool = True
     # Server reflection. Default: on in a development deployment, off in a live one (see `_reflection_default`).
     grpc_reflection: bool = True
     # Token buckets (requests per second, burst); a rate of 0 turns that limit off.
@@ -138,6 +141,7 @@ _ENV = {
     "PAYGATE_REFUND_STUCK_SECONDS": "refund_stuck_seconds",
     "PAYGATE_LOG_LEVEL": "log_level",
     "PAYGATE_FACADE_CHANNEL": "facade_channel",
+    "PAYGATE_SQLITE_GROUP_COMMIT": "sqlite_group_commit",
     "PAYGATE_SECRET_KEY": "secret_key",
     "PAYGATE_GRPC_TLS_CERT": "grpc_tls_cert",
     "PAYGATE_GRPC_TLS_KEY": "grpc_tls_key",
@@ -302,6 +306,7 @@ def _validate(raw: dict[str, object]) -> Settings:
     s["webhooks"] = _webhooks(raw.get("webhooks"))
     s.update(_grpc_tls(raw))
     s["grpc_reflection"] = _flag(raw, "grpc_reflection", _reflection_default(str(s["wallet_mnemonic"]), secret_key))
+    s["sqlite_group_commit"] = _flag(raw, "sqlite_group_commit", True)
     s.update(_rate_limits(raw))
     s.update(_mail(raw))
     return Settings(**s)  # type: ignore[arg-type]

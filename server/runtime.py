@@ -61,7 +61,7 @@ class Runtime:
               var_dir: Path = keyfiles.VAR, clock: Clock | None = None) -> Runtime:
         """Raises CatalogueError (a bad networks file) and WalletError (a bad mnemonic) before anything runs."""
         catalogue = catalogue or load(settings.networks_file, settings.providers)
-        db = db or Database(settings.database_url)
+        db = db or Database(settings.database_url, group_commit=settings.sqlite_group_commit)
         box = SecretBox(settings.encryption_key, var_dir)
         return cls(settings=settings, db=db, catalogue=catalogue, auth=Authenticator(db),
                    rates=TableRates(settings.rates), keys=Keys.of(settings, var_dir),
