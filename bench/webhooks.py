@@ -130,7 +130,7 @@ def round_(env: dict[str, str], workdir: Path, url: str, merchant_id: str, recei
             try:
                 p.wait(timeout=30)
             except subprocess.TimeoutExpired:
-                subprocess.run([str(Path(sys.executable).parent / "py-spy"), "dump", "--pid", str(p.pid)])
+                subprocess.run([str(Path(sys.executable).parent / "py-spy"), "dump", "--idle", "--pid", str(p.pid)])
                 raise
     return events / max(got[-1].at - got[0].at, 1e-6)
 

@@ -1,11 +1,12 @@
 """Sending attempts: one bounded pool of HTTP/1.1 keep-alive connections per endpoint, one deadline per attempt.
 
-A `Sender` lives for one delivery run (a scheduler job run drains for up to half a minute). Per endpoint it keeps
-an httpx client whose pool holds at most `concurrency` connections, and lets at most that many attempts to the
-endpoint be in flight; every other attempt to it waits for a connection, so a slow or failing endpoint holds only
-its own connections and its own attempts. Connections are kept alive between attempts, so a busy endpoint costs
-one connect per connection, not one per attempt (issue 13: a fresh client per batch spent a fifth of the
-scheduler's time building TLS contexts). One TLS context serves the whole process.
+A `Sender` lives for one delivery run (a scheduler job run claims for up to half a minute). Per endpoint it keeps
+a pool of at most `concurrency` connections (http11.py) and lets at most that many attempts to the endpoint be in
+flight; every other attempt to it waits for a connection, so a slow or failing endpoint holds only its own
+connections and its own attempts. Connections are kept alive between attempts, so a busy endpoint costs one
+connect per connection, not one per attempt (issue 13's profile: a fresh httpx client per batch spent a fifth of
+the scheduler's time building TLS contexts, and httpx's per-request work two thirds of the rest). One TLS context
+serves the whole process.
 
 Each endpoint's host is vetted (urls.vet: one lookup, every address checked) when first sent to and again once the
 vetted answer is `VET_SECONDS` old; attempts connect to the vetted address, never to a second lookup's.
@@ -22,13 +23,11 @@ from dataclasses import dataclass
 
 import httpx
 
-from server.errors import InvalidArgument
-from server.webhooks import urls
+from server.errors import InvalidArgument, invalid
+from server.webhooks import http11, urls
 from server.webhooks.signing import HEADER, sign
 
 log = logging.getLogger("paygate.webhooks")
-# httpx logs every request's full URL at INFO; a webhook URL's query string often carries a token.
-logging.getLogger("httpx").setLevel(logging.WARNING)
 
 # One total deadline per attempt (`webhooks.timeout_seconds`).
 TIMEOUT_SECONDS = 10.0
@@ -71,17 +70,49 @@ class Outcome:
     excerpt: str
 
 
+@dataclass(frozen=True)
+class _Url:
+    """What the wire needs of an endpoint URL, parsed once."""
+
+    url: str
+    https: bool
+    port: int
+    host_header: bytes
+    target: bytes  # path and query, as sent
+
+    @classmethod
+    def parse(cls, url: str) -> _Url:
+        parsed = httpx.URL(url)
+        https = parsed.scheme == "https"
+        return cls(url, https, parsed.port or (443 if https else 80), parsed.netloc, parsed.raw_path or b"/")
+
+
 class _Endpoint:
-    def __init__(self, concurrency: int, timeout: float) -> None:
+    def __init__(self, concurrency: int) -> None:
         self.gate = asyncio.Semaphore(concurrency)
-        # trust_env=False: a proxy from the environment would make its own lookup of the name.
-        self.client = httpx.AsyncClient(
-            follow_redirects=False, trust_env=False, verify=tls_context(), timeout=timeout,
-            limits=httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency,
-                                keepalive_expiry=30.0))
+        self.pools: dict[http11.Origin, http11.Pool] = {}  # by vetted address: a re-vetted name may move
+        self.url: _Url | None = None
         self.target: urls.Target | None = None
         self.vetted_at = 0.0
         self.vetting = asyncio.Lock()  # attempts starting together share one lookup
+
+    def parsed(self, url: str) -> _Url:
+        if self.url is None or self.url.url != url:
+            self.url = _Url.parse(url)
+        return self.url
+
+    def pool(self, origin: http11.Origin) -> http11.Pool:
+        pool = self.pools.get(origin)
+        if pool is None:
+            for old in self.pools.values():  # connections to an address no longer vetted are not reused
+                old.close()
+            self.pools = {origin: (pool := http11.Pool(origin, tls_context()))}
+        return pool
+
+    def close(self) -> None:
+        for pool in self.pools.values():
+            pool.close()
+        self.pools = {}
 
 
 class Sender:
@@ -90,28 +121,21 @@ class Sender:
                  concurrency: int = CONCURRENCY) -> None:
         self.timeout, self.allow_private, self.resolve = timeout, allow_private, resolve
         self.signature_headers, self.concurrency = signature_headers, concurrency
-        # By endpoint and origin: a connection is bound to the address and host name it was opened for, so it is
-        # never shared with another endpoint, nor kept when an endpoint's URL changes host.
+        # By endpoint and URL: a connection is bound to the address and host name it was opened for, so it is
+        # never shared with another endpoint, nor kept when an endpoint's URL changes.
         self._endpoints: dict[tuple[str, str], _Endpoint] = {}
 
     def _endpoint(self, attempt: Attempt) -> _Endpoint:
-        try:
-            origin = str(httpx.URL(attempt.url).copy_with(path="/", query=None, fragment=None))
-        except Exception:
-            origin = attempt.url  # unsendable: vet() says why
-        key = (attempt.endpoint_id, origin)
+        key = (attempt.endpoint_id, attempt.url)
         endpoint = self._endpoints.get(key)
         if endpoint is None:
-            endpoint = self._endpoints[key] = _Endpoint(self.concurrency, self.timeout)
+            endpoint = self._endpoints[key] = _Endpoint(self.concurrency)
         return endpoint
 
     async def aclose(self) -> None:
         endpoints, self._endpoints = list(self._endpoints.values()), {}
         for endpoint in endpoints:
-            try:
-                await endpoint.client.aclose()
-            except Exception as e:  # a connection that fails to close is gone anyway
-                log.debug("webhook client close failed", extra={"error": type(e).__name__})
+            endpoint.close()
 
     async def send(self, attempt: Attempt, now: int, started: Callable[[], None] | None = None) -> Outcome:
         """One POST of exactly the signed bytes; any 2xx is success. Never raises: whatever goes wrong is this
@@ -133,12 +157,12 @@ class Sender:
                 async with asyncio.timeout(self.timeout):
                     target = await self._vetted(endpoint, attempt.url)
                     private = target.private
-                    return await self._post(endpoint.client, attempt, target, now, began)
+                    return await self._post(endpoint, attempt, target, now, began)
             except InvalidArgument as e:
                 return Outcome(False, 0, 0, f"not sent: {e.message}")
-            except (TimeoutError, httpx.TimeoutException):
+            except TimeoutError:
                 return Outcome(False, 0, _ms(began), f"timeout: no complete answer within {self.timeout:g} s")
-            except httpx.HTTPError as e:
+            except (OSError, http11.ProtocolError) as e:  # refused, reset, TLS, an answer that is not HTTP
                 detail = "" if private else f": {e}"
                 return Outcome(False, 0, _ms(began), f"{type(e).__name__}{detail}"[:EXCERPT_BYTES])
             except Exception as e:  # a bug or a library's surprise must not take the other deliveries down
@@ -158,28 +182,26 @@ class Sender:
                 endpoint.target, endpoint.vetted_at = target, time.monotonic()
             return target
 
-    async def _post(self, client: httpx.AsyncClient, attempt: Attempt, target: urls.Target, now: int,
+    async def _post(self, endpoint: _Endpoint, attempt: Attempt, target: urls.Target, now: int,
                     started: float) -> Outcome:
         """The exchange itself, connected to the vetted address; Host, TLS SNI and the certificate check use the
         URL's own host name. Every configured signature header carries the same value (DESIGN §12)."""
-        url = httpx.URL(attempt.url)
+        url = endpoint.parsed(attempt.url)
         signature = sign(attempt.body, attempt.secrets, now)
-        headers = {
-            "Host": url.netloc.decode("ascii"), "Content-Type": "application/json", "User-Agent": USER_AGENT,
-            **{name: signature for name in self.signature_headers},
-            "Paygate-Event-Id": attempt.event_id, "Paygate-Delivery-Id": attempt.delivery_id,
-            "Paygate-Delivery-Attempt": str(attempt.attempt),
-        }
-        extensions = {"sni_hostname": target.host} if target.is_name else {}
-        async with client.stream("POST", url.copy_with(host=target.address), content=attempt.body,
-                                 headers=headers, extensions=extensions) as response:
-            excerpt = b""
-            async for chunk in response.aiter_raw():
-                excerpt += chunk
-                if len(excerpt) >= EXCERPT_BYTES:
-                    break  # the rest is not read: the connection is closed rather than reused
-        text = "" if target.private else excerpt[:EXCERPT_BYTES].decode("utf-8", errors="replace")[:EXCERPT_BYTES]
-        return Outcome(200 <= response.status_code < 300, response.status_code, _ms(started), text)
+        lines = [b"POST " + url.target + b" HTTP/1.1", b"Host: " + url.host_header,
+                 b"Content-Type: application/json", b"User-Agent: " + USER_AGENT.encode(),
+                 b"Content-Length: " + str(len(attempt.body)).encode(),
+                 *(f"{name}: {signature}".encode() for name in self.signature_headers),
+                 b"Paygate-Event-Id: " + attempt.event_id.encode(),
+                 b"Paygate-Delivery-Id: " + attempt.delivery_id.encode(),
+                 b"Paygate-Delivery-Attempt: " + str(attempt.attempt).encode()]
+        head = b"\r\n".join(lines) + b"\r\n\r\n"
+        if b"\n" in head[:-4].replace(b"\r\n", b"") or b"\r" in head[:-4].replace(b"\r\n", b""):
+            raise invalid("url", "a header would carry a line break")
+        origin = http11.Origin(target.address, url.port, target.host if url.https else None)
+        answer = await endpoint.pool(origin).post(head, attempt.body, EXCERPT_BYTES)
+        text = "" if target.private else answer.excerpt[:EXCERPT_BYTES].decode("utf-8", errors="replace")
+        return Outcome(200 <= answer.status < 300, answer.status, _ms(started), text[:EXCERPT_BYTES])
 
 
 def _ms(started: float) -> int:
