@@ -2,15 +2,16 @@
 PostgreSQL, against a bare sender measured in the same run.
 
 Per database, one run creates a scratch database, migrates it, creates a merchant with one test-mode endpoint
-pointing at a threaded HTTP/1.1 receiver on loopback (answers 200 at once, keeps connections alive), then per round
-records `--events` events in this process (the outbox fans each out to a pending delivery), starts N
-`paygate serve --only scheduler` processes (polling every 0.1 s) and times the deliveries from the first request
-received to the last. The baseline is a bare sender: the same number of signed-size bodies POSTed to the same
-receiver over `--connections` keep-alive connections (httpx, no database): what the receiver and the machine allow.
-It prints deliveries/s per round, the ratio of each round to the baseline and 2/1, the duplicates received and
-whether the events of one object arrived in order (`--objects`: that many customers get a create and an update
-each, interleaved with the rest). The receiver, the schedulers and the database share the machine's CPUs: read the
-figures as ratios on one machine (the header prints the load average); nothing here asserts a time.
+pointing at a receiver on loopback (its own process: asyncio, minimal HTTP/1.1 with keep-alive, answers 200 at
+once, so that it is never the limit), then per round records `--events` events in this process (the outbox fans
+each out to a pending delivery), starts N `paygate serve --only scheduler` processes (polling every 0.1 s) and times
+the deliveries from the first request received to the last. The baseline is a bare sender: as many POSTs of the
+same size over `--connections` keep-alive connections (raw asyncio streams, no database, no signing): what the
+receiver and the machine allow. It prints deliveries/s per round, the ratios of each round to the baseline and of
+2 processes to 1, the duplicates received, and whether the events of one object arrived in order (`--objects`: that
+many customers get a created and an updated event each, interleaved with the others). The receiver, the schedulers
+and the database share the machine's CPUs: read the figures as ratios on one machine (each section prints the load
+average before and after); nothing here asserts a time.
 
     .venv/bin/python bench/webhooks.py [--events 2000] [--database sqlite|postgresql|both] [--profile DIR]
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import json
 import os
 import platform
 import shutil
@@ -31,13 +33,14 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import httpx  # noqa: E402
 from paygate.v1 import customers_pb2  # noqa: E402
 
 from server import clock  # noqa: E402
@@ -48,7 +51,6 @@ from server.events.outbox import API_VERSION, record, subscribe  # noqa: E402
 from server.ids import new_id  # noqa: E402
 from server.webhooks.models import WebhookEndpoint  # noqa: E402
 from server.webhooks.queue import fan_out  # noqa: E402
-from tests.e2e.webhooks.receiver import Received, Receiver, running  # noqa: E402
 from tests.harness import create_database, drop_database, paygate  # noqa: E402
 
 
@@ -77,6 +79,72 @@ async def record_events(url: str, merchant_id: str, count: int, objects: int) ->
                 await record(session, merchant_id=merchant_id, livemode=False, type=type_,
                              resource=customers_pb2.Customer(id=customer, object="customer", name="Bench"))
     await db.close()
+
+
+class FastReceiver:
+    """A receiver in its own process (asyncio, minimal HTTP/1.1, keep-alive) so that neither the GIL of this process
+    nor a slow parser limits the schedulers: it answers 200 at once and records (time, delivery id, object, type)
+    of each request, served back on `GET /records?from=N`."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen([sys.executable, __file__, "--serve-receiver"], stdout=subprocess.PIPE,
+                                        text=True)
+        assert self.process.stdout is not None
+        self.port = int(self.process.stdout.readline())
+        self.url = f"http://127.0.0.1:{self.port}/hooks"
+        self.received: list[dict[str, Any]] = []
+
+    def _fetch(self) -> None:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/records?from={len(self.received)}") as answer:
+            self.received += json.loads(answer.read())
+
+    def wait_for(self, count: int, timeout: float) -> list[dict[str, Any]]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self._fetch()
+            if len(self.received) >= count:
+                return self.received
+            time.sleep(0.1)
+        raise AssertionError(f"received {len(self.received)} of {count} requests")
+
+    def close(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+def serve_receiver() -> None:
+    records: list[dict[str, Any]] = []
+    ok = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok"
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                lines = head.decode("latin-1").split("\r\n")
+                headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:] if line)}
+                body = await reader.readexactly(int(headers.get("content-length", "0")))
+                if lines[0].startswith("GET /records"):
+                    start = int(lines[0].split("from=")[1].split(" ")[0])
+                    data = json.dumps(records[start:]).encode()
+                    writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: " + str(len(data)).encode() + b"\r\n\r\n"
+                                 + data)
+                else:
+                    at = time.monotonic()
+                    event = json.loads(body)
+                    obj = event.get("data", {}).get("object", {}).get("id", "")
+                    records.append({"at": at, "delivery": headers.get("paygate-delivery-id", ""), "object": obj,
+                                    "type": event.get("type", ""), "id": event.get("id", ""), "size": len(body)})
+                    writer.write(ok)
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        writer.close()
+
+    async def main() -> None:
+        server = await asyncio.start_server(handle, "127.0.0.1", 0, backlog=512)
+        print(server.sockets[0].getsockname()[1], flush=True)
+        await server.serve_forever()
+
+    asyncio.run(main())
 
 
 def profiled(pid: int, out: Path) -> subprocess.Popen[bytes]:
@@ -109,7 +177,7 @@ def top_of_profile(path: Path, n: int = 25) -> None:
         print(f"    {100 * samples / total:5.1f}%  {frame}")
 
 
-def round_(env: dict[str, str], workdir: Path, url: str, merchant_id: str, receiver: Receiver, events: int,
+def round_(env: dict[str, str], workdir: Path, url: str, merchant_id: str, receiver: FastReceiver, events: int,
            objects: int, processes: int, profile: Path | None) -> float:
     asyncio.run(record_events(url, merchant_id, events, objects))
     before = len(receiver.received)
@@ -130,38 +198,43 @@ def round_(env: dict[str, str], workdir: Path, url: str, merchant_id: str, recei
             try:
                 p.wait(timeout=30)
             except subprocess.TimeoutExpired:
-                subprocess.run([str(Path(sys.executable).parent / "py-spy"), "dump", "--idle", "--pid", str(p.pid)])
-                raise
-    return events / max(got[-1].at - got[0].at, 1e-6)
+                subprocess.run([str(Path(sys.executable).parent / "py-spy"), "dump", "--native", "--pid", str(p.pid)])
+                p.kill()
+                p.wait()
+                print(f"(a scheduler process did not stop within 30 s of SIGTERM: killed; exit {p.returncode})")
+    return events / max(got[-1]["at"] - got[0]["at"], 1e-6)
 
 
-def bare_sender(receiver_url: str, count: int, connections: int, body_size: int) -> float:
-    """The baseline: `count` POSTs over `connections` keep-alive connections, nothing else."""
+def bare_sender(port: int, count: int, connections: int, body_size: int) -> float:
+    """The baseline: `count` POSTs over `connections` keep-alive connections, raw asyncio streams, nothing else."""
     body = b'{"id": "evt_bare", "pad": "' + b"x" * max(0, body_size - 28) + b'"}'
+    request = (b"POST /hooks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
+               + str(len(body)).encode() + b"\r\n\r\n" + body)
 
     async def run() -> float:
-        limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
-        async with httpx.AsyncClient(limits=limits, trust_env=False) as client:
-            left = iter(range(count))
+        left = iter(range(count))
 
-            async def worker() -> None:
-                for _ in left:
-                    (await client.post(receiver_url, content=body,
-                                       headers={"Content-Type": "application/json"})).raise_for_status()
+        async def worker() -> None:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            for _ in left:
+                writer.write(request)
+                head = await reader.readuntil(b"\r\n\r\n")
+                assert head.startswith(b"HTTP/1.1 200")
+                await reader.readexactly(2)
+            writer.close()
 
-            started = time.perf_counter()
-            await asyncio.gather(*(worker() for _ in range(connections)))
-            return count / (time.perf_counter() - started)
+        started = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(connections)))
+        return count / (time.perf_counter() - started)
 
     return asyncio.run(run())
 
 
-def in_order(received: list[Received]) -> tuple[int, int]:
+def in_order(received: list[dict[str, Any]]) -> tuple[int, int]:
     """(objects with more than one event, of which received out of order: an update before its create)."""
     seen: dict[str, list[str]] = {}
     for r in received:
-        event = r.event
-        seen.setdefault(event["data"]["object"]["id"], []).append(event["type"])
+        seen.setdefault(r["object"], []).append(r["type"])
     several = [types for types in seen.values() if len(types) > 1]
     return len(several), sum(1 for types in several if types.index("customer.updated") <
                              types.index("customer.created"))
@@ -178,7 +251,8 @@ def bench(kind: str, args: argparse.Namespace) -> dict[str, float]:
         migrated = paygate(env, workdir, "migrate")
         assert migrated.returncode == 0, migrated.stderr
         merchant = asyncio.run(create_merchant_record(load_settings({"PAYGATE_DATABASE_URL": url}), "Bench"))
-        with running(Receiver()) as receiver:
+        receiver = FastReceiver()
+        try:
             asyncio.run(seed_endpoint(url, merchant["merchant_id"], receiver.url))
             load = " ".join(f"{x:.2f}" for x in os.getloadavg())
             print(f"## {kind}: {platform.node()} {os.cpu_count()} CPUs, load {load}, "
@@ -195,19 +269,22 @@ def bench(kind: str, args: argparse.Namespace) -> dict[str, float]:
                       f"{rates[str(processes)]:8.0f} deliveries/s")
                 if profile is not None:
                     top_of_profile(profile)
-            body_size = len(receiver.received[-1].body)
-            rates["bare"] = bare_sender(receiver.url, args.events, args.connections, body_size)
-            print(f"bare sender ({args.connections} keep-alive connections, no database): "
+            body_size = receiver.received[-1]["size"]
+            rates["bare"] = bare_sender(receiver.port, args.events, args.connections, body_size)
+            print(f"bare sender ({args.connections} keep-alive connections, {body_size}-byte bodies, no database): "
                   f"{rates['bare']:8.0f} requests/s")
             print(f"ratio 1 process / bare sender: {rates['1'] / rates['bare']:.2f}; "
                   f"2 processes / bare sender: {rates['2'] / rates['bare']:.2f}; "
                   f"2 processes / 1 process: {rates['2'] / rates['1']:.2f}")
-            deliveries = [r for r in receiver.received if "paygate-delivery-id" in r.headers]
-            dup = len(deliveries) - len({r.headers["paygate-delivery-id"] for r in deliveries})
+            receiver.wait_for(0, 10)
+            deliveries = [r for r in receiver.received if r["delivery"]]
+            dup = len(deliveries) - len({r["delivery"] for r in deliveries})
             several, disordered = in_order(deliveries)
             print(f"duplicate attempts received: {dup}; objects with several events: {several}, "
                   f"delivered out of order: {disordered}")
             print(f"load after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        finally:
+            receiver.close()
     finally:
         drop_database(url)
     return rates
@@ -221,7 +298,11 @@ def main() -> None:
     parser.add_argument("--database", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument("--connections", type=int, default=8, help="the bare sender's connections")
     parser.add_argument("--profile", type=Path, default=None)
+    parser.add_argument("--serve-receiver", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.serve_receiver:
+        serve_receiver()
+        return
     for kind in (["sqlite", "postgresql"] if args.database == "both" else [args.database]):
         bench(kind, args)
 
