@@ -58,9 +58,10 @@ log = logging.getLogger("paygate.webhooks")
 BATCH_SIZE = 100
 # Claimed, not yet recorded attempts of one endpoint in one process: bounds how long a claimed attempt can wait for
 # one of the endpoint's connections (and so the lease).
-ENDPOINT_BACKLOG = 160
-# Claimed, not yet recorded attempts in one process.
-MAX_IN_FLIGHT = 512
+ENDPOINT_BACKLOG = 96
+# Claimed, not yet recorded attempts in one process: many endpoints' backlogs, so that a few slow endpoints holding
+# theirs in full leave room for all the others (bodies of a few KiB: a few MiB of memory).
+MAX_IN_FLIGHT = 2048
 # Outcomes written by one transaction at most.
 RECORD_BATCH = 500
 # One job run claims for at most this long, then finishes what it holds and leaves the rest to the next run.
