@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import contextlib
 import json
 import os
 import platform
@@ -198,7 +199,9 @@ def round_(env: dict[str, str], workdir: Path, url: str, merchant_id: str, recei
             try:
                 p.wait(timeout=30)
             except subprocess.TimeoutExpired:
-                subprocess.run([str(Path(sys.executable).parent / "py-spy"), "dump", "--native", "--pid", str(p.pid)])
+                with contextlib.suppress(OSError):  # where it hangs, if py-spy is installed
+                    subprocess.run([str(Path(sys.executable).parent / "py-spy"), "dump", "--native", "--pid",
+                                    str(p.pid)])
                 p.kill()
                 p.wait()
                 print(f"(a scheduler process did not stop within 30 s of SIGTERM: killed; exit {p.returncode})")
