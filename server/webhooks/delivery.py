@@ -1,69 +1,82 @@
-"""The delivery job: claim due attempts, POST each event to its endpoint, record the outcome.
+"""The delivery job: claim due attempts, POST each event to its endpoint, record the outcomes in batches.
 
-Claim → commit → send → record, in short transactions with the HTTP calls between them: no transaction is
-held across the network. The claimed attempts are grouped by endpoint; endpoints are served in parallel, each with a
-few attempts in flight, one total deadline per attempt, and its outcomes recorded as soon as its group is done. Any
-failure of one attempt is that attempt's outcome, never the batch's.
+A run is a pipeline in one process. It claims due attempts in short transactions (a claim is a lease in the
+database, never in memory), hands each to the Sender (sender.py: per endpoint, a bounded pool of keep-alive
+connections and as many attempts in flight), and a recorder writes the outcomes as they come, many per transaction:
+whatever arrived while the previous write was committing goes in the next one. No transaction is held across the
+network. The run claims again whenever it has room, so sending, claiming and recording overlap.
 
-A claim is a lease (`locked_until`, longer than the worst batch): on PostgreSQL rows are taken with
-`FOR UPDATE SKIP LOCKED`, so any number of schedulers share the due attempts without sending one twice; on SQLite
-the claim runs under the single writer. A scheduler killed after its claim leaves rows that another takes over
-once the lease has run out, so nothing is lost (the attempt may then arrive twice: receivers deduplicate on `id`).
+A claim is a lease (`locked_until`, longer than the worst wait of a claimed attempt): on PostgreSQL rows are taken
+with `FOR UPDATE SKIP LOCKED`, so any number of schedulers share the due attempts without sending one twice; on
+SQLite the claim runs under the database's single writer (BEGIN IMMEDIATE), with the same effect. A scheduler killed
+after its claim leaves rows that another takes over once the lease has run out, so nothing is lost (the attempt may
+then arrive twice: receivers deduplicate on `id`).
 
-Per endpoint, the events of one object go out in order: an attempt waits while an older event of the same object
-still has a pending attempt to that endpoint.
+One endpoint's trouble stays its own: a process holds at most ENDPOINT_BACKLOG claimed attempts of one endpoint
+(the claim skips an endpoint that has no room left), each endpoint has its own connections, any failure of one
+attempt is that attempt's outcome, and outcomes are recorded as they come, not when a batch ends.
+
+Per endpoint, the events of one object go out in order: an attempt is not claimed while an older event of the same
+object still has a pending attempt to that endpoint (in flight counts: it is pending until recorded).
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
+import contextlib
 import logging
 import math
 import os
 import random
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-import httpx
 import sqlalchemy as sa
-from sqlalchemy.orm import aliased
 from sqlmodel import col, select
 
 from server.clock import SYSTEM_CLOCK, Clock
 from server.db import Database
-from server.errors import InvalidArgument, Unavailable
+from server.errors import Unavailable
 from server.events.convert import body as event_body
 from server.events.convert import to_proto as event_to_proto
 from server.events.models import Event
 from server.ids import new_id, random_base62
 from server.runtime import Runtime
-from server.webhooks import retry, urls
+from server.webhooks import retry, sender, urls
 from server.webhooks.models import Delivery, DeliveryStatus, WebhookEndpoint
 from server.webhooks.queue import pending_counts
 from server.webhooks.sealing import SecretBox
-from server.webhooks.service import signing_secrets
-from server.webhooks.signing import HEADER, sign
+from server.webhooks.sender import EXCERPT_BYTES, TIMEOUT_SECONDS, Attempt, Outcome, Sender
+from server.webhooks.service import secrets_for
+from server.webhooks.signing import HEADER
 
 log = logging.getLogger("paygate.webhooks")
-# httpx logs every request's full URL at INFO; a webhook URL's query string often carries a token.
-logging.getLogger("httpx").setLevel(logging.WARNING)
 
-BATCH_SIZE = 50
-# One total deadline per attempt (`webhooks.timeout_seconds`).
-TIMEOUT_SECONDS = 10.0
-# Attempts in flight to one endpoint at a time; the batch's endpoints are served in parallel.
-PER_ENDPOINT_CONCURRENCY = 4
-EXCERPT_BYTES = 1000
-# One job run drains due attempts for at most this long, then leaves the rest to the next run.
+# Attempts taken by one claim.
+BATCH_SIZE = 100
+# Claimed, not yet recorded attempts of one endpoint in one process: bounds how long a claimed attempt can wait for
+# one of the endpoint's connections (and so the lease).
+ENDPOINT_BACKLOG = 96
+# Claimed, not yet recorded attempts in one process: many endpoints' backlogs, so that a few slow endpoints holding
+# theirs in full leave room for all the others (bodies of a few KiB: a few MiB of memory).
+MAX_IN_FLIGHT = 2048
+# Outcomes written by one transaction at most.
+RECORD_BATCH = 500
+# One job run claims for at most this long, then finishes what it holds and leaves the rest to the next run.
 RUN_BUDGET_SECONDS = 30.0
-USER_AGENT = "paygate-webhooks/1"
+PER_ENDPOINT_CONCURRENCY = sender.CONCURRENCY
+
+__all__ = ["BATCH_SIZE", "EXCERPT_BYTES", "TIMEOUT_SECONDS", "Claimed", "Outcome", "claim", "deliver_due",
+           "record", "run_once"]
 
 
 def lease_seconds(timeout: float = TIMEOUT_SECONDS) -> int:
-    """A claim outlives the worst batch (all of it for one endpoint: BATCH_SIZE / PER_ENDPOINT_CONCURRENCY rounds,
-    each ended by the deadline) with a margin for recording, so a live scheduler never loses its claim to
-    another and no attempt is sent twice."""
-    return math.ceil(math.ceil(BATCH_SIZE / PER_ENDPOINT_CONCURRENCY) * timeout) + 30
+    """A claim outlives the worst wait of a claimed attempt (behind the rest of its endpoint's backlog:
+    ENDPOINT_BACKLOG / PER_ENDPOINT_CONCURRENCY rounds, each ended by the deadline) with a margin for recording, so
+    a live scheduler never loses its claim to another and no attempt is sent twice."""
+    return math.ceil(math.ceil(ENDPOINT_BACKLOG / PER_ENDPOINT_CONCURRENCY) * timeout) + 30
 
 
 LEASE_SECONDS = lease_seconds()
@@ -77,207 +90,279 @@ def poll_seconds() -> float:
         return 1.0
 
 
+_TABLE: sa.Table = Delivery.__table__  # type: ignore[attr-defined]
+_ENDPOINTS: sa.Table = WebhookEndpoint.__table__  # type: ignore[attr-defined]
+
+
 @dataclass(frozen=True)
-class Claimed:
-    delivery_id: str
+class Claimed(Attempt):
     lease: str
-    event_id: str
-    endpoint_id: str
-    attempt: int
-    url: str
     livemode: bool
-    secrets: tuple[str, ...]
-    body: bytes
-
-
-@dataclass(frozen=True)
-class Outcome:
-    ok: bool
-    http_status: int
-    latency_ms: int
-    excerpt: str
 
 
 async def claim(db: Database, now: int, box: SecretBox, limit: int = BATCH_SIZE,
-                lease_for: int = LEASE_SECONDS) -> list[Claimed]:
-    older = aliased(Delivery)
-    blocked = sa.exists().where(
-        col(older.endpoint_id) == col(Delivery.endpoint_id), col(older.object_id) == col(Delivery.object_id),
-        col(older.status) == DeliveryStatus.PENDING, col(older.event_sort_key) < col(Delivery.event_sort_key))
+                lease_for: int = LEASE_SECONDS, room: Mapping[str, int] | None = None) -> list[Claimed]:
+    """Up to `limit` due attempts, leased to the caller. `room`: how many more attempts each endpoint the caller
+    already holds may take (ENDPOINT_BACKLOG for any other); a row beyond its endpoint's room is left unclaimed."""
+    room = dict(room or {})
+    d, e = _TABLE, _ENDPOINTS
+    older = d.alias("older")
+    blocked = sa.exists().where(older.c.endpoint_id == d.c.endpoint_id, older.c.object_id == d.c.object_id,
+                                older.c.status == DeliveryStatus.PENDING,
+                                older.c.event_sort_key < d.c.event_sort_key)
+    conditions = [d.c.status == DeliveryStatus.PENDING, d.c.due_at <= now,
+                  sa.or_(d.c.locked_until.is_(None), d.c.locked_until < now),
+                  e.c.disabled.is_(False), e.c.deleted_at.is_(None), ~blocked]
+    full = sorted(endpoint for endpoint, left in room.items() if left <= 0)
+    if full:
+        conditions.append(d.c.endpoint_id.not_in(full))
+    # Core rows, not ORM objects: the claim is the largest part of a delivery's database work (issue 13 profile).
     query = (
-        select(Delivery, WebhookEndpoint)
-        .join(WebhookEndpoint, col(WebhookEndpoint.id) == col(Delivery.endpoint_id))
-        .where(col(Delivery.status) == DeliveryStatus.PENDING, col(Delivery.due_at) <= now,
-               sa.or_(col(Delivery.locked_until).is_(None), col(Delivery.locked_until) < now),
-               col(WebhookEndpoint.disabled).is_(False), col(WebhookEndpoint.deleted_at).is_(None), ~blocked)
-        .order_by(col(Delivery.due_at), col(Delivery.event_sort_key))
+        sa.select(d.c.id, d.c.event_id, d.c.endpoint_id, d.c.attempt, e.c.url, e.c.livemode, e.c.secret,
+                  e.c.previous_secret, e.c.previous_secret_expires_at)
+        .select_from(d.join(e, e.c.id == d.c.endpoint_id))
+        .where(*conditions)
+        .order_by(d.c.due_at, d.c.event_sort_key)
         .limit(limit)
-        .with_for_update(of=Delivery, skip_locked=True)
+        .with_for_update(of=d, skip_locked=True)
     )
     lease = random_base62(16)
     async with db.transaction() as session:
-        pairs = list(await session.exec(query))
-        if not pairs:
+        conn = await session.connection()
+        rows = []
+        for row in await conn.execute(query):
+            left = room.setdefault(row.endpoint_id, ENDPOINT_BACKLOG)
+            if left > 0:  # otherwise left as it is: its row lock ends with this transaction
+                room[row.endpoint_id] = left - 1
+                rows.append(row)
+        if not rows:
             return []
-        event_ids = sorted({d.event_id for d, _ in pairs})
-        events = {e.id: e for e in await session.exec(select(Event).where(col(Event.id).in_(event_ids)))}
+        by_url: dict[str, list[str]] = {}
+        for row in rows:
+            by_url.setdefault(row.url, []).append(row.id)
+        for url, ids in by_url.items():  # one statement per endpoint URL, not one per attempt
+            await conn.execute(sa.update(d).where(d.c.id.in_(ids))
+                               .values(locked_until=now + lease_for, lease=lease, url=url))
+        event_ids = sorted({row.event_id for row in rows})
+        events = {ev.id: ev for ev in await session.exec(select(Event).where(col(Event.id).in_(event_ids)))}
         pending = await pending_counts(session, event_ids)
+        secrets_of: dict[str, tuple[str, ...]] = {}
         out: list[Claimed] = []
-        for delivery, endpoint in pairs:
-            delivery.locked_until, delivery.lease, delivery.url = now + lease_for, lease, endpoint.url
-            session.add(delivery)
-            proto = event_to_proto(events[delivery.event_id], pending.get(delivery.event_id, 0))
-            try:
-                secrets = tuple(signing_secrets(endpoint, now, box))
-            except Unavailable:
-                secrets = ()  # sealed under a key not configured here: this attempt fails, not the whole claim
-            out.append(Claimed(delivery.id, lease, delivery.event_id, endpoint.id, delivery.attempt, endpoint.url,
-                               endpoint.livemode, secrets, event_body(proto)))
+        for row in rows:
+            proto = event_to_proto(events[row.event_id], pending.get(row.event_id, 0))
+            if row.endpoint_id not in secrets_of:
+                try:
+                    secrets_of[row.endpoint_id] = tuple(secrets_for(
+                        row.secret, row.previous_secret, row.previous_secret_expires_at, now, box))
+                except Unavailable:
+                    secrets_of[row.endpoint_id] = ()  # sealed under a key not configured here: these attempts fail
+            out.append(Claimed(delivery_id=row.id, event_id=row.event_id, endpoint_id=row.endpoint_id,
+                               attempt=row.attempt, url=row.url, secrets=secrets_of[row.endpoint_id],
+                               body=event_body(proto), lease=lease, livemode=row.livemode))
     return out
 
 
-async def send(client: httpx.AsyncClient, item: Claimed, now: int, *, timeout: float = TIMEOUT_SECONDS,
-               allow_private: bool = False, resolve: urls.Resolver = urls.resolve,
-               signature_headers: tuple[str, ...] = (HEADER,)) -> Outcome:
-    """One POST of exactly the signed bytes; any 2xx is success. Never raises: whatever goes wrong is this
-    attempt's own failure, with a message safe to show the merchant.
-
-    One deadline covers the whole attempt (lookup, connect, headers and body): a receiver that trickles its answer
-    a byte at a time cannot hold the job.
-    """
-    if not item.secrets:
-        return Outcome(False, 0, 0, "not sent: the endpoint's signing secret cannot be opened (encryption_key)")
-    started = time.perf_counter()
-    private = True  # until vetted: no detail of an unvetted target is kept
-    try:
-        async with asyncio.timeout(timeout):
-            # At send time: a name may have been re-pointed at an internal address since it was registered.
-            target = await urls.vet("url", item.url, allow_private=allow_private, resolve=resolve)
-            private = target.private
-            return await _post(client, item, target, now, started, signature_headers)
-    except InvalidArgument as e:
-        return Outcome(False, 0, 0, f"not sent: {e.message}")
-    except (TimeoutError, httpx.TimeoutException):
-        return Outcome(False, 0, _ms(started), f"timeout: no complete answer within {timeout:g} s")
-    except httpx.HTTPError as e:
-        detail = "" if private else f": {e}"
-        return Outcome(False, 0, _ms(started), f"{type(e).__name__}{detail}"[:EXCERPT_BYTES])
-    except Exception as e:  # a bug or a library's surprise must not take the other deliveries of the batch down
-        log.warning("webhook attempt failed", extra={"delivery_id": item.delivery_id,
-                                                     "url": urls.loggable(item.url), "error": type(e).__name__})
-        return Outcome(False, 0, _ms(started), f"not sent: {type(e).__name__}")
-
-
-def _ms(started: float) -> int:
-    return round((time.perf_counter() - started) * 1000)
-
-
-async def _post(client: httpx.AsyncClient, item: Claimed, target: urls.Target, now: int,
-                started: float, signature_headers: tuple[str, ...]) -> Outcome:
-    """The exchange itself, connected to the vetted address; Host, TLS SNI and the certificate check use the
-    URL's own host name. Every configured signature header carries the same value (DESIGN §12)."""
-    url = httpx.URL(item.url)
-    signature = sign(item.body, item.secrets, now)
-    headers = {
-        "Host": url.netloc.decode("ascii"), "Content-Type": "application/json", "User-Agent": USER_AGENT,
-        **{name: signature for name in signature_headers},
-        "Paygate-Event-Id": item.event_id, "Paygate-Delivery-Id": item.delivery_id,
-        "Paygate-Delivery-Attempt": str(item.attempt),
-    }
-    extensions = {"sni_hostname": target.host} if target.is_name else {}
-    async with client.stream("POST", url.copy_with(host=target.address), content=item.body, headers=headers,
-                             extensions=extensions) as response:
-        excerpt = b""
-        async for chunk in response.aiter_raw():
-            excerpt += chunk
-            if len(excerpt) >= EXCERPT_BYTES:
-                break
-    text = "" if target.private else excerpt[:EXCERPT_BYTES].decode("utf-8", errors="replace")[:EXCERPT_BYTES]
-    return Outcome(200 <= response.status_code < 300, response.status_code, _ms(started), text)
+_RECORD = (
+    sa.update(_TABLE).where(_TABLE.c.id == sa.bindparam("b_id"))
+    .values(status=sa.bindparam("b_status"), http_status=sa.bindparam("b_http_status"),
+            latency_ms=sa.bindparam("b_latency_ms"), response_excerpt=sa.bindparam("b_excerpt"),
+            attempted_at=sa.bindparam("b_attempted_at"), next_attempt_at=sa.bindparam("b_next_attempt_at"),
+            locked_until=None)
+)
 
 
 async def record(db: Database, results: list[tuple[Claimed, Outcome]], now: int,
-                 rand: random.Random | None = None) -> None:
-    """The outcomes of one batch, in one transaction; a failure with time left schedules the next attempt."""
+                 rand: random.Random | None = None) -> int:
+    """The outcomes of many attempts in one transaction: one read of the rows (locked), one UPDATE executed for all
+    of them, and the next attempts of the failures with time left; the number recorded. An outcome whose row is
+    no longer pending under its lease is dropped (endpoint deleted, or taken over after the lease ran out)."""
+    if not results:
+        return 0
     async with db.transaction() as session:
+        conn = await session.connection()
+        rows = {row.id: row for row in await conn.execute(
+            sa.select(_TABLE.c.id, _TABLE.c.lease, _TABLE.c.status, _TABLE.c.attempt, _TABLE.c.window_start,
+                      _TABLE.c.event_id, _TABLE.c.endpoint_id, _TABLE.c.merchant_id, _TABLE.c.object_id,
+                      _TABLE.c.event_sort_key, _TABLE.c.url)
+            .where(_TABLE.c.id.in_([item.delivery_id for item, _ in results]))
+            .with_for_update())}
+        updates: list[dict[str, object]] = []
         for item, outcome in results:
-            row = await session.get(Delivery, item.delivery_id, with_for_update=True)
+            row = rows.get(item.delivery_id)
             if row is None or row.status != DeliveryStatus.PENDING or row.lease != item.lease:
-                continue  # dropped (endpoint deleted) or taken over after our lease ran out
-            row.status = DeliveryStatus.SUCCEEDED if outcome.ok else DeliveryStatus.FAILED
-            row.http_status, row.latency_ms, row.response_excerpt = outcome.http_status, outcome.latency_ms, \
-                outcome.excerpt
-            row.attempted_at, row.locked_until = now, None
-            if not outcome.ok:
-                row.next_attempt_at = retry.next_attempt_at(row.attempt, now, row.window_start, rand)
-                if row.next_attempt_at is not None:
-                    session.add(Delivery(
-                        id=new_id("evtd"), event_id=row.event_id, endpoint_id=row.endpoint_id,
-                        merchant_id=row.merchant_id, object_id=row.object_id, event_sort_key=row.event_sort_key,
-                        attempt=row.attempt + 1, due_at=row.next_attempt_at, window_start=row.window_start,
-                        url=row.url))
-            session.add(row)
+                continue
+            next_at = None if outcome.ok else retry.next_attempt_at(row.attempt, now, row.window_start, rand)
+            updates.append({
+                "b_id": row.id, "b_status": DeliveryStatus.SUCCEEDED if outcome.ok else DeliveryStatus.FAILED,
+                "b_http_status": outcome.http_status, "b_latency_ms": outcome.latency_ms,
+                "b_excerpt": outcome.excerpt, "b_attempted_at": now, "b_next_attempt_at": next_at})
+            if next_at is not None:
+                session.add(Delivery(
+                    id=new_id("evtd"), event_id=row.event_id, endpoint_id=row.endpoint_id,
+                    merchant_id=row.merchant_id, object_id=row.object_id, event_sort_key=row.event_sort_key,
+                    attempt=row.attempt + 1, due_at=next_at, window_start=row.window_start, url=row.url))
+        if updates:
+            await conn.execute(_RECORD, updates)
+    return len(updates)
+
+
+class _Recorder:
+    """Writes outcomes as they arrive: whatever came while one write was committing goes in the next."""
+
+    def __init__(self, db: Database, now: Callable[[], int], done: Callable[[list[Claimed]], None]) -> None:
+        self.db, self.now, self.done = db, now, done
+        self.queue: list[tuple[Claimed, Outcome]] = []
+        self.wake = asyncio.Event()
+        self.flushed = asyncio.Event()
+        self.generation = 0  # flushes so far
+        self.closing = False
+        self.task = asyncio.create_task(self._run())
+
+    def put(self, item: Claimed, outcome: Outcome) -> None:
+        self.queue.append((item, outcome))
+        self.wake.set()
+
+    async def _run(self) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            while self.queue:
+                batch, self.queue = self.queue[:RECORD_BATCH], self.queue[RECORD_BATCH:]
+                try:
+                    await record(self.db, batch, self.now())
+                except Exception as e:  # not recorded: the attempts are taken up again after the lease
+                    log.error("webhook outcomes not recorded", extra={"error": type(e).__name__,
+                                                                      "attempts": len(batch)})
+                self.done([item for item, _ in batch])
+                self.generation += 1
+                self.flushed.set()
+            if self.closing:
+                return
+
+    async def progress(self, since: int, timeout: float) -> None:
+        """Returns once a write after generation `since` has ended, or after `timeout`."""
+        if self.generation == since:
+            self.flushed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.flushed.wait(), timeout)
+
+    async def close(self) -> None:
+        self.closing = True
+        self.wake.set()
+        await self.task
+
+
+async def deliver_due(db: Database, box: SecretBox, *, clock: Clock = SYSTEM_CLOCK, now: int | None = None,
+                      timeout: float = TIMEOUT_SECONDS, allow_private: bool = False,
+                      resolve: urls.Resolver = urls.resolve, signature_headers: tuple[str, ...] = (HEADER,),
+                      budget: float = RUN_BUDGET_SECONDS, claims: int | None = None) -> int:
+    """The scheduler job's work: claims while it has room and there is due work, for at most `budget` seconds (or
+    `claims` claims), then finishes the attempts it holds; the number of attempts it sent.
+
+    `now` defaults to `clock` (the runtime's); tests pass it to step through a retry schedule without waiting.
+    """
+    def at() -> int:
+        return clock.now() if now is None else now
+    lease_for = lease_seconds(timeout)
+    busy: collections.Counter[str] = collections.Counter()  # endpoint → claimed, not yet recorded
+
+    def recorded(items: list[Claimed]) -> None:
+        for item in items:
+            busy[item.endpoint_id] -= 1
+            if busy[item.endpoint_id] <= 0:
+                del busy[item.endpoint_id]
+
+    out = Sender(timeout=timeout, allow_private=allow_private, resolve=resolve, signature_headers=signature_headers)
+    recorder = _Recorder(db, at, recorded)
+    waiting: dict[asyncio.Task[None], Claimed] = {}  # claimed, no connection yet: may be given back unsent
+    running: set[asyncio.Task[None]] = set()
+
+    def start(item: Claimed) -> None:
+        def connected() -> None:
+            waiting.pop(task, None)
+
+        async def one() -> None:
+            outcome = await out.send(item, at(), started=connected)
+            recorder.put(item, outcome)
+
+        task = asyncio.create_task(one())
+        waiting[task] = item
+        running.add(task)
+        task.add_done_callback(running.discard)
+
+    sent = 0
+    started = time.monotonic()
+    poll = poll_seconds()
+    out_of_time = False
+    try:
+        while claims is None or claims > 0:
+            if time.monotonic() - started >= budget:
+                out_of_time = True
+                break
+            seen = recorder.generation
+            free = MAX_IN_FLIGHT - sum(busy.values())
+            if free < BATCH_SIZE // 2:
+                await recorder.progress(seen, poll)
+                continue
+            asked = min(BATCH_SIZE, free)
+            batch = await claim(db, at(), box, asked, lease_for,
+                                room={e: ENDPOINT_BACKLOG - n for e, n in busy.items()})
+            claims = None if claims is None else claims - 1
+            for item in batch:
+                busy[item.endpoint_id] += 1
+                start(item)
+            sent += len(batch)
+            if len(batch) < asked and claims != 0:
+                if not busy:
+                    break  # nothing due, nothing in flight
+                # An attempt in flight may hold back a later event of its object until it is recorded.
+                await recorder.progress(seen, poll)
+        if out_of_time:
+            # Attempts that have no connection yet are given back, so that a slow endpoint's backlog does not hold
+            # the next run; those in flight end within their deadline and are recorded.
+            given_back = list(waiting.items())
+            for task, _ in given_back:
+                task.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
+            returned = [item for task, item in given_back if task.cancelled()]
+            if returned:
+                sent -= len(returned)
+                recorded(returned)
+                try:
+                    await release(db, returned)
+                except Exception as e:  # not given back: taken up again after the lease
+                    log.error("webhook claims not released", extra={"error": type(e).__name__})
+        await asyncio.gather(*running, return_exceptions=True)
+        await recorder.close()
+    except BaseException:
+        # Stopped (the process is shutting down): what was sent and not recorded is taken up again after the lease.
+        for task in (*running, recorder.task):
+            task.cancel()
+        raise
+    finally:
+        await asyncio.shield(out.aclose())
+    return sent
+
+
+async def release(db: Database, items: list[Claimed]) -> None:
+    """Gives claims back unsent (still pending, due as before), so that any scheduler may take them at once."""
+    async with db.transaction() as session:
+        conn = await session.connection()
+        await conn.execute(
+            sa.update(_TABLE).where(_TABLE.c.id == sa.bindparam("b_id"), _TABLE.c.lease == sa.bindparam("b_lease"),
+                                    _TABLE.c.status == DeliveryStatus.PENDING)
+            .values(locked_until=None, lease=""),
+            [{"b_id": item.delivery_id, "b_lease": item.lease} for item in items])
 
 
 async def run_once(db: Database, box: SecretBox, *, now: int | None = None, clock: Clock = SYSTEM_CLOCK,
-                   limit: int = BATCH_SIZE,
-                   timeout: float = TIMEOUT_SECONDS, allow_private: bool = False,
+                   limit: int = BATCH_SIZE, timeout: float = TIMEOUT_SECONDS, allow_private: bool = False,
                    resolve: urls.Resolver = urls.resolve, signature_headers: tuple[str, ...] = (HEADER,)) -> int:
-    """Claims one batch of due attempts, sends them and records the outcomes; the number sent.
-
-    The endpoints of the batch are served in parallel, each with its own connections and at most
-    PER_ENDPOINT_CONCURRENCY attempts at a time; each endpoint's outcomes are recorded as soon as its attempts are
-    done, so a slow endpoint delays nobody else. `now` defaults to `clock` (the runtime's); tests pass it to step
-    through a retry schedule without waiting.
-    """
-    at = clock.now() if now is None else now
-    batch = await claim(db, at, box, limit, lease_seconds(timeout))
-    by_endpoint: dict[str, list[Claimed]] = {}
-    for item in batch:
-        by_endpoint.setdefault(item.endpoint_id, []).append(item)
-
-    async def serve(items: list[Claimed]) -> None:
-        outcomes = await _send_all(items, at, timeout=timeout, allow_private=allow_private, resolve=resolve,
-                                   signature_headers=signature_headers)
-        await record(db, list(zip(items, outcomes, strict=True)), at if now is not None else clock.now())
-
-    done = await asyncio.gather(*(serve(items) for items in by_endpoint.values()), return_exceptions=True)
-    for failure in done:
-        if isinstance(failure, BaseException):  # not recorded: the attempts are taken up again after the lease
-            log.error("webhook outcomes not recorded", extra={"error": type(failure).__name__})
-    return len(batch)
-
-
-async def _send_all(items: list[Claimed], now: int, *, timeout: float, allow_private: bool,
-                    resolve: urls.Resolver, signature_headers: tuple[str, ...]) -> list[Outcome]:
-    """The attempts to one endpoint, a few at a time, over connections of their own (never shared with another
-    endpoint: a connection is bound to the address and host name it was opened for)."""
-    gate = asyncio.Semaphore(PER_ENDPOINT_CONCURRENCY)
-
-    async def one(client: httpx.AsyncClient, item: Claimed) -> Outcome:
-        async with gate:
-            return await send(client, item, now, timeout=timeout, allow_private=allow_private, resolve=resolve,
-                              signature_headers=signature_headers)
-
-    # trust_env=False: a proxy from the environment would make its own lookup of the name.
-    async with httpx.AsyncClient(follow_redirects=False, trust_env=False, timeout=timeout) as client:
-        results = await asyncio.gather(*(one(client, item) for item in items), return_exceptions=True)
-    return [r if isinstance(r, Outcome) else Outcome(False, 0, 0, f"not sent: {type(r).__name__}") for r in results]
-
-
-async def deliver_due(db: Database, box: SecretBox, *, clock: Clock = SYSTEM_CLOCK,
-                      timeout: float = TIMEOUT_SECONDS, allow_private: bool = False,
-                      signature_headers: tuple[str, ...] = (HEADER,)) -> int:
-    """The scheduler job's work: batches until none is full or the run's time budget is spent."""
-    started = time.monotonic()
-    total = 0
-    while time.monotonic() - started < RUN_BUDGET_SECONDS:
-        sent = await run_once(db, box, clock=clock, timeout=timeout, allow_private=allow_private,
-                              signature_headers=signature_headers)
-        total += sent
-        if sent < BATCH_SIZE:
-            break
-    return total
+    """One claim of up to `limit` due attempts, sent and recorded (each outcome as soon as it is known, so a slow
+    endpoint delays nobody else); the number sent. Tests step through delivery with it."""
+    del limit  # one claim takes BATCH_SIZE at most
+    return await deliver_due(db, box, clock=clock, now=now, timeout=timeout, allow_private=allow_private,
+                             resolve=resolve, signature_headers=signature_headers, budget=math.inf, claims=1)
 
 
 async def deliver_webhooks(rt: Runtime) -> None:

@@ -131,9 +131,15 @@ async def rotate(session: AsyncSession, caller: Caller, request: pb.RotateWebhoo
 
 def signing_secrets(row: WebhookEndpoint, now: int, box: SecretBox) -> list[str]:
     """The secrets that sign a delivery sent at `now`: the current one, and the previous one during its overlap."""
-    out = [box.open(row.secret)]
-    if row.previous_secret and row.previous_secret_expires_at and now < row.previous_secret_expires_at:
-        out.append(box.open(row.previous_secret))
+    return secrets_for(row.secret, row.previous_secret, row.previous_secret_expires_at, now, box)
+
+
+def secrets_for(secret: str, previous_secret: str, previous_expires_at: int | None, now: int,
+                box: SecretBox) -> list[str]:
+    """`signing_secrets` from an endpoint's sealed columns."""
+    out = [box.open(secret)]
+    if previous_secret and previous_expires_at and now < previous_expires_at:
+        out.append(box.open(previous_secret))
     return out
 
 

@@ -86,6 +86,23 @@ def deliver(service: Service, *, now: int | None = None, timeout: float = delive
     return asyncio.run(run())
 
 
+def deliver_all(service: Service, *, budget: float = 60.0) -> int:
+    """A scheduler's delivery run in this process: claims, sends and records until nothing is due and nothing is in
+    flight (or `budget` seconds have passed); the number of attempts sent."""
+    settings = load_settings({k: v for k, v in service.env.items() if k.startswith("PAYGATE_")})
+
+    async def run() -> int:
+        db = Database(service.database_url)
+        try:
+            box = SecretBox(settings.encryption_key, service.workdir / "var")
+            return await delivery.deliver_due(db, box, allow_private=settings.webhooks.allow_private_targets,
+                                              budget=budget)
+        finally:
+            await db.close()
+
+    return asyncio.run(run())
+
+
 def set_url(service: Service, endpoint_id: str, url: str) -> None:
     """Writes an endpoint's URL straight into the database: a row stored before today's checks existed."""
     engine = sa.create_engine(service.database_url.replace("postgresql://", "postgresql+psycopg://"))
@@ -154,5 +171,5 @@ def schedulers(service: Service, tmp_path: Path, clock_file: Path) -> Iterator[l
         s.stop()
 
 
-__all__ = ["Receiver", "Scheduler", "attempts", "create_customer", "create_endpoint", "deliver", "events_of",
-           "set_url"]
+__all__ = ["Receiver", "Scheduler", "attempts", "create_customer", "create_endpoint", "deliver", "deliver_all",
+           "events_of", "set_url"]

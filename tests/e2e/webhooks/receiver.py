@@ -18,6 +18,7 @@ class Received:
     headers: dict[str, str]
     body: bytes
     at: float
+    path: str = ""
 
     @property
     def event(self) -> dict[str, Any]:
@@ -55,17 +56,24 @@ def running(receiver: Receiver | None = None) -> Iterator[Receiver]:
     rec = receiver or Receiver()
 
     class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keeps connections alive, as most receivers do
+        # The status line and headers are flushed before the body: without TCP_NODELAY the body would wait for
+        # the client's delayed ACK (40 ms) on a kept-alive connection.
+        disable_nagle_algorithm = True
+
         def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
             status, delay = rec.answer(Received({k.lower(): v for k, v in self.headers.items()}, body,
-                                                time.monotonic()))
+                                                time.monotonic(), self.path))
             if delay:
                 time.sleep(delay)
             try:
+                answer = f"answered {status}".encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "text/plain")
+                self.send_header("Content-Length", str(len(answer)))
                 self.end_headers()
-                self.wfile.write(f"answered {status}".encode())
+                self.wfile.write(answer)
             except OSError:
                 pass  # the sender gave up (timeout)
 

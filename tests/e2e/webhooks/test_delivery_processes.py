@@ -8,8 +8,6 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import pytest
-
 from server.webhooks import delivery
 from tests.conftest import ok
 from tests.e2e.webhooks.conftest import Scheduler, create_customer, create_endpoint
@@ -79,31 +77,40 @@ def test_a_scheduler_killed_mid_batch_loses_no_event(service, api, receiver, sch
     assert receiver.seen_ids == ids  # the receiver's dedup-by-id set has every event
 
 
-def test_two_schedulers_on_postgresql_never_send_the_same_attempt_twice(service, api, receiver, schedulers,
-                                                                       clock_file, tmp_path):
-    if service.kind != "postgresql":
-        pytest.skip("several scheduler processes share the work on PostgreSQL (SKIP LOCKED)")
+def test_two_schedulers_never_send_the_same_attempt_twice_and_keep_each_objects_order(service, api, receiver,
+                                                                                      schedulers, clock_file,
+                                                                                      tmp_path):
+    # PostgreSQL: claims with FOR UPDATE SKIP LOCKED; SQLite: claims under the database's one writer.
     receiver.default = (200, 0.01)
     create_endpoint(api, receiver.url)
     create_endpoint(api, receiver.url + "/second")
-    count = 150
+    count, updated = 150, 20
     pair = [Scheduler(service, tmp_path, clock_file), Scheduler(service, tmp_path, clock_file)]
     schedulers.extend(pair)
     # Both poll before the first event exists, so neither can have taken everything before the other started.
     wait_until_started(pair)
-    for i in range(count):
-        create_customer(api, f"c{i}")
-    wait_until_delivered(api, count)
-    received = receiver.wait_for(2 * count)
+    customers = [create_customer(api, f"c{i}") for i in range(count)]
+    for customer in customers[:updated]:
+        ok(api.post(f"/v1/customers/{customer['id']}", json={"name": "renamed"}))
+    events = count + updated
+    wait_until_delivered(api, events)
+    received = receiver.wait_for(2 * events)
     sent = Counter((r.headers["paygate-event-id"], r.headers["paygate-delivery-id"],
                     r.headers["paygate-delivery-attempt"]) for r in received)
-    assert len(received) == 2 * count and max(sent.values()) == 1
-    assert len({key[0] for key in sent}) == count
+    assert len(received) == 2 * events and max(sent.values()) == 1
+    assert len({key[0] for key in sent}) == events
+    # Per endpoint, a customer's update arrived after its creation.
+    for path in ("/hooks", "/hooks/second"):
+        types: dict[str, list[str]] = {}
+        for r in received:
+            if r.path == path:
+                types.setdefault(r.event["data"]["object"]["id"], []).append(r.event["type"])
+        assert all(types[c["id"]] == ["customer.created", "customer.updated"] for c in customers[:updated]), path
     # Both processes did work (a dead second scheduler would pass the checks above), and together sent each once.
     for scheduler in pair:
         scheduler.stop()
     by_process = [logged_total(scheduler, "webhooks sent", "attempts") for scheduler in pair]
-    assert min(by_process) > 0 and sum(by_process) == 2 * count, by_process
+    assert min(by_process) > 0 and sum(by_process) == 2 * events, by_process
 
 
 def test_the_scheduler_log_never_shows_a_webhook_urls_query_string(service, api, receiver, schedulers, clock_file,

@@ -10,7 +10,7 @@ from server.webhooks import delivery
 
 @pytest.mark.parametrize("timeout", [0.5, 10.0, 60.0])
 def test_a_claim_outlives_the_worst_batch(timeout):
-    worst = math.ceil(delivery.BATCH_SIZE / delivery.PER_ENDPOINT_CONCURRENCY) * timeout
+    worst = math.ceil(delivery.ENDPOINT_BACKLOG / delivery.PER_ENDPOINT_CONCURRENCY) * timeout
     assert delivery.lease_seconds(timeout) > worst
 
 
