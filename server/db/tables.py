@@ -15,6 +15,7 @@ from server.rails.evm.models import SignedTransaction, TreasuryNonce
 from server.ratelimit.models import RateLimitBucket
 from server.refunds.models import Refund, RefundTransaction
 from server.subscriptions.models import Subscription
+from server.treasury.models import LedgerEntry
 from server.wallet.models import PermanentDeposit, WalletAccount, WalletCounter
 from server.webhooks.models import Delivery, WebhookEndpoint
 
@@ -31,6 +32,7 @@ __all__ = [
     "Event",
     "IdempotencyKey",
     "Invoice",
+    "LedgerEntry",
     "Merchant",
     "NetworkCursor",
     "PaymentIntent",
