@@ -28,6 +28,7 @@ from server.rpc.methods import registry
 from server.rpc.pipeline import Pipeline
 from server.runtime import Runtime
 from server.subscriptions.servicer import SubscriptionServicer
+from server.treasury.servicer import TreasuryServicer
 from server.webhooks.servicer import WebhookEndpointServicer
 
 log = logging.getLogger("paygate.server")
@@ -46,6 +47,7 @@ SERVICERS: dict[str, Callable[[Runtime], object]] = {
     "paygate.v1.ProviderWebhookService": ProviderWebhookServicer,
     "paygate.v1.RefundService": RefundServicer,
     "paygate.v1.SubscriptionService": SubscriptionServicer,
+    "paygate.v1.TreasuryService": TreasuryServicer,
     "paygate.v1.WebhookEndpointService": WebhookEndpointServicer,
 }
 HEALTH_INTERVAL_SECONDS = 5.0

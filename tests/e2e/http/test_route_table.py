@@ -79,6 +79,8 @@ DOCUMENTED: dict[tuple[str, str], str] = {
     ("POST", "/v1/refunds"): "RefundService/CreateRefund",
     ("GET", "/v1/refunds"): "RefundService/ListRefunds",
     ("GET", "/v1/refunds/{id}"): "RefundService/GetRefund",
+    # Treasury (DESIGN §15)
+    ("GET", "/v1/stats/balance"): "TreasuryService/GetBalance",
     # Events (DESIGN §7)
     ("GET", "/v1/events"): "EventService/ListEvents",
     ("GET", "/v1/events/{id}"): "EventService/GetEvent",
