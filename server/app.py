@@ -28,6 +28,7 @@ from server.rpc.methods import registry
 from server.rpc.pipeline import Pipeline
 from server.runtime import Runtime
 from server.subscriptions.servicer import SubscriptionServicer
+from server.treasury.address_servicer import AddressServicer
 from server.treasury.servicer import TreasuryServicer
 from server.webhooks.servicer import WebhookEndpointServicer
 
@@ -35,6 +36,7 @@ log = logging.getLogger("paygate.server")
 
 # Implemented resources. A service of the API that is not listed answers UNIMPLEMENTED (its generated base class).
 SERVICERS: dict[str, Callable[[Runtime], object]] = {
+    "paygate.v1.AddressService": AddressServicer,
     "paygate.v1.AssetService": AssetServicer,
     "paygate.v1.CheckoutService": CheckoutServicer,
     "paygate.v1.CustomerService": CustomerServicer,

@@ -15,7 +15,7 @@ from server.rails.evm.models import SignedTransaction, TreasuryNonce
 from server.ratelimit.models import RateLimitBucket
 from server.refunds.models import Refund, RefundTransaction
 from server.subscriptions.models import Subscription
-from server.treasury.models import LedgerEntry
+from server.treasury.models import LedgerEntry, MerchantAddress, Sweep, SweepTransaction, TreasuryTransfer
 from server.wallet.models import PermanentDeposit, WalletAccount, WalletCounter
 from server.webhooks.models import Delivery, WebhookEndpoint
 
@@ -34,6 +34,7 @@ __all__ = [
     "Invoice",
     "LedgerEntry",
     "Merchant",
+    "MerchantAddress",
     "NetworkCursor",
     "PaymentIntent",
     "PaymentLink",
@@ -49,7 +50,10 @@ __all__ = [
     "SellingPlan",
     "SignedTransaction",
     "Subscription",
+    "Sweep",
+    "SweepTransaction",
     "TreasuryNonce",
+    "TreasuryTransfer",
     "VerificationCode",
     "WalletAccount",
     "WalletCounter",

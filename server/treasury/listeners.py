@@ -1,9 +1,9 @@
 """The ledger's listeners: each runs inside its cause's transaction, so a movement and its posting are committed
 together or not at all.
 
-* Incoming transfers (the chain watcher's `transfers changed` hook): seen or confirming → pending at the deposit
-  address; confirmed and approved by AML → available, less the processing fee → fees; rejected → frozen; reverted →
-  back out (the world outside).
+* Incoming transfers (the chain watcher's `transfers changed` hook; never one paygate signed itself): seen or
+  confirming → pending at the deposit address; confirmed and approved by AML → available, less the processing fee →
+  fees; rejected → frozen; reverted → back out (the world outside).
 * Chain refunds (the events outbox, on every `refund.*` event): Pending or Processing → locked at the treasury (out of
   its available funds); Success → outflow; Failed → back to available. Card refunds never touch a chain address and
   are not in this ledger.
@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.aml import AmlStatus
 from server.chains.models import UNCONFIRMED, ChainTransfer, TransferStatus, WatchedAddress
 from server.events.models import Event
 from server.payment_intents import totals
+from server.rails.evm.models import SignedTransaction
 from server.refunds.models import Refund
 from server.refunds.states import Status as RefundStatus
 from server.runtime import Runtime
@@ -44,8 +46,18 @@ def transfer_position(t: ChainTransfer, fee_percent: Decimal) -> dict[Holder, De
     return {Holder(Account.AVAILABLE, at): amount - fee, Holder(Account.FEES, at): fee}
 
 
+async def ours(session: AsyncSession, transfer: ChainTransfer) -> bool:
+    """A transfer paygate itself signed (a sweep's gas top-up from the treasury to a deposit address): a move inside
+    the merchant's own money, posted by its sender, never a payment."""
+    found = (await session.exec(select(SignedTransaction.id).where(
+        SignedTransaction.network == transfer.network, SignedTransaction.tx_hash == transfer.tx_hash))).first()
+    return found is not None
+
+
 async def on_transfer_changed(rt: Runtime, session: AsyncSession, transfer: ChainTransfer, previous_status: str,
                               previous_aml: str) -> None:
+    if await ours(session, transfer):
+        return
     watched = await session.get(WatchedAddress, (transfer.network, transfer.to_address))
     if watched is None:
         return  # not a merchant's deposit address

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19paygate/v1/treasury.proto\x12\npaygate.v1\x1a\x1cgoogle/api/annotations.proto\"\x13\n\x11GetBalanceRequest\"\x9c\x01\n\rBalanceDetail\x12\x10\n\x08\x63urrency\x18\x01 \x01(\t\x12\x19\n\x11\x61vailable_balance\x18\x02 \x01(\t\x12\x17\n\x0fpending_balance\x18\x03 \x01(\t\x12\x16\n\x0elocked_balance\x18\x04 \x01(\t\x12\x16\n\x0e\x66rozen_balance\x18\x05 \x01(\t\x12\x15\n\rtotal_balance\x18\x06 \x01(\t\"\xd5\x01\n\x12GetBalanceResponse\x12\x10\n\x08\x63urrency\x18\x01 \x01(\t\x12\x19\n\x11\x61vailable_balance\x18\x02 \x01(\t\x12\x17\n\x0fpending_balance\x18\x03 \x01(\t\x12\x16\n\x0elocked_balance\x18\x04 \x01(\t\x12\x16\n\x0e\x66rozen_balance\x18\x05 \x01(\t\x12\x15\n\rtotal_balance\x18\x06 \x01(\t\x12\x32\n\x0f\x62\x61lance_details\x18\x07 \x03(\x0b\x32\x19.paygate.v1.BalanceDetail2y\n\x0fTreasuryService\x12\x66\n\nGetBalance\x12\x1d.paygate.v1.GetBalanceRequest\x1a\x1e.paygate.v1.GetBalanceResponse\"\x19\x82\xd3\xe4\x93\x02\x13\x12\x11/v1/stats/balanceb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19paygate/v1/treasury.proto\x12\npaygate.v1\x1a\x1cgoogle/api/annotations.proto\"\x13\n\x11GetBalanceRequest\"\x9c\x01\n\rBalanceDetail\x12\x10\n\x08\x63urrency\x18\x01 \x01(\t\x12\x19\n\x11\x61vailable_balance\x18\x02 \x01(\t\x12\x17\n\x0fpending_balance\x18\x03 \x01(\t\x12\x16\n\x0elocked_balance\x18\x04 \x01(\t\x12\x16\n\x0e\x66rozen_balance\x18\x05 \x01(\t\x12\x15\n\rtotal_balance\x18\x06 \x01(\t\"\xd5\x01\n\x12GetBalanceResponse\x12\x10\n\x08\x63urrency\x18\x01 \x01(\t\x12\x19\n\x11\x61vailable_balance\x18\x02 \x01(\t\x12\x17\n\x0fpending_balance\x18\x03 \x01(\t\x12\x16\n\x0elocked_balance\x18\x04 \x01(\t\x12\x16\n\x0e\x66rozen_balance\x18\x05 \x01(\t\x12\x15\n\rtotal_balance\x18\x06 \x01(\t\x12\x32\n\x0f\x62\x61lance_details\x18\x07 \x03(\x0b\x32\x19.paygate.v1.BalanceDetail\"\xa6\x01\n\x10SweepTransaction\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x0f\n\x07tx_hash\x18\x03 \x01(\t\x12\x14\n\x0c\x66rom_address\x18\x04 \x01(\t\x12\x12\n\nto_address\x18\x05 \x01(\t\x12\x0e\n\x06\x61mount\x18\x06 \x01(\t\x12\x10\n\x08\x61sset_id\x18\x07 \x01(\t\x12\x0e\n\x06status\x18\x08 \x01(\t\x12\x0b\n\x03\x66\x65\x65\x18\t \x01(\t\"\xcd\x02\n\x05Sweep\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06object\x18\x02 \x01(\t\x12\x0f\n\x07network\x18\x03 \x01(\t\x12\x10\n\x08\x61sset_id\x18\x04 \x01(\t\x12\x16\n\x0esource_address\x18\x05 \x01(\t\x12\x1b\n\x13\x64\x65stination_address\x18\x06 \x01(\t\x12\x0e\n\x06\x61mount\x18\x07 \x01(\t\x12\x13\n\x0bnetwork_fee\x18\x08 \x01(\t\x12\x1c\n\x14network_fee_asset_id\x18\t \x01(\t\x12\x0e\n\x06status\x18\n \x01(\t\x12\x16\n\x0e\x66\x61ilure_reason\x18\x0b \x01(\t\x12\x0f\n\x07tx_hash\x18\x0c \x01(\t\x12\x32\n\x0ctransactions\x18\r \x03(\x0b\x32\x1c.paygate.v1.SweepTransaction\x12\x0f\n\x07\x63reated\x18\x0e \x01(\x03\x12\x0f\n\x07updated\x18\x0f \x01(\x03\"U\n\x11ListSweepsRequest\x12\x11\n\x04page\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\tpage_size\x18\x02 \x01(\x05H\x01\x88\x01\x01\x42\x07\n\x05_pageB\x0c\n\n_page_size\"g\n\x12ListSweepsResponse\x12!\n\x06sweeps\x18\x01 \x03(\x0b\x32\x11.paygate.v1.Sweep\x12\r\n\x05total\x18\x02 \x01(\x03\x12\x0c\n\x04page\x18\x03 \x01(\x05\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x32\xda\x01\n\x0fTreasuryService\x12\x66\n\nGetBalance\x12\x1d.paygate.v1.GetBalanceRequest\x1a\x1e.paygate.v1.GetBalanceResponse\"\x19\x82\xd3\xe4\x93\x02\x13\x12\x11/v1/stats/balance\x12_\n\nListSweeps\x12\x1d.paygate.v1.ListSweepsRequest\x1a\x1e.paygate.v1.ListSweepsResponse\"\x12\x82\xd3\xe4\x93\x02\x0c\x12\n/v1/sweepsb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,12 +34,22 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_TREASURYSERVICE'].methods_by_name['GetBalance']._loaded_options = None
   _globals['_TREASURYSERVICE'].methods_by_name['GetBalance']._serialized_options = b'\202\323\344\223\002\023\022\021/v1/stats/balance'
+  _globals['_TREASURYSERVICE'].methods_by_name['ListSweeps']._loaded_options = None
+  _globals['_TREASURYSERVICE'].methods_by_name['ListSweeps']._serialized_options = b'\202\323\344\223\002\014\022\n/v1/sweeps'
   _globals['_GETBALANCEREQUEST']._serialized_start=71
   _globals['_GETBALANCEREQUEST']._serialized_end=90
   _globals['_BALANCEDETAIL']._serialized_start=93
   _globals['_BALANCEDETAIL']._serialized_end=249
   _globals['_GETBALANCERESPONSE']._serialized_start=252
   _globals['_GETBALANCERESPONSE']._serialized_end=465
-  _globals['_TREASURYSERVICE']._serialized_start=467
-  _globals['_TREASURYSERVICE']._serialized_end=588
+  _globals['_SWEEPTRANSACTION']._serialized_start=468
+  _globals['_SWEEPTRANSACTION']._serialized_end=634
+  _globals['_SWEEP']._serialized_start=637
+  _globals['_SWEEP']._serialized_end=970
+  _globals['_LISTSWEEPSREQUEST']._serialized_start=972
+  _globals['_LISTSWEEPSREQUEST']._serialized_end=1057
+  _globals['_LISTSWEEPSRESPONSE']._serialized_start=1059
+  _globals['_LISTSWEEPSRESPONSE']._serialized_end=1162
+  _globals['_TREASURYSERVICE']._serialized_start=1165
+  _globals['_TREASURYSERVICE']._serialized_end=1383
 # @@protoc_insertion_point(module_scope)

@@ -40,6 +40,11 @@ class TreasuryServiceStub:
                 request_serializer=paygate_dot_v1_dot_treasury__pb2.GetBalanceRequest.SerializeToString,
                 response_deserializer=paygate_dot_v1_dot_treasury__pb2.GetBalanceResponse.FromString,
                 _registered_method=True)
+        self.ListSweeps = channel.unary_unary(
+                '/paygate.v1.TreasuryService/ListSweeps',
+                request_serializer=paygate_dot_v1_dot_treasury__pb2.ListSweepsRequest.SerializeToString,
+                response_deserializer=paygate_dot_v1_dot_treasury__pb2.ListSweepsResponse.FromString,
+                _registered_method=True)
 
 
 class TreasuryServiceServicer:
@@ -53,6 +58,13 @@ class TreasuryServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListSweeps(self, request, context):
+        """Lists the sweeps of deposit addresses into the treasury, newest first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TreasuryServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -60,6 +72,11 @@ def add_TreasuryServiceServicer_to_server(servicer, server):
                     servicer.GetBalance,
                     request_deserializer=paygate_dot_v1_dot_treasury__pb2.GetBalanceRequest.FromString,
                     response_serializer=paygate_dot_v1_dot_treasury__pb2.GetBalanceResponse.SerializeToString,
+            ),
+            'ListSweeps': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListSweeps,
+                    request_deserializer=paygate_dot_v1_dot_treasury__pb2.ListSweepsRequest.FromString,
+                    response_serializer=paygate_dot_v1_dot_treasury__pb2.ListSweepsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -90,6 +107,33 @@ class TreasuryService:
             '/paygate.v1.TreasuryService/GetBalance',
             paygate_dot_v1_dot_treasury__pb2.GetBalanceRequest.SerializeToString,
             paygate_dot_v1_dot_treasury__pb2.GetBalanceResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListSweeps(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/paygate.v1.TreasuryService/ListSweeps',
+            paygate_dot_v1_dot_treasury__pb2.ListSweepsRequest.SerializeToString,
+            paygate_dot_v1_dot_treasury__pb2.ListSweepsResponse.FromString,
             options,
             channel_credentials,
             insecure,

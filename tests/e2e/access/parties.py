@@ -5,6 +5,7 @@ every id an operation takes must name a kind listed here."""
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -105,6 +106,9 @@ FACTORIES: dict[str, Callable[[Party], dict[str, Any]]] = {
     "webhook_endpoint": lambda p: seed.webhook_endpoint(p.api),
     "event": lambda p: (p.obj("payment_intent"), ok(p.api.get("/v1/events"))["events"][0])[1],
     "refund": _refund,
+    # A payout address (DESIGN §15): a fresh random one per party.
+    "address": lambda p: ok(p.api.post("/v1/addresses", json={  # type: ignore[no-any-return]
+        "network": "ETH-TEST", "address": "0x" + secrets.token_hex(20)})),
     "subscription": lambda p: {"id": p.obj("subscription_purchase")["subscription"]},
     "invoice": lambda p: {"id": p.obj("subscription_purchase")["invoice"]},
     # Not an id kind: the intent whose payment creates the subscription and invoice above.

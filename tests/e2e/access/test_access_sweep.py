@@ -54,6 +54,8 @@ EXTRA: dict[str, Callable[[Party], dict[str, Any]]] = {
     "ChangeSubscriptionPlan": lambda p: {"primary_variant": {"selling_plan_id": "sp_any"}},
     "PreviewSubscriptionChange": lambda p: {"primary_variant": {"selling_plan_id": "sp_any"}},
     "AdvanceSubscriptionTestClock": lambda p: {"to": int(time.time()) + 3600},
+    "VerifyAddress": lambda p: {"amount": "0.0000001234"},
+    "UpdateAddress": lambda p: {"alias": "Cold wallet"},
 }
 # Fields that go beside a nested id in its message for the call to be valid (an add-on needs a quantity), by slot
 # or by "<method>:<slot>".
@@ -76,6 +78,7 @@ ALWAYS_REFUSED = {
 # Operations whose owner's call may be refused for a reason other than its ids (checked: not for its ids).
 _INCOMPLETE = "the sweep's subscription is incomplete (its first intent is unpaid): 409 for its status"
 OWNER_MAY_BE_REFUSED = {
+    "VerifyAddress": "the sweep's node is not running: the micro-deposit is never sent (409 verification_not_sent)",
     "DeletePaymentLink": "a new link is active, and an active link is not deleted (409 payment_link_active)",
     "ChangeSubscriptionPlan": "the sweep's subscription is unpaid (incomplete): 409 subscription_not_active",
     "PreviewSubscriptionChange": "the sweep's subscription is unpaid (incomplete): 409 subscription_not_active",

@@ -81,6 +81,13 @@ DOCUMENTED: dict[tuple[str, str], str] = {
     ("GET", "/v1/refunds/{id}"): "RefundService/GetRefund",
     # Treasury (DESIGN §15)
     ("GET", "/v1/stats/balance"): "TreasuryService/GetBalance",
+    ("GET", "/v1/sweeps"): "TreasuryService/ListSweeps",
+    ("POST", "/v1/addresses"): "AddressService/CreateAddress",
+    ("GET", "/v1/addresses"): "AddressService/ListAddresses",
+    ("GET", "/v1/addresses/{id}"): "AddressService/GetAddress",
+    ("POST", "/v1/addresses/{id}"): "AddressService/UpdateAddress",
+    ("DELETE", "/v1/addresses/{id}"): "AddressService/DeleteAddress",
+    ("POST", "/v1/addresses/{id}/verify"): "AddressService/VerifyAddress",
     # Events (DESIGN §7)
     ("GET", "/v1/events"): "EventService/ListEvents",
     ("GET", "/v1/events/{id}"): "EventService/GetEvent",

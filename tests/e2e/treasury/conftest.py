@@ -14,6 +14,8 @@ from tests.chain import Chain, chain  # noqa: F401  (the session's Anvil)
 from tests.e2e.refunds.conftest import Shop, mnemonic_for
 from tests.harness import Service, start, stop
 
+DENIED = "0x" + "de" * 20  # on the AML deny list
+
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def paygate(request: pytest.FixtureRequest, chain: Chain,  # noqa: F811
@@ -21,7 +23,7 @@ def paygate(request: pytest.FixtureRequest, chain: Chain,  # noqa: F811
     wallet = mnemonic_for("treasury/" + request.module.__name__, request.param)
     env = {"PAYGATE_WALLET_TEST_MNEMONIC": wallet, **getattr(request.module, "EXTRA_ENV", {})}
     svc = start(request.param, Path(tmp_path_factory.mktemp(f"treasury-{request.param}")),
-                networks_file=chain.networks_file, extra_env=env)
+                networks_file=chain.networks_file, extra_env=env, config=f'aml_deny_list = ["{DENIED}"]\n')
     yield svc
     stop(svc)
 
