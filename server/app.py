@@ -29,6 +29,7 @@ from server.rpc.pipeline import Pipeline
 from server.runtime import Runtime
 from server.subscriptions.servicer import SubscriptionServicer
 from server.treasury.address_servicer import AddressServicer
+from server.treasury.payout_servicer import PayoutServicer
 from server.treasury.servicer import TreasuryServicer
 from server.webhooks.servicer import WebhookEndpointServicer
 
@@ -45,6 +46,7 @@ SERVICERS: dict[str, Callable[[Runtime], object]] = {
     "paygate.v1.MerchantService": MerchantServicer,
     "paygate.v1.PaymentIntentService": PaymentIntentServicer,
     "paygate.v1.PaymentLinkService": PaymentLinkServicer,
+    "paygate.v1.PayoutService": PayoutServicer,
     "paygate.v1.ProductService": ProductServicer,
     "paygate.v1.ProviderWebhookService": ProviderWebhookServicer,
     "paygate.v1.RefundService": RefundServicer,

@@ -16,6 +16,7 @@ from server.ratelimit.models import RateLimitBucket
 from server.refunds.models import Refund, RefundTransaction
 from server.subscriptions.models import Subscription
 from server.treasury.models import LedgerEntry, MerchantAddress, Sweep, SweepTransaction, TreasuryTransfer
+from server.treasury.payout_models import Payout
 from server.wallet.models import PermanentDeposit, WalletAccount, WalletCounter
 from server.webhooks.models import Delivery, WebhookEndpoint
 
@@ -39,6 +40,7 @@ __all__ = [
     "PaymentIntent",
     "PaymentLink",
     "PaymentLinkItem",
+    "Payout",
     "PermanentDeposit",
     "Product",
     "ProductVariant",

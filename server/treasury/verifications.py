@@ -1,4 +1,5 @@
-"""The micro-deposit sender (scheduler job): each payout address waiting for verification receives its random
+"""The treasury transfer sender (scheduler job): approved payouts (server/treasury/payouts.py), and micro-deposits:
+each payout address waiting for verification receives its random
 micro-amount of the network's native coin from the merchant's treasury, with the refund sender's discipline (nonce
 reserved, signed transaction stored with its row before broadcast, followed by the rail to confirmation, sent again
 after a crash, never sent twice). The treasury pays the network fee apart, so the exact amount arrives.
@@ -28,6 +29,7 @@ from server.rails.base import (
 )
 from server.runtime import Runtime
 from server.treasury import keys, ledger, nonces
+from server.treasury import payouts as payout_service
 from server.treasury.ledger import Holder, Scope
 from server.treasury.models import (
     Account,
@@ -90,7 +92,7 @@ async def send(rt: Runtime, row: MerchantAddress) -> None:
 
 
 class TransferPayouts:
-    """Treasury transfers as the owner of payouts (`server.rails.base.PayoutOwner`)."""
+    """Treasury transfers (micro-deposits and payouts) as the owner of payouts (`server.rails.base.PayoutOwner`)."""
 
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
@@ -113,13 +115,21 @@ class TransferPayouts:
     async def decided(self, result: PayoutResult) -> None:
         async with self.rt.db.transaction() as session:
             row = await _lock_tx(session, result.payout_id)
-            address = await _lock(session, row.owner_id) if row is not None else None
-            if row is None or address is None:
+            if row is None:
+                return
+            address = await _lock(session, row.owner_id) if row.owner_kind == KIND else None
+            if row.owner_kind == KIND and address is None:
                 return
             now = clock.now()
             row.status, row.updated_at = (TX.CONFIRMED if result.outcome == Outcome.PAID else TX.FAILED), now
             if result.outcome == Outcome.PAID:
                 row.tx_hash, row.raw, row.fee_wei = result.tx_hash, result.raw, Decimal(result.fee_paid)
+            session.add(row)
+            if row.owner_kind == payout_service.KIND:
+                await payout_service.decided(session, self.rt, row, result)
+                return
+            assert address is not None
+            if result.outcome == Outcome.PAID:
                 await self._post(session, row, result)
                 if address.verification_status == VerificationStatus.SENDING:
                     address.verification_status = VerificationStatus.SENT
@@ -170,3 +180,8 @@ async def send_verifications(rt: Runtime) -> None:
             await send(rt, row)
         except ChainUnavailable as e:
             log.warning("verification chain unavailable", extra={"network": row.network, "error": str(e)})
+    for payout in await payout_service.approved(rt):
+        try:
+            await payout_service.send(rt, payout)
+        except ChainUnavailable as e:
+            log.warning("payout chain unavailable", extra={"network": payout.network, "error": str(e)})

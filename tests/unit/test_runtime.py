@@ -35,7 +35,7 @@ def test_compose_registers_each_packages_jobs_once(tmp_path: Path) -> None:
     try:
         assert sorted(job.name for job in rt.jobs) == [
             "deliver_webhooks", "expire_payment_intents", "purge_lapsed", "renew_subscriptions", "send_refunds",
-            "send_sweeps", "send_verifications", "watch_chains"]
+            "send_sweeps", "send_treasury_transfers", "watch_chains"]
     finally:
         close(rt)
 

@@ -88,6 +88,11 @@ DOCUMENTED: dict[tuple[str, str], str] = {
     ("POST", "/v1/addresses/{id}"): "AddressService/UpdateAddress",
     ("DELETE", "/v1/addresses/{id}"): "AddressService/DeleteAddress",
     ("POST", "/v1/addresses/{id}/verify"): "AddressService/VerifyAddress",
+    ("POST", "/v1/payouts/preview"): "PayoutService/PreviewPayout",
+    ("POST", "/v1/payouts"): "PayoutService/CreatePayout",
+    ("GET", "/v1/payouts"): "PayoutService/ListPayouts",
+    ("GET", "/v1/payouts/{id}"): "PayoutService/GetPayout",
+    ("POST", "/v1/payouts/{id}/cancel"): "PayoutService/CancelPayout",
     # Events (DESIGN §7)
     ("GET", "/v1/events"): "EventService/ListEvents",
     ("GET", "/v1/events/{id}"): "EventService/GetEvent",
