@@ -29,12 +29,16 @@ from server.rpc.methods import registry
 from server.rpc.pipeline import Pipeline
 from server.runtime import Runtime
 from server.subscriptions.servicer import SubscriptionServicer
+from server.treasury.address_servicer import AddressServicer
+from server.treasury.payout_servicer import PayoutServicer
+from server.treasury.servicer import TreasuryServicer
 from server.webhooks.servicer import WebhookEndpointServicer
 
 log = logging.getLogger("paygate.server")
 
 # Implemented resources. A service of the API that is not listed answers UNIMPLEMENTED (its generated base class).
 SERVICERS: dict[str, Callable[[Runtime], object]] = {
+    "paygate.v1.AddressService": AddressServicer,
     "paygate.v1.AssetService": AssetServicer,
     "paygate.v1.CheckoutService": CheckoutServicer,
     "paygate.v1.CustomerService": CustomerServicer,
@@ -43,10 +47,12 @@ SERVICERS: dict[str, Callable[[Runtime], object]] = {
     "paygate.v1.MerchantService": MerchantServicer,
     "paygate.v1.PaymentIntentService": PaymentIntentServicer,
     "paygate.v1.PaymentLinkService": PaymentLinkServicer,
+    "paygate.v1.PayoutService": PayoutServicer,
     "paygate.v1.ProductService": ProductServicer,
     "paygate.v1.ProviderWebhookService": ProviderWebhookServicer,
     "paygate.v1.RefundService": RefundServicer,
     "paygate.v1.SubscriptionService": SubscriptionServicer,
+    "paygate.v1.TreasuryService": TreasuryServicer,
     "paygate.v1.WebhookEndpointService": WebhookEndpointServicer,
 }
 HEALTH_INTERVAL_SECONDS = 5.0

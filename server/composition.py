@@ -18,10 +18,11 @@ from server.payment_intents import wiring as payment_intents
 from server.refunds import wiring as refunds
 from server.runtime import Runtime
 from server.subscriptions import wiring as subscriptions
+from server.treasury import wiring as treasury
 from server.webhooks import wiring as webhooks
 
 REGISTRATIONS = (payment_intents.register, refunds.register, webhooks.register, subscriptions.register,
-                 scheduler_jobs.register)
+                 treasury.register, scheduler_jobs.register)
 
 
 def compose(settings: Settings, *, db: Database | None = None, catalogue: Catalogue | None = None,

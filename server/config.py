@@ -58,6 +58,8 @@ class Settings:
     wallet_test_mnemonic: str = ""
     # A refund transaction not mined this long after it was (re)signed is replaced with bumped fees.
     refund_stuck_seconds: int = 120
+    # The scheduler sweeps deposit addresses into the treasury (DESIGN §15); off: the funds stay where they arrived.
+    sweeps: bool = True
     max_body_bytes: int = 1 << 20
     tx_fee_percent: Decimal = Decimal("1")
     log_level: str = "INFO"
@@ -139,6 +141,7 @@ _ENV = {
     "PAYGATE_WALLET_MNEMONIC": "wallet_mnemonic",
     "PAYGATE_WALLET_TEST_MNEMONIC": "wallet_test_mnemonic",
     "PAYGATE_REFUND_STUCK_SECONDS": "refund_stuck_seconds",
+    "PAYGATE_SWEEPS": "sweeps",
     "PAYGATE_LOG_LEVEL": "log_level",
     "PAYGATE_FACADE_CHANNEL": "facade_channel",
     "PAYGATE_SQLITE_GROUP_COMMIT": "sqlite_group_commit",
@@ -305,6 +308,7 @@ def _validate(raw: dict[str, object]) -> Settings:
     s["max_charges_per_intent"] = charges
     s["webhooks"] = _webhooks(raw.get("webhooks"))
     s.update(_grpc_tls(raw))
+    s["sweeps"] = _flag(raw, "sweeps", True)
     s["grpc_reflection"] = _flag(raw, "grpc_reflection", _reflection_default(str(s["wallet_mnemonic"]), secret_key))
     s["sqlite_group_commit"] = _flag(raw, "sqlite_group_commit", True)
     s.update(_rate_limits(raw))

@@ -15,6 +15,8 @@ from server.rails.evm.models import SignedTransaction, TreasuryNonce
 from server.ratelimit.models import RateLimitBucket
 from server.refunds.models import Refund, RefundTransaction
 from server.subscriptions.models import Subscription
+from server.treasury.models import LedgerEntry, MerchantAddress, Sweep, SweepTransaction, TreasuryTransfer
+from server.treasury.payout_models import Payout
 from server.wallet.models import PermanentDeposit, WalletAccount, WalletCounter
 from server.webhooks.models import Delivery, WebhookEndpoint
 
@@ -31,11 +33,14 @@ __all__ = [
     "Event",
     "IdempotencyKey",
     "Invoice",
+    "LedgerEntry",
     "Merchant",
+    "MerchantAddress",
     "NetworkCursor",
     "PaymentIntent",
     "PaymentLink",
     "PaymentLinkItem",
+    "Payout",
     "PermanentDeposit",
     "Product",
     "ProductVariant",
@@ -47,7 +52,10 @@ __all__ = [
     "SellingPlan",
     "SignedTransaction",
     "Subscription",
+    "Sweep",
+    "SweepTransaction",
     "TreasuryNonce",
+    "TreasuryTransfer",
     "VerificationCode",
     "WalletAccount",
     "WalletCounter",

@@ -15,6 +15,7 @@ from server.payment_intents import settle
 from server.payment_intents.env import Env
 from server.payment_intents.models import Charge, ChargeTransfer, PaymentIntent
 from server.payment_intents.states import OPEN_FOR_PAYMENT, Status
+from server.treasury import listeners as treasury_listeners
 
 
 async def _attribute(session: AsyncSession, transfer: ChainTransfer) -> Charge | None:
@@ -43,6 +44,8 @@ async def _attribute(session: AsyncSession, transfer: ChainTransfer) -> Charge |
 
 async def on_transfer_changed(env: Env, session: AsyncSession, transfer: ChainTransfer, previous_status: str,
                               previous_aml: str) -> None:
+    if await treasury_listeners.ours(session, transfer):
+        return  # a sweep's gas top-up to the deposit address (DESIGN §15): the merchant's own move, not a payment
     charge = await _attribute(session, transfer)
     if charge is not None:
         await settle.settle(session, env, charge.payment_intent_id)

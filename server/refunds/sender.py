@@ -44,6 +44,7 @@ from server.refunds import service
 from server.refunds.models import Refund, RefundTransaction
 from server.refunds.states import EVENT_TYPES, Event, Status, TransactionStatus, transition
 from server.runtime import Runtime
+from server.treasury import nonces
 from server.wallet import hd
 from server.wallet.models import WalletAccount
 
@@ -169,10 +170,8 @@ class RefundPayouts:
         return key[1] if key is not None and key[0] == source else None
 
     async def waiting(self, network: str, source: str) -> set[int]:
-        async with self.rt.db.read() as session:
-            return set(await session.exec(select(RefundTransaction.nonce).where(
-                RefundTransaction.network == network, RefundTransaction.source_address == source,
-                RefundTransaction.status == TX.PENDING)))
+        # The treasury also pays sweeps' gas top-ups and micro-deposits from the same nonces: no gaps either.
+        return await nonces.waiting(self.rt.db, network, source)
 
     async def undecided(self, session: AsyncSession, payout_id: str) -> bool:
         return await _lock_tx(session, payout_id) is not None

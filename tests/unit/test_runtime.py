@@ -12,6 +12,7 @@ from server.config import load_settings
 from server.events.outbox import EVENT_RECORDED
 from server.runtime import Runtime
 from server.subscriptions.lifecycle import on_event
+from server.treasury import listeners as treasury_listeners
 from server.webhooks.queue import fan_out
 from tests.harness import TEST_NETWORKS
 
@@ -34,7 +35,7 @@ def test_compose_registers_each_packages_jobs_once(tmp_path: Path) -> None:
     try:
         assert sorted(job.name for job in rt.jobs) == [
             "deliver_webhooks", "expire_payment_intents", "purge_lapsed", "renew_subscriptions", "send_refunds",
-            "watch_chains"]
+            "send_sweeps", "send_treasury_transfers", "watch_chains"]
     finally:
         close(rt)
 
@@ -42,7 +43,9 @@ def test_compose_registers_each_packages_jobs_once(tmp_path: Path) -> None:
 def test_compose_subscribes_the_webhook_fan_out_and_the_subscription_lifecycle_to_the_outbox(tmp_path: Path) -> None:
     rt = build(tmp_path)
     try:
-        assert rt.db.hooks.of(EVENT_RECORDED) == (fan_out, on_event)
+        *others, ledger = rt.db.hooks.of(EVENT_RECORDED)
+        assert tuple(others) == (fan_out, on_event)
+        assert ledger.func is treasury_listeners.on_event and ledger.args == (rt,)  # type: ignore[attr-defined]
     finally:
         close(rt)
 
@@ -50,8 +53,10 @@ def test_compose_subscribes_the_webhook_fan_out_and_the_subscription_lifecycle_t
 def test_each_runtimes_transfer_listener_settles_with_that_runtime(tmp_path: Path) -> None:
     first, second = build(tmp_path / "a"), build(tmp_path / "b")
     try:
-        (one,), (two,) = first.db.hooks.of(TRANSFER_CHANGED), second.db.hooks.of(TRANSFER_CHANGED)
+        # The payments' listener, then the treasury ledger's: each bound to its own runtime.
+        (one, ledger_one), (two, ledger_two) = first.db.hooks.of(TRANSFER_CHANGED), second.db.hooks.of(TRANSFER_CHANGED)
         assert one.args == (first,) and two.args == (second,)  # type: ignore[attr-defined]
+        assert ledger_one.args == (first,) and ledger_two.args == (second,)  # type: ignore[attr-defined]
     finally:
         close(first, second)
 

@@ -42,10 +42,10 @@ class SignedTransaction(SQLModel, table=True):
     network: str = Field(max_length=40)
     source_address: str = Field(max_length=80)  # lower-case
     nonce: int = Field(sa_type=sa.BigInteger)
-    # The payout it belongs to, None for a filler. The column still carries its first owner's name and key
-    # (refund_transactions); a migration generalises both when a second owner of payouts lands.
+    # The payout it belongs to (a refund transaction rtx_…, a sweep transaction swtx_…), None for a filler. The
+    # column keeps its first owner's name; its foreign key to refund_transactions went with the second owner (0017).
     payout_id: str | None = Field(default=None, sa_column=Column(
-        "refund_transaction_id", sa.String(40), sa.ForeignKey("refund_transactions.id"), index=True, nullable=True))
+        "refund_transaction_id", sa.String(40), index=True, nullable=True))
     kind: str = Field(max_length=12)  # SignedKind
     tx_hash: str = Field(max_length=80, unique=True)
     raw: str = Field(sa_type=sa.Text)  # 0x… signed transaction

@@ -113,6 +113,13 @@ class EvmPayouts:
         value = unsigned.value if _native(asset) else payout.amount_base
         return PayoutQuote(payout, value_base=value, fee_base=fee_base, detail=Draft(unsigned, fees, chain_nonce))
 
+    async def gas_needed(self, payout: Payout) -> int:
+        """The native coin (wei) the source must hold to pay the payout's gas at today's fees, as `quote_payout` will
+        price it: what a token sweep's gas top-up sends to a deposit address first (DESIGN §15)."""
+        fees = await self.node.fees()
+        unsigned = await self.node.unsigned(payout.asset, payout.source, payout.destination, payout.amount_base)
+        return unsigned.gas * fees.max_fee_per_gas
+
     async def sign_payout(self, session: AsyncSession, quote: PayoutQuote, key: bytes, payout_id: str,
                           record: Callable[[SignedPayout], None]) -> SignedPayout:
         draft = quote.detail

@@ -5,6 +5,7 @@ every id an operation takes must name a kind listed here."""
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ import httpx
 from server.db import Database
 from server.ids import new_id
 from server.refunds.models import Refund
+from server.treasury.payout_models import Payout as PayoutRow
 from tests import seed
 from tests.conftest import http_client, ok
 from tests.e2e.http.builders import selling_plan, variant_product_body
@@ -85,6 +87,27 @@ def _refund(p: Party) -> dict[str, Any]:
     return {"id": refund_id}
 
 
+def _payout(p: Party) -> dict[str, Any]:
+    """A payout needs a verified address and funds on chain; the sweep only needs the row: written failed, so that
+    the sender leaves it alone."""
+    payout_id = new_id("payout")
+    now = int(time.time())
+
+    async def write() -> None:
+        db = Database(p.service.database_url)
+        try:
+            async with db.transaction() as session:
+                session.add(PayoutRow(id=payout_id, merchant_id=p.merchant["merchant_id"], livemode=False,
+                                      asset_id="USDT-ETH-TEST", network="ETH-TEST", decimals=6, amount=Decimal("1"),
+                                      merchant_address_id=p.id("address"), address="0x" + "2" * 40,
+                                      status="failed", approval_status="not_required", created=now, updated=now))
+        finally:
+            await db.close()
+
+    asyncio.run(write())
+    return {"id": payout_id}
+
+
 def _subscription_purchase(p: Party) -> dict[str, Any]:
     """An intent for the party's selling plan through its payment link: it creates an (incomplete) subscription and
     its first invoice, on the product whose ids (variants, add-on, selling plan) the sweep names in plan changes."""
@@ -105,6 +128,10 @@ FACTORIES: dict[str, Callable[[Party], dict[str, Any]]] = {
     "webhook_endpoint": lambda p: seed.webhook_endpoint(p.api),
     "event": lambda p: (p.obj("payment_intent"), ok(p.api.get("/v1/events"))["events"][0])[1],
     "refund": _refund,
+    "payout": _payout,
+    # A payout address (DESIGN §15): a fresh random one per party.
+    "address": lambda p: ok(p.api.post("/v1/addresses", json={  # type: ignore[no-any-return]
+        "network": "ETH-TEST", "address": "0x" + secrets.token_hex(20)})),
     "subscription": lambda p: {"id": p.obj("subscription_purchase")["subscription"]},
     "invoice": lambda p: {"id": p.obj("subscription_purchase")["invoice"]},
     # Not an id kind: the intent whose payment creates the subscription and invoice above.

@@ -26,6 +26,7 @@ NOT_OBJECT_IDS = {
     "external_id": "the merchant's own reference",
     "permanent_deposit_asset_id": "an asset of the public catalogue",
     "asset_id": "an asset of the public catalogue",
+    "receive_asset_id": "an asset of the public catalogue",
 }
 # Nested fields that name no object the request refers to, with the reason.
 NOT_OBJECT_PATHS = {
@@ -48,6 +49,7 @@ FIELD_KINDS = {
     "default_variant_id": "variant",
     "primary_variant_ids": "variant",
     "customer": "customer",
+    "receive_account_id": "address",  # a payout's destination: a payout address (ma_…)
 }
 # Operations that are public by design for the id they take, with the reason (the sweep still checks them for
 # 5xx, but a foreign id is not a secret there).

@@ -54,6 +54,10 @@ EXTRA: dict[str, Callable[[Party], dict[str, Any]]] = {
     "ChangeSubscriptionPlan": lambda p: {"primary_variant": {"selling_plan_id": "sp_any"}},
     "PreviewSubscriptionChange": lambda p: {"primary_variant": {"selling_plan_id": "sp_any"}},
     "AdvanceSubscriptionTestClock": lambda p: {"to": int(time.time()) + 3600},
+    "VerifyAddress": lambda p: {"amount": "0.0000001234"},
+    "CreatePayout": lambda p: {"source_coin": "USDT-ETH-TEST", "source_amount": "1"},
+    "PreviewPayout": lambda p: {"source_coin": "USDT-ETH-TEST", "source_amount": "1"},
+    "UpdateAddress": lambda p: {"alias": "Cold wallet"},
 }
 # Fields that go beside a nested id in its message for the call to be valid (an add-on needs a quantity), by slot
 # or by "<method>:<slot>".
@@ -76,6 +80,8 @@ ALWAYS_REFUSED = {
 # Operations whose owner's call may be refused for a reason other than its ids (checked: not for its ids).
 _INCOMPLETE = "the sweep's subscription is incomplete (its first intent is unpaid): 409 for its status"
 OWNER_MAY_BE_REFUSED = {
+    "CancelPayout": "the sweep's payout is written failed (no chain here): 409 payout_not_cancelable",
+    "VerifyAddress": "the sweep's node is not running: the micro-deposit is never sent (409 verification_not_sent)",
     "DeletePaymentLink": "a new link is active, and an active link is not deleted (409 payment_link_active)",
     "ChangeSubscriptionPlan": "the sweep's subscription is unpaid (incomplete): 409 subscription_not_active",
     "PreviewSubscriptionChange": "the sweep's subscription is unpaid (incomplete): 409 subscription_not_active",
@@ -84,6 +90,8 @@ OWNER_MAY_BE_REFUSED = {
 }
 # Operations whose owner's call cannot succeed in this sweep, with the reason; their refusals are still checked.
 NO_OWNER_BASELINE = {
+    "CreatePayout": "a payout needs a verified address (a micro-deposit on chain) and funds: tests/e2e/treasury",
+    "PreviewPayout": "a payout needs a verified address (a micro-deposit on chain): tests/e2e/treasury",
     "CreateRefund": "a refund needs a paid intent (a chain payment): the owner's unpaid intent is refused too",
     "CreateProduct": "its only ids (variants[].id, selling_plans[].id) are refused whoever names them",
     "StartCheckout": "a shopper's one-time code or token is needed (tests/e2e/checkout_page pays through it)",

@@ -139,7 +139,7 @@ def world(tmp_path: Path) -> Iterator[World]:
     networks.write_text(TEST_NETWORKS)
     rt = compose(load_settings({"PAYGATE_DATABASE_URL": url, "PAYGATE_NETWORKS": str(networks)}),
                  var_dir=tmp_path / "var")
-    assert len(rt.db.hooks.of(hooks.TRANSFER_CHANGED)) == 1  # payments listen (server/payment_intents/wiring.py)
+    assert len(rt.db.hooks.of(hooks.TRANSFER_CHANGED)) == 2  # payments and the treasury ledger listen
     yield World(rt.db, rt)
     asyncio.run(rt.db.close())
 

@@ -1,0 +1,188 @@
+from google.api import annotations_pb2 as _annotations_pb2
+from google.api import field_behavior_pb2 as _field_behavior_pb2
+from google.protobuf import struct_pb2 as _struct_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class PayoutTransaction(_message.Message):
+    __slots__ = ("id", "tx_hash", "status", "amount", "fee")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    TX_HASH_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    FEE_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    tx_hash: str
+    status: str
+    amount: str
+    fee: str
+    def __init__(self, id: _Optional[str] = ..., tx_hash: _Optional[str] = ..., status: _Optional[str] = ..., amount: _Optional[str] = ..., fee: _Optional[str] = ...) -> None: ...
+
+class Payout(_message.Message):
+    __slots__ = ("id", "object", "merchant_id", "source_coin", "source_amount", "receive_asset_id", "receive_account_id", "receive_address", "network", "payment_network_fee", "payment_network_fee_asset_id", "payment_net_amount", "status", "approval_status", "aml_status", "failure_reason", "external_id", "metadata", "internal_note", "statement_descriptor", "transactions", "created", "updated")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    OBJECT_FIELD_NUMBER: _ClassVar[int]
+    MERCHANT_ID_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_COIN_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    RECEIVE_ASSET_ID_FIELD_NUMBER: _ClassVar[int]
+    RECEIVE_ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    RECEIVE_ADDRESS_FIELD_NUMBER: _ClassVar[int]
+    NETWORK_FIELD_NUMBER: _ClassVar[int]
+    PAYMENT_NETWORK_FEE_FIELD_NUMBER: _ClassVar[int]
+    PAYMENT_NETWORK_FEE_ASSET_ID_FIELD_NUMBER: _ClassVar[int]
+    PAYMENT_NET_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    APPROVAL_STATUS_FIELD_NUMBER: _ClassVar[int]
+    AML_STATUS_FIELD_NUMBER: _ClassVar[int]
+    FAILURE_REASON_FIELD_NUMBER: _ClassVar[int]
+    EXTERNAL_ID_FIELD_NUMBER: _ClassVar[int]
+    METADATA_FIELD_NUMBER: _ClassVar[int]
+    INTERNAL_NOTE_FIELD_NUMBER: _ClassVar[int]
+    STATEMENT_DESCRIPTOR_FIELD_NUMBER: _ClassVar[int]
+    TRANSACTIONS_FIELD_NUMBER: _ClassVar[int]
+    CREATED_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    object: str
+    merchant_id: str
+    source_coin: str
+    source_amount: str
+    receive_asset_id: str
+    receive_account_id: str
+    receive_address: str
+    network: str
+    payment_network_fee: str
+    payment_network_fee_asset_id: str
+    payment_net_amount: str
+    status: str
+    approval_status: str
+    aml_status: str
+    failure_reason: str
+    external_id: str
+    metadata: _struct_pb2.Struct
+    internal_note: str
+    statement_descriptor: str
+    transactions: _containers.RepeatedCompositeFieldContainer[PayoutTransaction]
+    created: int
+    updated: int
+    def __init__(self, id: _Optional[str] = ..., object: _Optional[str] = ..., merchant_id: _Optional[str] = ..., source_coin: _Optional[str] = ..., source_amount: _Optional[str] = ..., receive_asset_id: _Optional[str] = ..., receive_account_id: _Optional[str] = ..., receive_address: _Optional[str] = ..., network: _Optional[str] = ..., payment_network_fee: _Optional[str] = ..., payment_network_fee_asset_id: _Optional[str] = ..., payment_net_amount: _Optional[str] = ..., status: _Optional[str] = ..., approval_status: _Optional[str] = ..., aml_status: _Optional[str] = ..., failure_reason: _Optional[str] = ..., external_id: _Optional[str] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., internal_note: _Optional[str] = ..., statement_descriptor: _Optional[str] = ..., transactions: _Optional[_Iterable[_Union[PayoutTransaction, _Mapping]]] = ..., created: _Optional[int] = ..., updated: _Optional[int] = ...) -> None: ...
+
+class CreatePayoutRequest(_message.Message):
+    __slots__ = ("source_coin", "source_amount", "receive_asset_id", "receive_account_id", "receive_address", "external_id", "metadata", "internal_note", "statement_descriptor")
+    SOURCE_COIN_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    RECEIVE_ASSET_ID_FIELD_NUMBER: _ClassVar[int]
+    RECEIVE_ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    RECEIVE_ADDRESS_FIELD_NUMBER: _ClassVar[int]
+    EXTERNAL_ID_FIELD_NUMBER: _ClassVar[int]
+    METADATA_FIELD_NUMBER: _ClassVar[int]
+    INTERNAL_NOTE_FIELD_NUMBER: _ClassVar[int]
+    STATEMENT_DESCRIPTOR_FIELD_NUMBER: _ClassVar[int]
+    source_coin: str
+    source_amount: str
+    receive_asset_id: str
+    receive_account_id: str
+    receive_address: str
+    external_id: str
+    metadata: _struct_pb2.Struct
+    internal_note: str
+    statement_descriptor: str
+    def __init__(self, source_coin: _Optional[str] = ..., source_amount: _Optional[str] = ..., receive_asset_id: _Optional[str] = ..., receive_account_id: _Optional[str] = ..., receive_address: _Optional[str] = ..., external_id: _Optional[str] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., internal_note: _Optional[str] = ..., statement_descriptor: _Optional[str] = ...) -> None: ...
+
+class PreviewPayoutRequest(_message.Message):
+    __slots__ = ("source_coin", "source_amount", "receive_asset_id", "receive_account_id", "receive_address", "external_id", "metadata", "internal_note", "statement_descriptor")
+    SOURCE_COIN_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    RECEIVE_ASSET_ID_FIELD_NUMBER: _ClassVar[int]
+    RECEIVE_ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    RECEIVE_ADDRESS_FIELD_NUMBER: _ClassVar[int]
+    EXTERNAL_ID_FIELD_NUMBER: _ClassVar[int]
+    METADATA_FIELD_NUMBER: _ClassVar[int]
+    INTERNAL_NOTE_FIELD_NUMBER: _ClassVar[int]
+    STATEMENT_DESCRIPTOR_FIELD_NUMBER: _ClassVar[int]
+    source_coin: str
+    source_amount: str
+    receive_asset_id: str
+    receive_account_id: str
+    receive_address: str
+    external_id: str
+    metadata: _struct_pb2.Struct
+    internal_note: str
+    statement_descriptor: str
+    def __init__(self, source_coin: _Optional[str] = ..., source_amount: _Optional[str] = ..., receive_asset_id: _Optional[str] = ..., receive_account_id: _Optional[str] = ..., receive_address: _Optional[str] = ..., external_id: _Optional[str] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., internal_note: _Optional[str] = ..., statement_descriptor: _Optional[str] = ...) -> None: ...
+
+class PreviewPayoutResponse(_message.Message):
+    __slots__ = ("source_coin", "source_amount", "receive_asset_id", "payment_net_amount", "payment_network_fee", "payment_network_fee_asset_id", "available_balance")
+    SOURCE_COIN_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    RECEIVE_ASSET_ID_FIELD_NUMBER: _ClassVar[int]
+    PAYMENT_NET_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    PAYMENT_NETWORK_FEE_FIELD_NUMBER: _ClassVar[int]
+    PAYMENT_NETWORK_FEE_ASSET_ID_FIELD_NUMBER: _ClassVar[int]
+    AVAILABLE_BALANCE_FIELD_NUMBER: _ClassVar[int]
+    source_coin: str
+    source_amount: str
+    receive_asset_id: str
+    payment_net_amount: str
+    payment_network_fee: str
+    payment_network_fee_asset_id: str
+    available_balance: str
+    def __init__(self, source_coin: _Optional[str] = ..., source_amount: _Optional[str] = ..., receive_asset_id: _Optional[str] = ..., payment_net_amount: _Optional[str] = ..., payment_network_fee: _Optional[str] = ..., payment_network_fee_asset_id: _Optional[str] = ..., available_balance: _Optional[str] = ...) -> None: ...
+
+class CreatePayoutResponse(_message.Message):
+    __slots__ = ("payout",)
+    PAYOUT_FIELD_NUMBER: _ClassVar[int]
+    payout: Payout
+    def __init__(self, payout: _Optional[_Union[Payout, _Mapping]] = ...) -> None: ...
+
+class GetPayoutRequest(_message.Message):
+    __slots__ = ("id",)
+    ID_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    def __init__(self, id: _Optional[str] = ...) -> None: ...
+
+class GetPayoutResponse(_message.Message):
+    __slots__ = ("payout",)
+    PAYOUT_FIELD_NUMBER: _ClassVar[int]
+    payout: Payout
+    def __init__(self, payout: _Optional[_Union[Payout, _Mapping]] = ...) -> None: ...
+
+class ListPayoutsRequest(_message.Message):
+    __slots__ = ("page", "page_size", "status")
+    PAGE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    page: int
+    page_size: int
+    status: str
+    def __init__(self, page: _Optional[int] = ..., page_size: _Optional[int] = ..., status: _Optional[str] = ...) -> None: ...
+
+class ListPayoutsResponse(_message.Message):
+    __slots__ = ("payouts", "total", "page", "page_size")
+    PAYOUTS_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_FIELD_NUMBER: _ClassVar[int]
+    PAGE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    payouts: _containers.RepeatedCompositeFieldContainer[Payout]
+    total: int
+    page: int
+    page_size: int
+    def __init__(self, payouts: _Optional[_Iterable[_Union[Payout, _Mapping]]] = ..., total: _Optional[int] = ..., page: _Optional[int] = ..., page_size: _Optional[int] = ...) -> None: ...
+
+class CancelPayoutRequest(_message.Message):
+    __slots__ = ("id",)
+    ID_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    def __init__(self, id: _Optional[str] = ...) -> None: ...
+
+class CancelPayoutResponse(_message.Message):
+    __slots__ = ("payout",)
+    PAYOUT_FIELD_NUMBER: _ClassVar[int]
+    payout: Payout
+    def __init__(self, payout: _Optional[_Union[Payout, _Mapping]] = ...) -> None: ...

@@ -1,0 +1,164 @@
+"""Payout addresses (`/v1/addresses`, DESIGN §15): created screened by AML, proven by a micro-deposit the merchant
+reads back (three tries), then usable as a payout destination. Each call runs in the caller's unit of work."""
+
+from __future__ import annotations
+
+import secrets
+from decimal import Decimal, InvalidOperation
+
+import sqlalchemy as sa
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server import clock
+from server.aml import AmlStatus
+from server.assets.catalogue import Catalogue
+from server.config import Settings
+from server.errors import Conflict, DomainError, MissingParameter, NotFound, invalid
+from server.ids import new_id
+from server.paging import Page
+from server.rails.base import InvalidAddress
+from server.rails.registry import Rails
+from server.rpc.context import Caller
+from server.treasury.models import AddressStatus, MerchantAddress, VerificationStatus
+from server.treasury.sweeps import native_of
+
+RESOURCE = "address"
+MAX_TRIES = 3
+MAX_PAGE_SIZE = 50
+# The micro-deposit: 1000 to 9999 units of 10^-10 of the native coin (0.0000001000 to 0.0000009999 ETH).
+MICRO_DIGITS = 10
+
+
+class VerificationFailed(DomainError):
+    """A wrong amount: counted (the try is kept even though the call is refused)."""
+
+    reason = "verification_amount_invalid"
+    keep_changes = True
+
+
+def micro_amount() -> Decimal:
+    return Decimal(1000 + secrets.randbelow(9000)).scaleb(-MICRO_DIGITS)
+
+
+def screen(settings: Settings, address: str) -> tuple[AmlStatus, str]:
+    """The configured deny list decides for addresses as it does for senders (server/aml)."""
+    if address.lower() in {a.lower() for a in settings.aml_deny_list}:
+        return AmlStatus.REJECTED, f"address {address} is on the deny list"
+    return AmlStatus.APPROVED, ""
+
+
+def _network(catalogue: Catalogue, caller: Caller, network: str) -> str:
+    network = network.strip()
+    if not network:
+        raise MissingParameter("network")
+    known = {a.network for a in catalogue.for_mode(caller.livemode) if a.network}
+    if network not in known:
+        raise invalid("network", f"{network!r} is not a network of this mode")
+    return network
+
+
+async def create(session: AsyncSession, catalogue: Catalogue, rails: Rails, settings: Settings, caller: Caller,
+                 network: str, address: str, alias: str) -> MerchantAddress:
+    network = _network(catalogue, caller, network)
+    book = rails.addresses(network)
+    if not address.strip():
+        raise MissingParameter("address")
+    if book is None:
+        raise invalid("network", f"{network!r} has no node configured")
+    try:
+        stored = book.normalize_address(address.strip())
+    except InvalidAddress:
+        raise invalid("address", "not an address on this network (a mixed-case address needs a valid checksum)") \
+            from None
+    if len(alias) > 200:
+        raise invalid("alias", "at most 200 characters")
+    taken = (await session.exec(select(MerchantAddress.id).where(
+        MerchantAddress.merchant_id == caller.merchant_id, MerchantAddress.livemode == caller.livemode,
+        MerchantAddress.network == network, MerchantAddress.address == stored,
+        MerchantAddress.deleted_at == 0))).first()
+    if taken is not None:
+        raise Conflict(f"address: already added as {taken}", reason="address_exists", field="address")
+    native = native_of(catalogue, network)
+    assert native is not None, "a network with a rail has a native coin"
+    aml, info = screen(settings, stored)
+    rejected = aml == AmlStatus.REJECTED
+    now = clock.now()
+    row = MerchantAddress(
+        id=new_id("ma"), merchant_id=caller.merchant_id, livemode=caller.livemode, network=network, address=stored,
+        alias=alias, status=AddressStatus.FAILED if rejected else AddressStatus.PENDING_VERIFICATION,
+        verification_id=new_id("mav"),
+        verification_status=VerificationStatus.FAILED if rejected else VerificationStatus.PENDING,
+        verification_asset_id=native.id, verification_amount=micro_amount(), aml_status=aml, aml_info=info,
+        created_at=now, updated_at=now)
+    session.add(row)
+    await session.flush()
+    return row
+
+
+async def get(session: AsyncSession, caller: Caller, address_id: str, *, lock: bool = False) -> MerchantAddress:
+    row = await session.get(MerchantAddress, address_id.strip(), with_for_update=lock, populate_existing=lock)
+    if row is None or row.merchant_id != caller.merchant_id or row.livemode != caller.livemode or row.deleted_at:
+        raise NotFound(RESOURCE, address_id)
+    return row
+
+
+async def update(session: AsyncSession, caller: Caller, address_id: str, alias: str) -> MerchantAddress:
+    row = await get(session, caller, address_id, lock=True)
+    if len(alias) > 200:
+        raise invalid("alias", "at most 200 characters")
+    row.alias, row.updated_at = alias, clock.now()
+    session.add(row)
+    return row
+
+
+async def delete(session: AsyncSession, caller: Caller, address_id: str) -> None:
+    """Kept as a row (its micro-deposit's transaction refers to it), gone from the API."""
+    row = await get(session, caller, address_id, lock=True)
+    row.deleted_at = row.updated_at = clock.now()
+    session.add(row)
+
+
+async def verify(session: AsyncSession, caller: Caller, address_id: str, amount: str) -> MerchantAddress:
+    row = await get(session, caller, address_id, lock=True)
+    if not amount.strip():
+        raise MissingParameter("amount")
+    try:
+        given = Decimal(amount.strip())
+    except InvalidOperation:
+        raise invalid("amount", f"{amount!r} is not a decimal amount") from None
+    if not given.is_finite():
+        raise invalid("amount", f"{amount!r} is not a decimal amount")
+    if row.status == AddressStatus.VERIFIED:
+        return row
+    if row.status == AddressStatus.FAILED:
+        raise Conflict("address: its verification failed; add the address again", reason="address_verification_failed")
+    if row.verification_status != VerificationStatus.SENT:
+        raise Conflict("address: the micro-deposit is not confirmed on chain yet", reason="verification_not_sent")
+    now = clock.now()
+    row.updated_at = now
+    if given == row.verification_amount:
+        row.status, row.verification_status, row.verified_at = (AddressStatus.VERIFIED, VerificationStatus.VERIFIED,
+                                                                now)
+        session.add(row)
+        return row
+    row.tried_times += 1
+    if row.tried_times >= MAX_TRIES:
+        row.status, row.verification_status = AddressStatus.FAILED, VerificationStatus.FAILED
+    session.add(row)
+    await session.flush()
+    left = MAX_TRIES - row.tried_times
+    raise VerificationFailed(f"amount: not the amount sent; {left} tries left" if left else
+                             "amount: not the amount sent; the address failed verification", field="amount")
+
+
+async def list_page(session: AsyncSession, caller: Caller, page: Page, network: str) -> tuple[list[MerchantAddress],
+                                                                                              int]:
+    where = [MerchantAddress.merchant_id == caller.merchant_id, MerchantAddress.livemode == caller.livemode,
+             MerchantAddress.deleted_at == 0]
+    if network.strip():
+        where.append(MerchantAddress.network == network.strip())
+    total = (await session.exec(select(sa.func.count()).select_from(MerchantAddress).where(*where))).one()
+    rows = await session.exec(select(MerchantAddress).where(*where)
+                              .order_by(col(MerchantAddress.sort_key).desc()).offset(page.offset).limit(page.size))
+    return list(rows), int(total)

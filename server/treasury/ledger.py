@@ -1,0 +1,115 @@
+"""The ledger: every movement of a merchant's money is one posting of two or more legs summing to zero, written in
+the caller's transaction (the cause's), never updated or deleted. Balances are sums of legs, never counters.
+
+Two ways to post:
+* `post(...)`: explicit legs (a sweep, a payout sent, a network fee).
+* `settle_cause(...)`: a cause whose money sits in exactly one place at a time (an incoming transfer: pending, then
+  available + fees or frozen; a refund: locked, then outflow or back to available). The caller names where the
+  cause's money should be now; the posting moves it there from where the ledger says it is. Idempotent: calling it
+  twice with the same state posts nothing the second time, so a listener that runs again after a retry is harmless.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from decimal import Decimal
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server import clock
+from server.ids import new_id
+from server.treasury.models import Account, LedgerEntry
+
+ZERO = Decimal(0)
+
+
+@dataclass(frozen=True)
+class Holder:
+    """An account at a place: (account, address). The address is "" for the world outside."""
+
+    account: Account
+    address: str = ""
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Whose money, in which asset, on which network."""
+
+    merchant_id: str
+    livemode: bool
+    asset_id: str
+    network: str
+
+
+class Unbalanced(ValueError):
+    """A posting whose legs do not sum to zero: a programming error, never written."""
+
+
+async def post(session: AsyncSession, scope: Scope, cause_type: str, cause_id: str,
+               legs: dict[Holder, Decimal]) -> str | None:
+    """One posting; zero legs are left out. Returns its id, or None when nothing moves."""
+    legs = {h: Decimal(a) for h, a in legs.items() if a != 0}
+    if not legs:
+        return None
+    if sum(legs.values(), ZERO) != 0:
+        raise Unbalanced(f"{cause_type} {cause_id}: legs sum to {sum(legs.values(), ZERO)}")
+    posting, now = new_id("lp"), clock.now()
+    for holder, amount in legs.items():
+        session.add(LedgerEntry(
+            id=new_id("le"), posting_id=posting, merchant_id=scope.merchant_id, livemode=scope.livemode,
+            asset_id=scope.asset_id, account=holder.account, network=scope.network, address=holder.address,
+            amount=amount, cause_type=cause_type, cause_id=cause_id, created_at=now))
+    await session.flush()
+    return posting
+
+
+async def held(session: AsyncSession, cause_type: str, cause_id: str) -> dict[Holder, Decimal]:
+    """Where the ledger says a cause's money is: the sum of its legs per holder."""
+    rows = await session.exec(select(col(LedgerEntry.account), col(LedgerEntry.address), col(LedgerEntry.amount))
+                              .where(LedgerEntry.cause_type == cause_type, LedgerEntry.cause_id == cause_id))
+    sums: dict[Holder, Decimal] = defaultdict(Decimal)
+    for account, address, amount in rows:
+        sums[Holder(Account(account), address)] += amount
+    return sums
+
+
+async def settle_cause(session: AsyncSession, scope: Scope, cause_type: str, cause_id: str,
+                       desired: dict[Holder, Decimal], source: Holder) -> str | None:
+    """Moves the cause's money to `desired` (holder → amount; holders absent hold nothing of it), taking from or
+    giving back to `source` (where the cause's money comes from: the world outside for a transfer, the treasury's
+    available funds for a refund). Call it with the cause's row locked."""
+    current = await held(session, cause_type, cause_id)
+    legs: dict[Holder, Decimal] = {}
+    for holder in set(current) | set(desired):
+        if holder != source:
+            legs[holder] = desired.get(holder, ZERO) - current.get(holder, ZERO)
+    legs[source] = -sum(legs.values(), ZERO)
+    return await post(session, scope, cause_type, cause_id, legs)
+
+
+# Accounts a merchant's balance shows (inflow and outflow are the world outside).
+SHOWN = (Account.PENDING, Account.AVAILABLE, Account.LOCKED, Account.FROZEN)
+
+
+async def balances(session: AsyncSession, merchant_id: str, livemode: bool) -> dict[str, dict[Account, Decimal]]:
+    """asset id → account → sum of its legs. Summed here, exactly (SQLite stores the amounts as text)."""
+    rows = await session.exec(select(col(LedgerEntry.asset_id), col(LedgerEntry.account), col(LedgerEntry.amount))
+                              .where(LedgerEntry.merchant_id == merchant_id, LedgerEntry.livemode == livemode)
+                              .order_by(col(LedgerEntry.asset_id)))
+    sums: dict[str, dict[Account, Decimal]] = {}
+    for asset_id, account, amount in rows:
+        per = sums.setdefault(asset_id, defaultdict(Decimal))
+        per[Account(account)] += amount
+    return sums
+
+
+async def held_at(session: AsyncSession, network: str, address: str) -> dict[str, dict[Account, Decimal]]:
+    """asset id → account → what the ledger says sits at `address` (sweeps, reconciliation)."""
+    rows = await session.exec(select(col(LedgerEntry.asset_id), col(LedgerEntry.account), col(LedgerEntry.amount))
+                              .where(LedgerEntry.network == network, LedgerEntry.address == address))
+    sums: dict[str, dict[Account, Decimal]] = {}
+    for asset_id, account, amount in rows:
+        sums.setdefault(asset_id, defaultdict(Decimal))[Account(account)] += amount
+    return sums

@@ -1,0 +1,208 @@
+"""Ledger rows. Amounts are exact Decimals in the asset's units; rows are only ever inserted."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from enum import StrEnum
+
+import sqlalchemy as sa
+from sqlmodel import Column, Field, SQLModel
+
+from server import clock
+from server.db.types import DecimalText
+
+
+class Account(StrEnum):
+    """Where a merchant's money is, per asset. `inflow` and `outflow` are the world outside: money received is a
+    negative inflow, money gone (refunds, payouts, network fees) a positive outflow, so every posting sums to zero."""
+
+    INFLOW = "inflow"
+    PENDING = "pending"  # seen on chain, not yet confirmed and approved
+    AVAILABLE = "available"  # confirmed and approved, net of the processing fee
+    LOCKED = "locked"  # promised to a refund or payout not yet sent
+    FROZEN = "frozen"  # rejected by AML
+    FEES = "fees"  # paygate's processing fee
+    OUTFLOW = "outflow"
+
+
+class CauseType(StrEnum):
+    TRANSFER = "transfer"  # an incoming chain transfer (ChainTransfer tx_…)
+    REFUND = "refund"  # rf_…
+    SWEEP = "sweep"
+    VERIFICATION = "verification"  # a payout address's micro-deposit
+    PAYOUT = "payout"
+
+
+class LedgerEntry(SQLModel, table=True):
+    """One leg of a posting: every posting (`posting_id`) is two or more legs whose amounts sum to zero."""
+
+    __tablename__ = "ledger_entries"
+    __table_args__ = (
+        sa.Index("ix_ledger_scope", "merchant_id", "livemode", "asset_id", "account"),
+        sa.Index("ix_ledger_cause", "cause_type", "cause_id"),
+        sa.Index("ix_ledger_holder", "network", "address", "asset_id"),
+    )
+
+    id: str = Field(primary_key=True, max_length=40)  # le_…
+    posting_id: str = Field(max_length=40, index=True)  # lp_…
+    merchant_id: str = Field(max_length=40)
+    livemode: bool
+    asset_id: str = Field(max_length=60)
+    account: str = Field(max_length=12)  # Account
+    network: str = Field(default="", max_length=40)
+    # Where the money physically is: a deposit address, the treasury address, or "" (the world outside).
+    address: str = Field(default="", max_length=80)
+    amount: Decimal = Field(sa_column=Column(DecimalText, nullable=False))
+    cause_type: str = Field(max_length=12)  # CauseType
+    cause_id: str = Field(max_length=40)
+    created_at: int = Field(sa_type=sa.BigInteger)
+    sort_key: int = Field(default_factory=clock.sort_key, sa_type=sa.BigInteger)
+
+
+class SweepStatus(StrEnum):
+    PENDING = "pending"  # claimed: nothing signed yet (or a top-up/sweep to sign again)
+    FUNDING = "funding"  # a token sweep: the treasury's gas top-up is signed
+    SENDING = "sending"  # the sweep transaction is signed
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+
+
+OPEN_SWEEPS = (SweepStatus.PENDING, SweepStatus.FUNDING, SweepStatus.SENDING)
+
+
+class Sweep(SQLModel, table=True):
+    """Funds of one asset moved from a deposit address to the merchant's treasury (DESIGN §15)."""
+
+    __tablename__ = "sweeps"
+    __table_args__ = (
+        sa.Index("ix_sweeps_scope_newest", "merchant_id", "livemode", "sort_key"),
+        sa.Index("ix_sweeps_open", "status", "network", "source_address", "asset_id"),
+    )
+
+    id: str = Field(primary_key=True, max_length=40)  # sw_…
+    merchant_id: str = Field(max_length=40)
+    livemode: bool
+    network: str = Field(max_length=40)
+    asset_id: str = Field(max_length=60)
+    decimals: int
+    source_address: str = Field(max_length=80)  # the deposit address
+    destination_address: str = Field(max_length=80)  # the treasury
+    amount: Decimal = Field(sa_column=Column(DecimalText, nullable=False))  # what the ledger had there, in the asset
+    # The part of `amount` that is paygate's processing fee (the ledger's `fees` account), moved along with it.
+    fee_amount: Decimal = Field(default=Decimal(0), sa_column=Column(DecimalText, nullable=False))
+    # The sweep's network fee: in the asset for the native coin (out of the amount); in the native coin for a token
+    # (the gas of the top-up and of the token transfer).
+    network_fee: Decimal = Field(default=Decimal(0), sa_column=Column(DecimalText, nullable=False))
+    status: str = Field(max_length=12)  # SweepStatus
+    failure_reason: str = Field(default="", max_length=60)
+    last_error: str = Field(default="", max_length=60)  # why the last pass could not sign (retried)
+    tx_hash: str = Field(default="", max_length=80)
+    created: int = Field(sa_type=sa.BigInteger)
+    updated: int = Field(sa_type=sa.BigInteger)
+    sort_key: int = Field(default_factory=clock.sort_key, sa_type=sa.BigInteger)
+
+
+class SweepTxKind(StrEnum):
+    GAS = "gas"  # the treasury's native coin to the deposit address, to pay a token transfer's gas
+    SWEEP = "sweep"  # the deposit address's funds to the treasury
+
+
+class OutgoingStatus(StrEnum):
+    PENDING = "pending"  # signed and recorded; sent, or about to be
+    CONFIRMED = "confirmed"
+    FAILED = "failed"  # its nonce went to another transaction, to our cancel, or it reverted
+
+
+class SweepTransaction(SQLModel, table=True):
+    """One signed payout of a sweep (its gas top-up, or the sweep itself); signed again after a lost nonce."""
+
+    __tablename__ = "sweep_transactions"
+    __table_args__ = (sa.Index("ix_sweep_transactions_open", "status", "network", "source_address"),)
+
+    id: str = Field(primary_key=True, max_length=40)  # swtx_…
+    sweep_id: str = Field(foreign_key="sweeps.id", max_length=40, index=True)
+    kind: str = Field(max_length=8)  # SweepTxKind
+    network: str = Field(max_length=40)
+    asset_id: str = Field(max_length=60)
+    source_address: str = Field(max_length=80)
+    destination_address: str = Field(max_length=80)
+    nonce: int = Field(sa_type=sa.BigInteger)
+    tx_hash: str = Field(max_length=80)
+    raw: str = Field(sa_type=sa.Text)
+    amount_base: Decimal = Field(sa_column=Column(DecimalText, nullable=False))  # what reaches the destination
+    fee_wei: Decimal = Field(default=Decimal(0), sa_column=Column(DecimalText, nullable=False))  # the receipt's
+    status: str = Field(max_length=12)  # OutgoingStatus
+    created_at: int = Field(sa_type=sa.BigInteger)
+    updated_at: int = Field(sa_type=sa.BigInteger)
+
+
+class AddressStatus(StrEnum):
+    PENDING_VERIFICATION = "pending_verification"
+    VERIFIED = "verified"
+    FAILED = "failed"  # AML rejected it, or three wrong amounts
+
+
+class VerificationStatus(StrEnum):
+    PENDING = "pending"  # the micro-deposit is to be sent (or sent again after a lost nonce)
+    SENDING = "sending"  # signed; waiting for its confirmation
+    SENT = "sent"  # confirmed on chain: the merchant may give the amount
+    VERIFIED = "verified"
+    FAILED = "failed"
+
+
+class MerchantAddress(SQLModel, table=True):
+    """A payout address of the merchant, proven by a micro-deposit before any payout may go to it."""
+
+    __tablename__ = "merchant_addresses"
+    __table_args__ = (
+        sa.Index("ix_merchant_addresses_scope_newest", "merchant_id", "livemode", "sort_key"),
+        sa.Index("ix_merchant_addresses_verification", "verification_status"),
+    )
+
+    id: str = Field(primary_key=True, max_length=40)  # ma_…
+    merchant_id: str = Field(max_length=40)
+    livemode: bool
+    network: str = Field(max_length=40)
+    address: str = Field(max_length=80)  # lower-case
+    alias: str = Field(default="", max_length=200)
+    status: str = Field(max_length=24)  # AddressStatus
+    verification_id: str = Field(max_length=40)  # mav_…
+    verification_status: str = Field(max_length=12)  # VerificationStatus
+    verification_asset_id: str = Field(max_length=60)
+    # The micro-amount sent, in the native coin: the secret the merchant proves control with (never shown).
+    verification_amount: Decimal = Field(sa_column=Column(DecimalText, nullable=False))
+    tried_times: int = 0
+    verified_at: int = Field(default=0, sa_type=sa.BigInteger)
+    aml_status: str = Field(max_length=12)
+    aml_info: str = Field(default="", max_length=500)
+    deleted_at: int = Field(default=0, sa_type=sa.BigInteger)  # 0: not deleted
+    created_at: int = Field(sa_type=sa.BigInteger)
+    updated_at: int = Field(sa_type=sa.BigInteger)
+    sort_key: int = Field(default_factory=clock.sort_key, sa_type=sa.BigInteger)
+
+
+class TreasuryTransfer(SQLModel, table=True):
+    """A payout from the merchant's treasury that is neither a refund nor a sweep: a verification micro-deposit
+    (`owner_kind` "verification", `owner_id` the address ma_…) today, treasury payouts next."""
+
+    __tablename__ = "treasury_transfers"
+    __table_args__ = (sa.Index("ix_treasury_transfers_open", "status", "network", "source_address"),
+                      sa.Index("ix_treasury_transfers_owner", "owner_kind", "owner_id"))
+
+    id: str = Field(primary_key=True, max_length=40)  # ttx_…
+    owner_kind: str = Field(max_length=16)
+    owner_id: str = Field(max_length=40)
+    merchant_id: str = Field(max_length=40)
+    livemode: bool
+    network: str = Field(max_length=40)
+    asset_id: str = Field(max_length=60)
+    source_address: str = Field(max_length=80)
+    destination_address: str = Field(max_length=80)
+    nonce: int = Field(sa_type=sa.BigInteger)
+    tx_hash: str = Field(max_length=80)
+    raw: str = Field(sa_type=sa.Text)
+    amount_base: Decimal = Field(sa_column=Column(DecimalText, nullable=False))
+    fee_wei: Decimal = Field(default=Decimal(0), sa_column=Column(DecimalText, nullable=False))
+    status: str = Field(max_length=12)  # OutgoingStatus
+    created_at: int = Field(sa_type=sa.BigInteger)
+    updated_at: int = Field(sa_type=sa.BigInteger)

@@ -1,0 +1,394 @@
+"""Sweeps (scheduler job, DESIGN §15): confirmed, approved funds on deposit addresses move to the merchant's treasury
+once they reach the asset's minimum. The ledger says what is where: a deposit address's `available` + `fees` of an
+asset is what a sweep moves (never `frozen` or `pending` funds).
+
+* Native coin: one payout of the whole amount, its network fee out of it (what arrives = amount - fee).
+* Token: the treasury first sends the deposit address exactly the gas the token transfer needs (a `gas` transaction,
+  only for what the address lacks), then the deposit address sends the tokens.
+
+Crash safety is the refund sender's, through the same rail (`AddressPayouts`): every transaction is signed with a
+nonce reserved in the database and stored with its sweep transaction row in one database transaction before it is
+broadcast; the rail follows it to confirmation, sends it again after a crash, replaces it when stuck, and never
+fails it while its nonce is unused. A sweep is claimed in the database: one open sweep per (network, address, asset),
+created and advanced with its rows locked, so two scheduler processes never sign twice.
+
+Every outcome is posted in the ledger in the transaction that records it: the gas top-up (treasury → deposit address,
+plus its network fee to `outflow`), and the sweep (deposit address → treasury, the network fee to `outflow`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Protocol, runtime_checkable
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server import clock
+from server.assets.catalogue import Asset, Catalogue
+from server.ids import new_id
+from server.rails.base import (
+    AddressPayouts,
+    ChainUnavailable,
+    Outcome,
+    Payout,
+    PayoutRefused,
+    PayoutResult,
+    PendingPayout,
+    SignedPayout,
+)
+from server.runtime import Runtime
+from server.treasury import keys, ledger, nonces
+from server.treasury.ledger import Holder, Scope
+from server.treasury.listeners import treasury_of
+from server.treasury.models import (
+    OPEN_SWEEPS,
+    Account,
+    CauseType,
+    LedgerEntry,
+    OutgoingStatus,
+    Sweep,
+    SweepStatus,
+    SweepTransaction,
+    SweepTxKind,
+)
+from server.wallet.models import WalletAccount
+
+log = logging.getLogger("paygate.treasury.sweeps")
+INTERVAL_SECONDS = 5
+BATCH = 20
+TX = OutgoingStatus
+# The least worth sweeping, by coin (DESIGN §15: worth more than the network fee); other coins: DEFAULT_MINIMUM.
+MINIMUMS = {"ETH": Decimal("0.001"), "BNB": Decimal("0.005"), "POL": Decimal("1"), "USDT": Decimal("1"),
+            "USDC": Decimal("1")}
+DEFAULT_MINIMUM = Decimal("1")
+
+
+def minimum(asset: Asset) -> Decimal:
+    return MINIMUMS.get(asset.coin.upper(), DEFAULT_MINIMUM)
+
+
+@runtime_checkable
+class GasFunding(Protocol):
+    """A rail whose token transfers pay gas in another asset: how much of it the source must hold (EVM)."""
+
+    async def gas_needed(self, payout: Payout) -> int: ...
+
+
+def native_of(catalogue: Catalogue, network: str) -> Asset | None:
+    return next((a for a in catalogue.assets if a.network == network and not a.contract_address and not a.is_fiat),
+                None)
+
+
+def _units(base: int | Decimal, decimals: int) -> Decimal:
+    return Decimal(base).scaleb(-decimals)
+
+
+def _base(amount: Decimal, decimals: int) -> int:
+    return int(amount.scaleb(decimals))
+
+
+# ---------------------------------------------------------------------------------------------------- claiming
+
+
+async def _treasuries(rt: Runtime, session: AsyncSession, scopes: set[tuple[str, bool]]) -> dict[tuple[str, bool], str]:
+    return {s: await treasury_of(rt, session, s[0], s[1]) for s in scopes}
+
+
+async def candidates(rt: Runtime) -> list[tuple[str, bool, str, str, str]]:
+    """(merchant, livemode, network, deposit address, asset) whose available funds there reach the minimum and
+    that no open sweep is moving yet."""
+    async with rt.db.read() as session:
+        rows = await session.exec(select(LedgerEntry).where(
+            col(LedgerEntry.account).in_([Account.AVAILABLE, Account.FEES]), LedgerEntry.address != ""))
+        sums: dict[tuple[str, bool, str, str, str], Decimal] = defaultdict(Decimal)
+        for e in rows:
+            sums[(e.merchant_id, e.livemode, e.network, e.address, e.asset_id)] += e.amount
+        open_ = set(await session.exec(select(Sweep.network, Sweep.source_address, Sweep.asset_id)
+                                       .where(col(Sweep.status).in_(list(OPEN_SWEEPS)))))
+        treasuries = await _treasuries(rt, session, {(k[0], k[1]) for k in sums})
+    out = []
+    for key, amount in sums.items():
+        merchant_id, livemode, network, address, asset_id = key
+        asset = rt.catalogue.by_id.get(asset_id)
+        if asset is None or address == treasuries[(merchant_id, livemode)] or (network, address, asset_id) in open_:
+            continue
+        if amount >= minimum(asset):
+            out.append(key)
+    return out
+
+
+async def claim(rt: Runtime, merchant_id: str, livemode: bool, network: str, address: str,
+                asset_id: str) -> Sweep | None:
+    """A new Pending sweep of what the ledger holds at `address`, unless one is open there (checked with the
+    merchant's wallet account locked: two schedulers never open two)."""
+    asset = rt.catalogue.by_id[asset_id]
+    async with rt.db.transaction() as session:
+        await session.get(WalletAccount, (merchant_id, livemode), with_for_update=True, populate_existing=True)
+        taken = (await session.exec(select(Sweep.id).where(
+            Sweep.network == network, Sweep.source_address == address, Sweep.asset_id == asset_id,
+            col(Sweep.status).in_(list(OPEN_SWEEPS))))).first()
+        if taken is not None:
+            return None
+        held = (await ledger.held_at(session, network, address)).get(asset_id, {})
+        available, fees = held.get(Account.AVAILABLE, Decimal(0)), held.get(Account.FEES, Decimal(0))
+        if available + fees < minimum(asset):
+            return None
+        treasury = (await _treasuries(rt, session, {(merchant_id, livemode)}))[(merchant_id, livemode)]
+        if not treasury:
+            return None
+        now = clock.now()
+        sweep = Sweep(id=new_id("sw"), merchant_id=merchant_id, livemode=livemode, network=network,
+                      asset_id=asset_id, decimals=asset.decimals, source_address=address,
+                      destination_address=treasury, amount=available + fees, fee_amount=fees,
+                      status=SweepStatus.PENDING, created=now, updated=now)
+        session.add(sweep)
+    log.info("sweep opened", extra={"sweep": sweep.id, "asset": asset_id, "amount": str(sweep.amount)})
+    return sweep
+
+
+# ---------------------------------------------------------------------------------------------------- signing
+
+
+async def _lock(session: AsyncSession, sweep_id: str) -> Sweep | None:
+    return await session.get(Sweep, sweep_id, with_for_update=True, populate_existing=True)
+
+
+async def _in_flight(session: AsyncSession, sweep_id: str) -> bool:
+    return (await session.exec(select(SweepTransaction.id).where(
+        SweepTransaction.sweep_id == sweep_id, SweepTransaction.status == TX.PENDING))).first() is not None
+
+
+async def _note(rt: Runtime, sweep_id: str, error: str) -> None:
+    """A pass that could not sign (refused by the rail): kept open, tried again next pass."""
+    async with rt.db.transaction() as session:
+        sweep = await _lock(session, sweep_id)
+        if sweep is not None and sweep.last_error != error:
+            sweep.last_error, sweep.updated = error, clock.now()
+            session.add(sweep)
+    log.warning("sweep waits", extra={"sweep": sweep_id, "reason": error})
+
+
+def _record(session: AsyncSession, tx_id: str, sweep: Sweep, kind: SweepTxKind, asset: Asset,
+            destination: str, signed: SignedPayout) -> None:
+    now = clock.now()
+    session.add(SweepTransaction(
+        id=tx_id, sweep_id=sweep.id, kind=kind, network=signed.network, asset_id=asset.id,
+        source_address=signed.source, destination_address=destination, nonce=signed.sequence,
+        tx_hash=signed.tx_hash, raw=signed.raw, amount_base=Decimal(signed.value_base), status=TX.PENDING,
+        created_at=now, updated_at=now))
+
+
+async def _sign_and_send(rt: Runtime, payouts: AddressPayouts, sweep: Sweep, kind: SweepTxKind, payout: Payout,
+                         key: bytes) -> bool:
+    """Quote, then in one transaction: re-check the sweep under its lock, reserve the nonce, sign, record; then
+    broadcast. False when the rail refused (noted on the sweep)."""
+    try:
+        quote = await payouts.quote_payout(payout)
+    except PayoutRefused as e:
+        await _note(rt, sweep.id, e.reason)
+        return False
+    async with rt.db.transaction() as session:
+        locked = await _lock(session, sweep.id)
+        if locked is None or locked.status != sweep.status or await _in_flight(session, sweep.id):
+            return False  # another sender moved it
+        tx_id = new_id("swtx")
+        signed = await payouts.sign_payout(
+            session, quote, key, tx_id,
+            lambda s: _record(session, tx_id, locked, kind, payout.asset, payout.destination, s))
+        locked.status = SweepStatus.FUNDING if kind == SweepTxKind.GAS else SweepStatus.SENDING
+        locked.last_error, locked.updated = "", clock.now()
+        session.add(locked)
+    await payouts.broadcast(signed)
+    return True
+
+
+async def advance(rt: Runtime, sweep: Sweep) -> None:
+    """Signs the sweep's next transaction: for a token, a gas top-up while the deposit address lacks gas; then the
+    sweep itself. Called for open sweeps with no transaction in flight."""
+    asset = rt.catalogue.by_id.get(sweep.asset_id)
+    payouts, balances = rt.rails.payouts(sweep.network), rt.rails.balances(sweep.network)
+    if asset is None or payouts is None or balances is None:
+        return
+    source = sweep.source_address
+    payout = Payout(asset=asset, source=source, destination=sweep.destination_address,
+                    amount_base=_base(sweep.amount, sweep.decimals), fee_from_amount=True)
+    if asset.contract_address:
+        native = native_of(rt.catalogue, sweep.network)
+        if native is None or not isinstance(payouts, GasFunding):
+            return
+        lacking = await payouts.gas_needed(payout) - await balances.balance(native, source)
+        if lacking > 0:
+            treasury = await keys.treasury(rt, sweep.merchant_id, sweep.livemode)
+            if treasury is None or treasury[0] != sweep.destination_address:
+                await _note(rt, sweep.id, "no_treasury")
+                return
+            gas = Payout(asset=native, source=treasury[0], destination=source, amount_base=lacking,
+                         fee_from_amount=False)
+            await _sign_and_send(rt, payouts, sweep, SweepTxKind.GAS, gas, treasury[1])
+            return
+    key = await keys.deposit(rt, sweep.merchant_id, sweep.livemode, source)
+    if key is None:
+        await _note(rt, sweep.id, "unknown_deposit_address")
+        return
+    await _sign_and_send(rt, payouts, sweep, SweepTxKind.SWEEP, payout, key)
+
+
+# ---------------------------------------------------------------------------------------------------- outcomes
+
+
+async def _lock_tx(session: AsyncSession, tx_id: str) -> SweepTransaction | None:
+    row = await session.get(SweepTransaction, tx_id, with_for_update=True, populate_existing=True)
+    return row if row is not None and row.status == TX.PENDING else None
+
+
+def _finish(session: AsyncSession, row: SweepTransaction, status: OutgoingStatus, **facts: object) -> None:
+    row.status, row.updated_at = status, clock.now()
+    for name, value in facts.items():
+        setattr(row, name, value)
+    session.add(row)
+
+
+class SweepPayouts:
+    """Sweeps as the owner of payouts (`server.rails.base.PayoutOwner`)."""
+
+    def __init__(self, rt: Runtime) -> None:
+        self.rt = rt
+
+    async def key_of(self, source: str) -> bytes | None:
+        async with self.rt.db.read() as session:
+            found = (await session.exec(select(SweepTransaction.kind, Sweep.merchant_id, Sweep.livemode)
+                                        .join(Sweep, col(Sweep.id) == col(SweepTransaction.sweep_id))
+                                        .where(SweepTransaction.source_address == source).limit(1))).first()
+        if found is None:
+            return None
+        kind, merchant_id, livemode = found
+        if kind == SweepTxKind.GAS:
+            treasury = await keys.treasury(self.rt, merchant_id, livemode)
+            return treasury[1] if treasury is not None and treasury[0] == source else None
+        return await keys.deposit(self.rt, merchant_id, livemode, source)
+
+    async def waiting(self, network: str, source: str) -> set[int]:
+        return await nonces.waiting(self.rt.db, network, source)
+
+    async def undecided(self, session: AsyncSession, payout_id: str) -> bool:
+        return await _lock_tx(session, payout_id) is not None
+
+    async def decided(self, result: PayoutResult) -> None:
+        if result.outcome == Outcome.PAID:
+            await self._paid(result)
+        else:
+            await self._closed(result)
+
+    async def _closed(self, result: PayoutResult) -> None:
+        """FAILED: the sweep fails (nothing moved; a later pass opens a new one for what is still there). LOST: the
+        transaction can never be mined; the sweep goes back a step and the next pass signs it again."""
+        async with self.rt.db.transaction() as session:
+            row = await _lock_tx(session, result.payout_id)
+            sweep = await _lock(session, row.sweep_id) if row is not None else None
+            if row is None or sweep is None:
+                return
+            _finish(session, row, TX.FAILED)
+            if result.outcome == Outcome.FAILED:
+                sweep.status, sweep.failure_reason = SweepStatus.FAILED, result.reason or "failed"
+            else:
+                sweep.status = SweepStatus.PENDING
+            sweep.updated = clock.now()
+            session.add(sweep)
+
+    async def _paid(self, result: PayoutResult) -> None:
+        async with self.rt.db.transaction() as session:
+            row = await _lock_tx(session, result.payout_id)
+            sweep = await _lock(session, row.sweep_id) if row is not None else None
+            if row is None or sweep is None or sweep.status not in OPEN_SWEEPS:
+                return
+            _finish(session, row, TX.CONFIRMED, tx_hash=result.tx_hash, raw=result.raw,
+                    amount_base=Decimal(result.value_base), fee_wei=Decimal(result.fee_paid))
+            native = native_of(self.rt.catalogue, sweep.network)
+            assert native is not None, "a network that signs has a native coin"
+            fee = _units(result.fee_paid, native.decimals)
+            gas_scope = Scope(sweep.merchant_id, sweep.livemode, native.id, sweep.network)
+            a, t = sweep.source_address, sweep.destination_address
+            if row.kind == SweepTxKind.GAS:
+                sent = _units(result.value_base, native.decimals)
+                await ledger.post(session, gas_scope, CauseType.SWEEP, sweep.id, {
+                    Holder(Account.AVAILABLE, t): -(sent + fee), Holder(Account.AVAILABLE, a): sent,
+                    Holder(Account.OUTFLOW): fee})
+                sweep.network_fee += fee
+            else:
+                scope = Scope(sweep.merchant_id, sweep.livemode, sweep.asset_id, sweep.network)
+                arrived = _units(result.value_base, sweep.decimals)
+                if sweep.asset_id == native.id:
+                    # The fee came out of the amount; whatever the fee did not take and did not arrive stays there.
+                    left = sweep.amount - arrived - fee
+                    await ledger.post(session, scope, CauseType.SWEEP, sweep.id, {
+                        Holder(Account.AVAILABLE, a): -(sweep.amount - sweep.fee_amount) + left,
+                        Holder(Account.FEES, a): -sweep.fee_amount,
+                        Holder(Account.AVAILABLE, t): arrived - sweep.fee_amount,
+                        Holder(Account.FEES, t): sweep.fee_amount, Holder(Account.OUTFLOW): fee})
+                else:
+                    await ledger.post(session, scope, CauseType.SWEEP, sweep.id, {
+                        Holder(Account.AVAILABLE, a): -(sweep.amount - sweep.fee_amount),
+                        Holder(Account.FEES, a): -sweep.fee_amount,
+                        Holder(Account.AVAILABLE, t): arrived - sweep.fee_amount,
+                        Holder(Account.FEES, t): sweep.fee_amount})
+                    await ledger.post(session, gas_scope, CauseType.SWEEP, sweep.id, {
+                        Holder(Account.AVAILABLE, a): -fee, Holder(Account.OUTFLOW): fee})
+                sweep.network_fee += fee
+                sweep.status, sweep.tx_hash = SweepStatus.SUCCEEDED, result.tx_hash
+            sweep.updated = clock.now()
+            session.add(sweep)
+        log.info("sweep transaction confirmed", extra={"sweep": sweep.id, "kind": row.kind, "tx": result.tx_hash})
+
+
+def _pending(tx: SweepTransaction) -> PendingPayout:
+    return PendingPayout(id=tx.id, network=tx.network, asset_id=tx.asset_id, source=tx.source_address,
+                         sequence=tx.nonce, tx_hash=tx.tx_hash, raw=tx.raw, value_base=int(tx.amount_base),
+                         created_at=tx.created_at)
+
+
+# ---------------------------------------------------------------------------------------------------- the job
+
+
+async def _follow(rt: Runtime, owner: SweepPayouts, pending: Sequence[SweepTransaction]) -> None:
+    sources: dict[tuple[str, str], list[SweepTransaction]] = {}
+    for tx in pending:
+        sources.setdefault((tx.network, tx.source_address), []).append(tx)
+    for (network, source), txs in sources.items():
+        payouts = rt.rails.payouts(network)
+        if payouts is None:
+            continue
+        try:
+            await payouts.follow(source, [_pending(t) for t in txs], owner)
+        except ChainUnavailable as e:
+            log.warning("sweep chain unavailable", extra={"network": network, "error": str(e)})
+
+
+async def send_sweeps(rt: Runtime) -> None:
+    """One pass: follow what is in flight, sign the next step of open sweeps, open new ones. With sweeps turned off
+    (`sweeps = false`) no new sweep opens; those already open are carried to their end."""
+    owner = SweepPayouts(rt)
+    async with rt.db.read() as session:
+        pending = list(await session.exec(select(SweepTransaction).where(SweepTransaction.status == TX.PENDING)
+                                          .order_by(col(SweepTransaction.nonce)).limit(BATCH)))
+    await _follow(rt, owner, pending)
+    async with rt.db.read() as session:
+        in_flight = set(await session.exec(select(SweepTransaction.sweep_id)
+                                           .where(SweepTransaction.status == TX.PENDING)))
+        open_ = [s for s in await session.exec(select(Sweep).where(col(Sweep.status).in_(list(OPEN_SWEEPS)))
+                                               .order_by(col(Sweep.sort_key)).limit(BATCH))
+                 if s.id not in in_flight]
+    if not rt.settings.sweeps:
+        return
+    for found in await candidates(rt):
+        sweep = await claim(rt, *found)
+        if sweep is not None:
+            open_.append(sweep)
+    for sweep in open_:
+        try:
+            await advance(rt, sweep)
+        except ChainUnavailable as e:
+            log.warning("sweep chain unavailable", extra={"network": sweep.network, "error": str(e)})

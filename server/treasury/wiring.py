@@ -1,0 +1,18 @@
+"""The treasury's part of the composition root: the ledger's listeners on transfers and refund events, and the
+jobs that sweep deposit addresses into the treasury and send micro-deposits and payouts."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from server.chains import hooks
+from server.events import outbox
+from server.runtime import Runtime
+from server.treasury import listeners, sweeps, verifications
+
+
+def register(rt: Runtime) -> None:
+    hooks.listen(rt.db, partial(listeners.on_transfer_changed, rt))
+    outbox.subscribe(rt.db, partial(listeners.on_event, rt))
+    rt.add_job("send_sweeps", sweeps.send_sweeps, sweeps.INTERVAL_SECONDS)
+    rt.add_job("send_treasury_transfers", verifications.send_verifications, verifications.INTERVAL_SECONDS)

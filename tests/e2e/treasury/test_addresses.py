@@ -1,0 +1,122 @@
+"""Payout addresses (`/v1/addresses`, DESIGN §15) on Anvil: AML screening, the micro-deposit from the treasury, its
+verification (three tries), list, retrieve, alias, delete."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from decimal import Decimal
+from typing import Any
+
+from tests.chain import Chain
+from tests.conftest import fails, ok
+from tests.e2e.refunds.support import fund_treasury
+from tests.e2e.treasury.conftest import DENIED, Merchant
+from tests.e2e.treasury.test_sweeps import eth
+
+WAIT_SECONDS = 60
+
+
+def fresh_address() -> str:
+    return "0x" + secrets.token_hex(20)
+
+
+def create(shop: Merchant, address: str, **fields: Any) -> dict[str, Any]:
+    return ok(shop.api.post("/v1/addresses", json={"network": "ETH-TEST", "address": address, **fields}))  # type: ignore[no-any-return]
+
+
+def wait_sent(chain: Chain, shop: Merchant, address_id: str) -> dict[str, Any]:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        seen: dict[str, Any] = ok(shop.api.get(f"/v1/addresses/{address_id}"))
+        if seen["verification"]["status"] == "sent":
+            return seen
+        assert time.monotonic() < deadline, seen
+        chain.mine(1)
+        time.sleep(0.5)
+
+
+def test_a_new_address_is_screened_and_waits_for_verification(chain: Chain, shop: Merchant) -> None:
+    address = fresh_address()
+    made = create(shop, address, alias="Cold wallet")
+    assert made["id"].startswith("ma_") and made["merchant_id"] == shop.merchant["merchant_id"]
+    assert made["network"] == "ETH-TEST" and made["address"] == chain.w3.to_checksum_address(address)
+    assert made["status"] == "pending_verification" and made["alias"] == "Cold wallet"
+    v = made["verification"]
+    assert v["id"].startswith("mav_") and v["merchant_address_id"] == made["id"]
+    assert v["asset_id"] == "ETH-ETH-TEST" and v["tried_times"] == 0 and v["aml_status"] == "approved"
+    assert "amount" not in v and "verification_amount" not in made  # the secret is never shown
+
+
+def test_the_micro_deposit_proves_control(chain: Chain, shop: Merchant) -> None:
+    fund_treasury(chain, shop, wei=10**17)
+    before = ok(shop.api.get("/v1/stats/balance"))
+    address = fresh_address()
+    made = create(shop, address)
+    wait_sent(chain, shop, made["id"])
+    received = Decimal(eth(chain, address)).scaleb(-18)
+    assert Decimal("0.0000001") <= received < Decimal("0.000001")
+    wrong = ok(shop.api.get(f"/v1/addresses/{made['id']}"))
+    fails(shop.api.post(f"/v1/addresses/{made['id']}/verify", json={"amount": str(received + Decimal("1e-10"))}),
+          400, "verification_amount_invalid", "amount")
+    wrong = ok(shop.api.get(f"/v1/addresses/{made['id']}"))
+    assert wrong["verification"]["tried_times"] == 1 and wrong["status"] == "pending_verification"
+    done = ok(shop.api.post(f"/v1/addresses/{made['id']}/verify", json={"amount": format(received, "f")}))
+    assert done["status"] == "verified" and done["verification"]["status"] == "verified"
+    assert done["verification"]["verified_at"] > 0
+    # The micro-deposit and its fee left the treasury: the ledger's ETH went down by what the chain shows.
+    after = ok(shop.api.get("/v1/stats/balance"))
+    eth_detail = {d["currency"]: d for d in after["balance_details"]}["ETH-ETH-TEST"]
+    spent = -Decimal(eth_detail["available_balance"])
+    assert received < spent < received + Decimal("0.001")
+    assert before["balance_details"] == []
+
+
+def test_three_wrong_amounts_fail_the_address(chain: Chain, shop: Merchant) -> None:
+    fund_treasury(chain, shop, wei=10**17)
+    made = create(shop, fresh_address())
+    wait_sent(chain, shop, made["id"])
+    for _ in range(3):
+        fails(shop.api.post(f"/v1/addresses/{made['id']}/verify", json={"amount": "0.1"}),
+              400, "verification_amount_invalid", "amount")
+    seen = ok(shop.api.get(f"/v1/addresses/{made['id']}"))
+    assert seen["status"] == "failed" and seen["verification"]["tried_times"] == 3
+    fails(shop.api.post(f"/v1/addresses/{made['id']}/verify", json={"amount": "0.1"}), 409,
+          "address_verification_failed")
+
+
+def test_an_address_on_the_deny_list_fails_at_once(shop: Merchant) -> None:
+    made = create(shop, DENIED)
+    assert made["status"] == "failed" and made["verification"]["aml_status"] == "rejected"
+
+
+def test_bad_input_is_refused_and_nothing_is_stored(shop: Merchant) -> None:
+    fails(shop.api.post("/v1/addresses", json={"network": "ETH-TEST", "address": "0x123"}), 400,
+          "parameter_invalid", "address")
+    bad_checksum = "0x" + "aB" * 20
+    fails(shop.api.post("/v1/addresses", json={"network": "ETH-TEST", "address": bad_checksum}), 400,
+          "parameter_invalid", "address")
+    fails(shop.api.post("/v1/addresses", json={"network": "NOPE", "address": fresh_address()}), 400,
+          "parameter_invalid", "network")
+    fails(shop.api.post("/v1/addresses", json={"address": fresh_address()}), 400, "parameter_missing", "network")
+    assert ok(shop.api.get("/v1/addresses"))["total"] == 0
+    address = fresh_address()
+    create(shop, address)
+    fails(shop.api.post("/v1/addresses", json={"network": "ETH-TEST", "address": address.upper().replace("0X", "0x")}),
+          409, "address_exists", "address")
+
+
+def test_list_retrieve_alias_and_delete(shop: Merchant) -> None:
+    one, two = create(shop, fresh_address()), create(shop, fresh_address(), alias="b")
+    listed = ok(shop.api.get("/v1/addresses", params={"page": 0, "page_size": 50, "network": "ETH-TEST"}))
+    assert [a["id"] for a in listed["merchant_addresses"]] == [two["id"], one["id"]]
+    assert (listed["total"], listed["page"], listed["page_size"]) == (2, 0, 50)
+    assert ok(shop.api.get("/v1/addresses", params={"network": "POLYGON-TEST"}))["merchant_addresses"] == []
+    fails(shop.api.get("/v1/addresses", params={"page_size": 51}), 400, "parameter_invalid", "page_size")
+    renamed = ok(shop.api.post(f"/v1/addresses/{one['id']}", json={"alias": "Exchange"}))
+    assert renamed["alias"] == "Exchange" and ok(shop.api.get(f"/v1/addresses/{one['id']}"))["alias"] == "Exchange"
+    ok(shop.api.delete(f"/v1/addresses/{one['id']}"))
+    fails(shop.api.get(f"/v1/addresses/{one['id']}"), 404, "address_not_found")
+    assert [a["id"] for a in ok(shop.api.get("/v1/addresses"))["merchant_addresses"]] == [two["id"]]
+    fails(shop.api.get(f"/v1/addresses/{two['id']}", auth=(shop.merchant["live"]["secret_key"], "")), 404,
+          "address_not_found")
