@@ -1,7 +1,7 @@
 """treasury ledger
 
 Revision ID: 0016
-Revises: 0014
+Revises: 0015
 Create Date: 2026-11-23 06:20:00.000000
 
 Deploy compatibility: adds one table (ledger_entries); old code ignores it. No lock on existing tables.
@@ -13,7 +13,7 @@ import sqlmodel
 import server.db.types
 
 revision = '0016'
-down_revision = '0014'  # the integrator re-chains onto '0015'
+down_revision = '0015'
 branch_labels = None
 depends_on = None
 
