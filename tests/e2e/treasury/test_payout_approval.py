@@ -172,3 +172,19 @@ def test_below_the_threshold_no_approval_is_needed_and_waiting_ones_are_listed(
     assert big["approval_status"] == "pending"
     waiting = ok(approvers[0].get("/v1/approval/pending"))["details"]
     assert [d["resource_id"] for d in waiting] == [big["id"]] and waiting[0]["payout"]["source_amount"] == "2.5"
+
+
+def test_the_cli_refuses_bad_approval_settings_and_keys(paygate: Service, shop: Merchant) -> None:
+    merchant = shop.merchant["merchant_id"]
+    for args, says in ((("--merchant", "mch_nobody", "--approvals", "1"), "--merchant"),
+                       (("--merchant", merchant, "--approvals", "1", "--threshold", "lots"), "--threshold"),
+                       (("--merchant", merchant, "--approvals", "1", "--threshold", "-1"), "--threshold"),
+                       (("--merchant", merchant, "--approvals", "-1"), "--approvals")):
+        done = cli(paygate.env, paygate.workdir, "merchants", "set-approval", *args)
+        assert done.returncode == 2 and says in done.stderr, done.stderr
+    done = cli(paygate.env, paygate.workdir, "merchants", "keys", "create", "--merchant", "mch_nobody",
+               "--mode", "test", "--role", "approver")
+    assert done.returncode == 2 and "--merchant" in done.stderr, done.stderr
+    done = cli(paygate.env, paygate.workdir, "merchants", "keys", "create", "--merchant", merchant,
+               "--mode", "test", "--role", "admin")
+    assert done.returncode == 2, done.stderr
