@@ -59,7 +59,7 @@ class Binding:
 
     @property
     def public(self) -> bool:
-        return self.auth != options_pb2.AUTH_POLICY_UNSPECIFIED
+        return self.auth not in (options_pb2.AUTH_POLICY_UNSPECIFIED, options_pb2.AUTH_POLICY_SECRET_OR_APPROVER)
 
 
 def _rules(method: d.MethodDescriptor) -> Iterable[http_pb2.HttpRule]:

@@ -4,6 +4,10 @@
     paygate merchants create --name N [--json]   a merchant with test and live keys (secrets shown once)
     paygate merchants set-card-provider --merchant M --mode test|live --secret-key SK --publishable-key PK
             [--webhook-secret WHSEC]             the merchant's provider_a keys (secrets sealed at rest)
+    paygate merchants keys create --merchant M --mode test|live --role approver [--json]
+                                                 a secret key that may only approve or reject payouts
+    paygate merchants set-approval --merchant M --approvals N [--threshold AMOUNT]
+                                                 payouts above AMOUNT need N approver keys' approvals
     paygate serve [--only http|grpc|scheduler] [--workers N]
                                                  run the service (all three parts by default), in N processes
                                                  sharing the ports (SO_REUSEPORT; README "Using every core")
@@ -56,6 +60,20 @@ def _parser() -> argparse.ArgumentParser:
     cards.add_argument("--publishable-key", required=True)
     cards.add_argument("--webhook-secret", default="", help="whsec_… of the provider's webhook endpoint "
                                                            "(or - to read it from stdin)")
+    keys = merchants.add_parser("keys", help="a merchant's API keys").add_subparsers(dest="keys_action",
+                                                                                   required=True)
+    key = keys.add_parser("create", help="a new secret key for one mode (shown once)")
+    key.add_argument("--merchant", required=True)
+    key.add_argument("--mode", required=True, choices=["test", "live"])
+    key.add_argument("--role", required=True, choices=["approver"],
+                     help="approver: may only approve or reject payouts (DESIGN §15)")
+    key.add_argument("--json", action="store_true")
+    approval = merchants.add_parser("set-approval", help="four eyes on payouts (DESIGN §15)")
+    approval.add_argument("--merchant", required=True)
+    approval.add_argument("--approvals", type=int, required=True,
+                          help="approver keys' approvals a payout needs (0: none)")
+    approval.add_argument("--threshold", default="0",
+                          help="only payouts above this amount (in their asset's units) need them; default 0")
     serve = sub.add_parser("serve", help="run the service")
     serve.add_argument("--only", choices=["http", "grpc", "scheduler"], action="append",
                        help="run only this part (repeatable); default: all three in one process")
@@ -95,6 +113,14 @@ def main(argv: list[str] | None = None, *, clock: Clock | None = None) -> int:
                                           args.publishable_key, webhook))
             print(f"merchant {args.merchant}: provider_a {args.mode} keys set "
                   f"(webhook: POST /webhooks/provider_a/{args.merchant})")
+        elif args.command == "merchants" and args.action == "keys":
+            made = asyncio.run(create_key(settings, args.merchant, args.mode == "live", args.role))
+            print(json.dumps(made) if args.json else
+                  f"{made['role']} key {made['id']} for {args.merchant} ({args.mode}): {made['secret_key']}\n"
+                  "The secret key is shown once; store it now.")
+        elif args.command == "merchants" and args.action == "set-approval":
+            asyncio.run(set_approval(settings, args.merchant, args.approvals, args.threshold))
+            print(f"merchant {args.merchant}: payouts above {args.threshold} need {args.approvals} approval(s)")
         elif args.command == "merchants":
             _print_merchant(asyncio.run(create_merchant_record(settings, args.name)), as_json=args.json)
         elif args.command == "serve":
@@ -245,6 +271,50 @@ async def set_card_provider(settings: Settings, merchant_id: str, livemode: bool
     except DomainError as e:
         field, _, problem = str(e).partition(":")
         raise Stop(f"--{field.replace('_', '-')}:{problem}", 2) from None
+    finally:
+        await rt.db.close()
+
+
+async def create_key(settings: Settings, merchant_id: str, livemode: bool, role: str) -> dict[str, Any]:
+    """`paygate merchants keys create`: a secret key with a role; the key itself is returned here only."""
+    from server.merchants.models import Merchant
+    from server.merchants.service import create_role_key
+
+    _ensure_schema(settings)
+    rt = _runtime(settings)
+    try:
+        async with rt.db.transaction() as session:
+            if await session.get(Merchant, merchant_id) is None:
+                raise Stop(f"--merchant: no merchant {merchant_id!r}", 2)
+            row, secret = await create_role_key(session, merchant_id, livemode, role)
+    finally:
+        await rt.db.close()
+    return {"id": row.id, "merchant_id": merchant_id, "livemode": livemode, "role": role, "secret_key": secret}
+
+
+async def set_approval(settings: Settings, merchant_id: str, approvals: int, threshold: str) -> None:
+    """`paygate merchants set-approval`: how many approvals a payout above the threshold needs (DESIGN §15)."""
+    from decimal import Decimal, InvalidOperation
+
+    from server.merchants.models import Merchant
+
+    try:
+        amount = Decimal(threshold)
+    except InvalidOperation:
+        raise Stop("--threshold: not a decimal amount", 2) from None
+    if not amount.is_finite() or amount < 0:
+        raise Stop("--threshold: must be 0 or more", 2)
+    if not 0 <= approvals <= 10:
+        raise Stop("--approvals: must be 0 to 10", 2)
+    _ensure_schema(settings)
+    rt = _runtime(settings)
+    try:
+        async with rt.db.transaction() as session:
+            merchant = await session.get(Merchant, merchant_id, with_for_update=True)
+            if merchant is None:
+                raise Stop(f"--merchant: no merchant {merchant_id!r}", 2)
+            merchant.payout_approvals_required, merchant.payout_approval_threshold = approvals, amount
+            session.add(merchant)
     finally:
         await rt.db.close()
 

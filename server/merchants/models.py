@@ -1,7 +1,11 @@
 from __future__ import annotations
 
+from decimal import Decimal
+
 import sqlalchemy as sa
-from sqlmodel import Field, SQLModel
+from sqlmodel import Column, Field, SQLModel
+
+from server.db.types import DecimalText
 
 
 class Merchant(SQLModel, table=True):
@@ -10,6 +14,14 @@ class Merchant(SQLModel, table=True):
     id: str = Field(primary_key=True, max_length=40)
     name: str = Field(max_length=200)
     created: int = Field(sa_type=sa.BigInteger)
+    # Four eyes (DESIGN §15): a payout above the threshold (in its asset's units) needs this many approver keys'
+    # approvals; 0 approvals: none needed.
+    payout_approvals_required: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    payout_approval_threshold: Decimal = Field(
+        default=Decimal(0), sa_column=Column(DecimalText, nullable=False, server_default="0"))
+
+
+ROLE_APPROVER = "approver"
 
 
 class ApiKey(SQLModel, table=True):
@@ -23,5 +35,7 @@ class ApiKey(SQLModel, table=True):
     kind: str = Field(max_length=10)  # "secret" or "public"
     lookup: str = Field(unique=True, max_length=100)
     hint: str = Field(max_length=40)
+    # "" for a merchant's own keys; "approver": a secret key that may only use the approval API (DESIGN §15).
+    role: str = Field(default="", max_length=20, sa_column_kwargs={"server_default": ""})
     created: int = Field(sa_type=sa.BigInteger)
     revoked_at: int | None = Field(default=None, sa_type=sa.BigInteger)

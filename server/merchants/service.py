@@ -77,3 +77,12 @@ async def get_merchant(session: AsyncSession, merchant_id: str) -> Merchant | No
 async def keys_of(session: AsyncSession, merchant_id: str) -> list[ApiKey]:
     rows = await session.exec(select(ApiKey).where(ApiKey.merchant_id == merchant_id, ApiKey.revoked_at == None))  # noqa: E711
     return list(rows)
+
+
+async def create_role_key(session: AsyncSession, merchant_id: str, livemode: bool, role: str) -> tuple[ApiKey, str]:
+    """A new secret key with a role (`approver`, DESIGN §15); the secret is returned here and never again."""
+    secret = f"sk_{MODES[livemode]}_{random_base62(SECRET_KEY_CHARS)}"
+    row = ApiKey(id=new_id("key"), merchant_id=merchant_id, livemode=livemode, kind="secret", lookup=digest(secret),
+                 hint=secret[:12], role=role, created=clock.now())
+    session.add(row)
+    return row, secret

@@ -37,8 +37,8 @@ async def checkout_caller(auth: Authenticator, header_caller: Caller | None, key
         return header_caller, True
     if key.startswith("sk_"):
         caller = await auth.resolve(key)
-        if caller is None or caller.key_kind != "secret":
-            raise Unauthenticated("key: invalid API key")
+        if caller is None or caller.key_kind != "secret" or caller.role:
+            raise Unauthenticated("key: invalid API key")  # an approver key approves, and nothing else
         return caller, True
     if not key:
         raise Unauthenticated("key and client_secret are required")

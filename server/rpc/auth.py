@@ -28,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from server.db import Database
 from server.db.engine import async_url
 from server.errors import Forbidden, Unauthenticated
+from server.merchants.models import ROLE_APPROVER
 from server.merchants.service import key_lookup
 from server.request_string import credentials
 from server.rpc.context import Caller
@@ -55,12 +56,12 @@ def presented_key(authorization: str) -> str:
     raise Unauthenticated("use HTTP Basic with the secret key as the username")
 
 
-_FIND_SQL = "SELECT merchant_id, livemode, kind, revoked_at FROM api_keys WHERE lookup = ?"
+_FIND_SQL = "SELECT merchant_id, livemode, kind, revoked_at, id, role FROM api_keys WHERE lookup = ?"
 _KEYS = sa.table("api_keys", sa.column("lookup"), sa.column("merchant_id"), sa.column("livemode"),
-                 sa.column("kind"), sa.column("revoked_at"))
-_FIND = sa.select(_KEYS.c.merchant_id, _KEYS.c.livemode, _KEYS.c.kind, _KEYS.c.revoked_at).where(
-    _KEYS.c.lookup == sa.bindparam("lookup"))
-Row = tuple[str, Any, str, Any]  # merchant_id, livemode, kind, revoked_at
+                 sa.column("kind"), sa.column("revoked_at"), sa.column("id"), sa.column("role"))
+_FIND = sa.select(_KEYS.c.merchant_id, _KEYS.c.livemode, _KEYS.c.kind, _KEYS.c.revoked_at, _KEYS.c.id,
+                  _KEYS.c.role).where(_KEYS.c.lookup == sa.bindparam("lookup"))
+Row = tuple[str, Any, str, Any, str, str]  # merchant_id, livemode, kind, revoked_at, id, role
 
 
 class _SqliteKeys:
@@ -102,7 +103,7 @@ class _EngineKeys:
     async def find(self, lookup: str) -> Row | None:
         async with self._engine.connect() as conn:
             row = (await conn.execute(_FIND, {"lookup": lookup})).first()
-        return (row.merchant_id, row.livemode, row.kind, row.revoked_at) if row else None
+        return (row.merchant_id, row.livemode, row.kind, row.revoked_at, row.id, row.role) if row else None
 
     async def close(self) -> None:
         await self._engine.dispose()
@@ -146,16 +147,16 @@ class Authenticator:
         row = await self._keys.find(lookup)
         if row is None:
             return None
-        merchant_id, livemode, row_kind, revoked_at = row
+        merchant_id, livemode, row_kind, revoked_at, key_id, role = row
         if revoked_at is not None or row_kind != kind:
             return None
-        return Caller(merchant_id, bool(livemode), row_kind)
+        return Caller(merchant_id, bool(livemode), row_kind, key_id=key_id, role=role or "")
 
     async def authenticate(self, policy: int, authorization: str | None) -> Caller | None:
         if policy == options_pb2.AUTH_POLICY_NONE:
             return None
         if not authorization:
-            if policy == options_pb2.AUTH_POLICY_UNSPECIFIED:
+            if policy in (options_pb2.AUTH_POLICY_UNSPECIFIED, options_pb2.AUTH_POLICY_SECRET_OR_APPROVER):
                 raise Unauthenticated("an API key is required: HTTP Basic with the secret key as the username")
             return None  # the servicer checks the public key and client secret it was given
         key = presented_key(authorization)
@@ -164,6 +165,9 @@ class Authenticator:
             raise Unauthenticated("invalid API key")
         if caller.key_kind != "secret":
             raise Forbidden("a public key cannot be used on a server path; use the secret key")
+        if caller.role == ROLE_APPROVER and policy != options_pb2.AUTH_POLICY_SECRET_OR_APPROVER:
+            # Four eyes (DESIGN §15): an approver key decides approvals and does nothing else.
+            raise Forbidden("an approver key may only use the approval API", reason="approver_key_restricted")
         return caller
 
     async def public_key_caller(self, key: str) -> Caller:
@@ -184,7 +188,7 @@ class Authenticator:
             raise Unauthenticated("key and client_secret are required")
         if key.startswith("sk_"):
             caller = await self.resolve(key)
-            if caller is None or caller.key_kind != "secret":
+            if caller is None or caller.key_kind != "secret" or caller.role == ROLE_APPROVER:
                 raise Unauthenticated("key: invalid API key")
             return
         await self.public_key_caller(key)

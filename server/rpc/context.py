@@ -25,6 +25,8 @@ class Caller:
     merchant_id: str
     livemode: bool
     key_kind: str  # "secret" or "public"
+    key_id: str = ""  # the api_keys row (audit trails); empty for callers paygate makes itself
+    role: str = ""  # "" or "approver" (DESIGN §15)
 
 
 # Per call, not per process: each gRPC call runs in its own task, whose context holds these values.

@@ -7,7 +7,7 @@ from paygate.v1 import payouts_pb2_grpc
 from server.paging import page_of
 from server.rpc.context import current_caller
 from server.runtime import Runtime
-from server.treasury import payouts
+from server.treasury import approvals, payouts
 
 
 class PayoutServicer(payouts_pb2_grpc.PayoutServiceServicer):
@@ -46,3 +46,24 @@ class PayoutServicer(payouts_pb2_grpc.PayoutServiceServicer):
                            context: grpc.aio.ServicerContext) -> pb.CancelPayoutResponse:
         row = await payouts.cancel(self._rt, current_caller(), request.id)
         return pb.CancelPayoutResponse(payout=await self._one(row))
+
+    # Four eyes (DESIGN §15): server/treasury/approvals.py.
+
+    async def GetApprovalDetail(self, request: pb.GetApprovalDetailRequest,
+                                context: grpc.aio.ServicerContext) -> pb.GetApprovalDetailResponse:
+        return pb.GetApprovalDetailResponse(
+            detail=await approvals.detail(self._rt, current_caller(), request.resource_id))
+
+    async def ListPendingApprovals(self, request: pb.ListPendingApprovalsRequest,
+                                   context: grpc.aio.ServicerContext) -> pb.ListPendingApprovalsResponse:
+        return pb.ListPendingApprovalsResponse(details=await approvals.pending(self._rt, current_caller()))
+
+    async def ApprovePayout(self, request: pb.ApprovePayoutRequest,
+                            context: grpc.aio.ServicerContext) -> pb.ApprovePayoutResponse:
+        return pb.ApprovePayoutResponse(
+            detail=await approvals.decide(self._rt, current_caller(), request.id, request.comment, approve=True))
+
+    async def RejectPayout(self, request: pb.RejectPayoutRequest,
+                           context: grpc.aio.ServicerContext) -> pb.RejectPayoutResponse:
+        return pb.RejectPayoutResponse(
+            detail=await approvals.decide(self._rt, current_caller(), request.id, request.comment, approve=False))

@@ -32,11 +32,11 @@ from server.payment_intents.totals import text
 from server.rails.base import ChainUnavailable, InvalidAddress, Outcome, Payout, PayoutRefused, PayoutResult
 from server.rpc.context import Caller
 from server.runtime import Runtime
-from server.treasury import keys, ledger
+from server.treasury import approval_trail, keys, ledger
 from server.treasury.ledger import Holder, Scope
 from server.treasury.listeners import treasury_of
 from server.treasury.models import Account, AddressStatus, CauseType, MerchantAddress, OutgoingStatus, TreasuryTransfer
-from server.treasury.payout_models import HOLDING, ApprovalStatus, PayoutStatus
+from server.treasury.payout_models import HOLDING, ApprovalActionKind, ApprovalStatus, PayoutStatus
 from server.treasury.payout_models import Payout as PayoutRow
 from server.treasury.sweeps import GasFunding, native_of
 from server.wallet.models import WalletAccount
@@ -162,14 +162,19 @@ async def create(rt: Runtime, caller: Caller, request: pb.CreatePayoutRequest) -
             raise InsufficientFunds(f"source_amount: {text(amount)} is more than the available {text(free)}",
                                     field="source_amount")
         now = clock.now()
+        # Four eyes (DESIGN §15): it waits, its amount locked like any other, until approvers decide.
+        needs = await approval_trail.required(session, caller.merchant_id, amount)
         row = PayoutRow(id=new_id("payout"), merchant_id=caller.merchant_id, livemode=caller.livemode,
                         asset_id=asset.id, network=asset.network, decimals=asset.decimals, amount=amount,
                         network_fee=fee, merchant_address_id=address.id, address=address.address,
-                        status=PayoutStatus.APPROVED, approval_status=ApprovalStatus.NOT_REQUIRED,
+                        status=PayoutStatus.PENDING if needs else PayoutStatus.APPROVED,
+                        approval_status=ApprovalStatus.PENDING if needs else ApprovalStatus.NOT_REQUIRED,
+                        approvals_required=needs, created_by_key=caller.key_id,
                         external_id=external_id, metadata_=metadata, internal_note=note,
                         statement_descriptor=descriptor, created=now, updated=now)
         session.add(row)
         await session.flush()
+        approval_trail.act(session, row, ApprovalActionKind.CREATE, caller.key_id)
         await ledger.post(session, _scope(row), CauseType.PAYOUT, row.id,
                           {Holder(Account.AVAILABLE, treasury): -amount, Holder(Account.LOCKED, treasury): amount})
         await record(session, rt, row, "payout.created", None)
@@ -190,7 +195,7 @@ async def list_page(session: AsyncSession, caller: Caller, page: Page, status: s
     return await newest_first(session, PayoutRow, where, page)
 
 
-async def _release(session: AsyncSession, rt: Runtime, row: PayoutRow) -> None:
+async def release(session: AsyncSession, rt: Runtime, row: PayoutRow) -> None:
     """Locked → available: the amount of a payout that will never be sent."""
     treasury = await treasury_of(rt, session, row.merchant_id, row.livemode)
     await ledger.post(session, _scope(row), CauseType.PAYOUT, row.id,
@@ -205,7 +210,8 @@ async def cancel(rt: Runtime, caller: Caller, payout_id: str) -> PayoutRow:
         before = await snapshot(session, rt, row)
         row.status, row.updated = PayoutStatus.CANCELED, clock.now()
         session.add(row)
-        await _release(session, rt, row)
+        approval_trail.act(session, row, ApprovalActionKind.CANCEL, caller.key_id)
+        await release(session, rt, row)
         await record(session, rt, row, "payout.updated", before)
     return row
 
@@ -288,6 +294,7 @@ async def send(rt: Runtime, row: PayoutRow) -> None:
                                            lambda s: _record_tx(session, tx_id, locked, s))
         locked.status, locked.updated = PayoutStatus.IN_TRANSIT, clock.now()
         session.add(locked)
+        approval_trail.act(session, locked, ApprovalActionKind.SENT, "")
         await record(session, rt, locked, "payout.updated", before)
     await payouts.broadcast(signed)
 
@@ -317,7 +324,7 @@ async def decided(session: AsyncSession, rt: Runtime, tx: TreasuryTransfer, resu
         type_ = "payout.succeeded"
     else:
         row.status, row.failure_reason = PayoutStatus.FAILED, result.reason or "failed"
-        await _release(session, rt, row)
+        await release(session, rt, row)
         type_ = "payout.failed"
     row.updated = now
     session.add(row)
@@ -332,4 +339,5 @@ async def approved(rt: Runtime) -> list[PayoutRow]:
                                        .order_by(col(PayoutRow.sort_key)).limit(BATCH)))
 
 
-__all__ = ["HOLDING", "PayoutRow", "approved", "cancel", "create", "decided", "get", "list_page", "preview", "send"]
+__all__ = ["HOLDING", "PayoutRow", "approved", "cancel", "create", "decided", "get", "list_page", "preview", "release",
+           "send"]

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import descriptor_pb2 as google_dot_protobuf_dot_descriptor__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18paygate/v1/options.proto\x12\npaygate.v1\x1a google/protobuf/descriptor.proto*\x8d\x01\n\nAuthPolicy\x12\x1b\n\x17\x41UTH_POLICY_UNSPECIFIED\x10\x00\x12\x14\n\x10\x41UTH_POLICY_NONE\x10\x01\x12\'\n#AUTH_POLICY_SECRET_OR_CLIENT_SECRET\x10\x02\x12#\n\x1f\x41UTH_POLICY_PUBLIC_KEY_OPTIONAL\x10\x03*?\n\x08\x45nvelope\x12\x18\n\x14\x45NVELOPE_UNSPECIFIED\x10\x00\x12\x19\n\x15\x45NVELOPE_WITHOUT_DATA\x10\x01:F\n\x04\x61uth\x12\x1e.google.protobuf.MethodOptions\x18\xd1\x86\x03 \x01(\x0e\x32\x16.paygate.v1.AuthPolicy:H\n\x08\x65nvelope\x12\x1e.google.protobuf.MethodOptions\x18\xd2\x86\x03 \x01(\x0e\x32\x14.paygate.v1.Envelope:9\n\x0fsuccess_message\x12\x1e.google.protobuf.MethodOptions\x18\xd3\x86\x03 \x01(\t:7\n\nwire_value\x12!.google.protobuf.EnumValueOptions\x18\xdb\x86\x03 \x01(\t:4\n\x0bjson_number\x12\x1d.google.protobuf.FieldOptions\x18\xe5\x86\x03 \x01(\x08:6\n\rjson_document\x12\x1d.google.protobuf.FieldOptions\x18\xe6\x86\x03 \x01(\x08\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18paygate/v1/options.proto\x12\npaygate.v1\x1a google/protobuf/descriptor.proto*\xb1\x01\n\nAuthPolicy\x12\x1b\n\x17\x41UTH_POLICY_UNSPECIFIED\x10\x00\x12\x14\n\x10\x41UTH_POLICY_NONE\x10\x01\x12\'\n#AUTH_POLICY_SECRET_OR_CLIENT_SECRET\x10\x02\x12#\n\x1f\x41UTH_POLICY_PUBLIC_KEY_OPTIONAL\x10\x03\x12\"\n\x1e\x41UTH_POLICY_SECRET_OR_APPROVER\x10\x04*?\n\x08\x45nvelope\x12\x18\n\x14\x45NVELOPE_UNSPECIFIED\x10\x00\x12\x19\n\x15\x45NVELOPE_WITHOUT_DATA\x10\x01:F\n\x04\x61uth\x12\x1e.google.protobuf.MethodOptions\x18\xd1\x86\x03 \x01(\x0e\x32\x16.paygate.v1.AuthPolicy:H\n\x08\x65nvelope\x12\x1e.google.protobuf.MethodOptions\x18\xd2\x86\x03 \x01(\x0e\x32\x14.paygate.v1.Envelope:9\n\x0fsuccess_message\x12\x1e.google.protobuf.MethodOptions\x18\xd3\x86\x03 \x01(\t:7\n\nwire_value\x12!.google.protobuf.EnumValueOptions\x18\xdb\x86\x03 \x01(\t:4\n\x0bjson_number\x12\x1d.google.protobuf.FieldOptions\x18\xe5\x86\x03 \x01(\x08:6\n\rjson_document\x12\x1d.google.protobuf.FieldOptions\x18\xe6\x86\x03 \x01(\x08\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,7 +33,7 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'paygate.v1.options_pb2', _g
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_AUTHPOLICY']._serialized_start=75
-  _globals['_AUTHPOLICY']._serialized_end=216
-  _globals['_ENVELOPE']._serialized_start=218
-  _globals['_ENVELOPE']._serialized_end=281
+  _globals['_AUTHPOLICY']._serialized_end=252
+  _globals['_ENVELOPE']._serialized_start=254
+  _globals['_ENVELOPE']._serialized_end=317
 # @@protoc_insertion_point(module_scope)

@@ -11,6 +11,7 @@ class AuthPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     AUTH_POLICY_NONE: _ClassVar[AuthPolicy]
     AUTH_POLICY_SECRET_OR_CLIENT_SECRET: _ClassVar[AuthPolicy]
     AUTH_POLICY_PUBLIC_KEY_OPTIONAL: _ClassVar[AuthPolicy]
+    AUTH_POLICY_SECRET_OR_APPROVER: _ClassVar[AuthPolicy]
 
 class Envelope(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -20,6 +21,7 @@ AUTH_POLICY_UNSPECIFIED: AuthPolicy
 AUTH_POLICY_NONE: AuthPolicy
 AUTH_POLICY_SECRET_OR_CLIENT_SECRET: AuthPolicy
 AUTH_POLICY_PUBLIC_KEY_OPTIONAL: AuthPolicy
+AUTH_POLICY_SECRET_OR_APPROVER: AuthPolicy
 ENVELOPE_UNSPECIFIED: Envelope
 ENVELOPE_WITHOUT_DATA: Envelope
 AUTH_FIELD_NUMBER: _ClassVar[int]

@@ -1,6 +1,7 @@
 from google.api import annotations_pb2 as _annotations_pb2
 from google.api import field_behavior_pb2 as _field_behavior_pb2
 from google.protobuf import struct_pb2 as _struct_pb2
+from paygate.v1 import options_pb2 as _options_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -186,3 +187,85 @@ class CancelPayoutResponse(_message.Message):
     PAYOUT_FIELD_NUMBER: _ClassVar[int]
     payout: Payout
     def __init__(self, payout: _Optional[_Union[Payout, _Mapping]] = ...) -> None: ...
+
+class ApprovalAction(_message.Message):
+    __slots__ = ("id", "action", "key_id", "comment", "created")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    KEY_ID_FIELD_NUMBER: _ClassVar[int]
+    COMMENT_FIELD_NUMBER: _ClassVar[int]
+    CREATED_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    action: str
+    key_id: str
+    comment: str
+    created: int
+    def __init__(self, id: _Optional[str] = ..., action: _Optional[str] = ..., key_id: _Optional[str] = ..., comment: _Optional[str] = ..., created: _Optional[int] = ...) -> None: ...
+
+class ApprovalDetail(_message.Message):
+    __slots__ = ("resource_id", "resource_type", "approval_status", "approvals_required", "approvals_given", "actions", "payout")
+    RESOURCE_ID_FIELD_NUMBER: _ClassVar[int]
+    RESOURCE_TYPE_FIELD_NUMBER: _ClassVar[int]
+    APPROVAL_STATUS_FIELD_NUMBER: _ClassVar[int]
+    APPROVALS_REQUIRED_FIELD_NUMBER: _ClassVar[int]
+    APPROVALS_GIVEN_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    PAYOUT_FIELD_NUMBER: _ClassVar[int]
+    resource_id: str
+    resource_type: str
+    approval_status: str
+    approvals_required: int
+    approvals_given: int
+    actions: _containers.RepeatedCompositeFieldContainer[ApprovalAction]
+    payout: Payout
+    def __init__(self, resource_id: _Optional[str] = ..., resource_type: _Optional[str] = ..., approval_status: _Optional[str] = ..., approvals_required: _Optional[int] = ..., approvals_given: _Optional[int] = ..., actions: _Optional[_Iterable[_Union[ApprovalAction, _Mapping]]] = ..., payout: _Optional[_Union[Payout, _Mapping]] = ...) -> None: ...
+
+class GetApprovalDetailRequest(_message.Message):
+    __slots__ = ("resource_id",)
+    RESOURCE_ID_FIELD_NUMBER: _ClassVar[int]
+    resource_id: str
+    def __init__(self, resource_id: _Optional[str] = ...) -> None: ...
+
+class ListPendingApprovalsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListPendingApprovalsResponse(_message.Message):
+    __slots__ = ("details",)
+    DETAILS_FIELD_NUMBER: _ClassVar[int]
+    details: _containers.RepeatedCompositeFieldContainer[ApprovalDetail]
+    def __init__(self, details: _Optional[_Iterable[_Union[ApprovalDetail, _Mapping]]] = ...) -> None: ...
+
+class GetApprovalDetailResponse(_message.Message):
+    __slots__ = ("detail",)
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
+    detail: ApprovalDetail
+    def __init__(self, detail: _Optional[_Union[ApprovalDetail, _Mapping]] = ...) -> None: ...
+
+class ApprovePayoutRequest(_message.Message):
+    __slots__ = ("id", "comment")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    COMMENT_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    comment: str
+    def __init__(self, id: _Optional[str] = ..., comment: _Optional[str] = ...) -> None: ...
+
+class ApprovePayoutResponse(_message.Message):
+    __slots__ = ("detail",)
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
+    detail: ApprovalDetail
+    def __init__(self, detail: _Optional[_Union[ApprovalDetail, _Mapping]] = ...) -> None: ...
+
+class RejectPayoutRequest(_message.Message):
+    __slots__ = ("id", "comment")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    COMMENT_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    comment: str
+    def __init__(self, id: _Optional[str] = ..., comment: _Optional[str] = ...) -> None: ...
+
+class RejectPayoutResponse(_message.Message):
+    __slots__ = ("detail",)
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
+    detail: ApprovalDetail
+    def __init__(self, detail: _Optional[_Union[ApprovalDetail, _Mapping]] = ...) -> None: ...

@@ -35,6 +35,26 @@ class PayoutServiceStub:
         Args:
             channel: A grpc.Channel.
         """
+        self.GetApprovalDetail = channel.unary_unary(
+                '/paygate.v1.PayoutService/GetApprovalDetail',
+                request_serializer=paygate_dot_v1_dot_payouts__pb2.GetApprovalDetailRequest.SerializeToString,
+                response_deserializer=paygate_dot_v1_dot_payouts__pb2.GetApprovalDetailResponse.FromString,
+                _registered_method=True)
+        self.ListPendingApprovals = channel.unary_unary(
+                '/paygate.v1.PayoutService/ListPendingApprovals',
+                request_serializer=paygate_dot_v1_dot_payouts__pb2.ListPendingApprovalsRequest.SerializeToString,
+                response_deserializer=paygate_dot_v1_dot_payouts__pb2.ListPendingApprovalsResponse.FromString,
+                _registered_method=True)
+        self.ApprovePayout = channel.unary_unary(
+                '/paygate.v1.PayoutService/ApprovePayout',
+                request_serializer=paygate_dot_v1_dot_payouts__pb2.ApprovePayoutRequest.SerializeToString,
+                response_deserializer=paygate_dot_v1_dot_payouts__pb2.ApprovePayoutResponse.FromString,
+                _registered_method=True)
+        self.RejectPayout = channel.unary_unary(
+                '/paygate.v1.PayoutService/RejectPayout',
+                request_serializer=paygate_dot_v1_dot_payouts__pb2.RejectPayoutRequest.SerializeToString,
+                response_deserializer=paygate_dot_v1_dot_payouts__pb2.RejectPayoutResponse.FromString,
+                _registered_method=True)
         self.PreviewPayout = channel.unary_unary(
                 '/paygate.v1.PayoutService/PreviewPayout',
                 request_serializer=paygate_dot_v1_dot_payouts__pb2.PreviewPayoutRequest.SerializeToString,
@@ -65,6 +85,36 @@ class PayoutServiceStub:
 class PayoutServiceServicer:
     """Payouts from the merchant's treasury to its verified payout addresses (DESIGN §15).
     """
+
+    def GetApprovalDetail(self, request, context):
+        """What an approval decides for one payout: its votes and its audit trail
+        (`resource_id` = the payout's id). The merchant's secret key may read it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListPendingApprovals(self, request, context):
+        """The payouts of the caller's merchant and mode that wait for approval.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ApprovePayout(self, request, context):
+        """One approver key's vote for a payout; the merchant's threshold reached, it
+        is approved and the scheduler sends it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RejectPayout(self, request, context):
+        """One approver key's rejection: the payout is rejected and its amount released.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
 
     def PreviewPayout(self, request, context):
         """Prices a payout without making it: the network fee and what arrives.
@@ -104,6 +154,26 @@ class PayoutServiceServicer:
 
 def add_PayoutServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
+            'GetApprovalDetail': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetApprovalDetail,
+                    request_deserializer=paygate_dot_v1_dot_payouts__pb2.GetApprovalDetailRequest.FromString,
+                    response_serializer=paygate_dot_v1_dot_payouts__pb2.GetApprovalDetailResponse.SerializeToString,
+            ),
+            'ListPendingApprovals': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListPendingApprovals,
+                    request_deserializer=paygate_dot_v1_dot_payouts__pb2.ListPendingApprovalsRequest.FromString,
+                    response_serializer=paygate_dot_v1_dot_payouts__pb2.ListPendingApprovalsResponse.SerializeToString,
+            ),
+            'ApprovePayout': grpc.unary_unary_rpc_method_handler(
+                    servicer.ApprovePayout,
+                    request_deserializer=paygate_dot_v1_dot_payouts__pb2.ApprovePayoutRequest.FromString,
+                    response_serializer=paygate_dot_v1_dot_payouts__pb2.ApprovePayoutResponse.SerializeToString,
+            ),
+            'RejectPayout': grpc.unary_unary_rpc_method_handler(
+                    servicer.RejectPayout,
+                    request_deserializer=paygate_dot_v1_dot_payouts__pb2.RejectPayoutRequest.FromString,
+                    response_serializer=paygate_dot_v1_dot_payouts__pb2.RejectPayoutResponse.SerializeToString,
+            ),
             'PreviewPayout': grpc.unary_unary_rpc_method_handler(
                     servicer.PreviewPayout,
                     request_deserializer=paygate_dot_v1_dot_payouts__pb2.PreviewPayoutRequest.FromString,
@@ -140,6 +210,114 @@ def add_PayoutServiceServicer_to_server(servicer, server):
 class PayoutService:
     """Payouts from the merchant's treasury to its verified payout addresses (DESIGN §15).
     """
+
+    @staticmethod
+    def GetApprovalDetail(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/paygate.v1.PayoutService/GetApprovalDetail',
+            paygate_dot_v1_dot_payouts__pb2.GetApprovalDetailRequest.SerializeToString,
+            paygate_dot_v1_dot_payouts__pb2.GetApprovalDetailResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListPendingApprovals(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/paygate.v1.PayoutService/ListPendingApprovals',
+            paygate_dot_v1_dot_payouts__pb2.ListPendingApprovalsRequest.SerializeToString,
+            paygate_dot_v1_dot_payouts__pb2.ListPendingApprovalsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ApprovePayout(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/paygate.v1.PayoutService/ApprovePayout',
+            paygate_dot_v1_dot_payouts__pb2.ApprovePayoutRequest.SerializeToString,
+            paygate_dot_v1_dot_payouts__pb2.ApprovePayoutResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RejectPayout(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/paygate.v1.PayoutService/RejectPayout',
+            paygate_dot_v1_dot_payouts__pb2.RejectPayoutRequest.SerializeToString,
+            paygate_dot_v1_dot_payouts__pb2.RejectPayoutResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
 
     @staticmethod
     def PreviewPayout(request,

@@ -80,6 +80,9 @@ ALWAYS_REFUSED = {
 # Operations whose owner's call may be refused for a reason other than its ids (checked: not for its ids).
 _INCOMPLETE = "the sweep's subscription is incomplete (its first intent is unpaid): 409 for its status"
 OWNER_MAY_BE_REFUSED = {
+    **dict.fromkeys(["ApprovePayout", "RejectPayout"],
+                    "the sweep calls with secret keys; only an approver key decides (403 approver_key_required, "
+                    "after the payout is found): tests/e2e/treasury/test_payout_approval.py"),
     "CancelPayout": "the sweep's payout is written failed (no chain here): 409 payout_not_cancelable",
     "VerifyAddress": "the sweep's node is not running: the micro-deposit is never sent (409 verification_not_sent)",
     "DeletePaymentLink": "a new link is active, and an active link is not deleted (409 payment_link_active)",

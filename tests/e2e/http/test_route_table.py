@@ -93,6 +93,10 @@ DOCUMENTED: dict[tuple[str, str], str] = {
     ("GET", "/v1/payouts"): "PayoutService/ListPayouts",
     ("GET", "/v1/payouts/{id}"): "PayoutService/GetPayout",
     ("POST", "/v1/payouts/{id}/cancel"): "PayoutService/CancelPayout",
+    ("GET", "/v1/approval/detail"): "PayoutService/GetApprovalDetail",
+    ("GET", "/v1/approval/pending"): "PayoutService/ListPendingApprovals",
+    ("POST", "/v1/approval/{id}/approve"): "PayoutService/ApprovePayout",
+    ("POST", "/v1/approval/{id}/reject"): "PayoutService/RejectPayout",
     # Events (DESIGN §7)
     ("GET", "/v1/events"): "EventService/ListEvents",
     ("GET", "/v1/events/{id}"): "EventService/GetEvent",
