@@ -97,7 +97,7 @@ class _EngineKeys:
 
     def __init__(self, url: str) -> None:
         self._engine: AsyncEngine = create_async_engine(
-            async_url(url), isolation_level="AUTOCOMMIT", hide_parameters=True, pool_size=5, max_overflow=10,
+            async_url(url), isolation_level="AUTOCOMMIT", hide_parameters=True, pool_size=2, max_overflow=3,
             pool_pre_ping=True, pool_reset_on_return=None)
 
     async def find(self, lookup: str) -> Row | None:

@@ -21,11 +21,12 @@ from google.protobuf import any_pb2
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
 from paygate.v1 import options_pb2
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from server.db import Database
 from server.db.engine import before_commit, run_to_end
-from server.errors import Conflict, DomainError, Unimplemented
+from server.errors import Conflict, DomainError, Unavailable, Unimplemented
 from server.idempotency import store
 from server.ratelimit import Limiter, RateLimited
 from server.rpc.auth import Authenticator, new_call_cache
@@ -127,6 +128,14 @@ class Pipeline(grpc.aio.ServerInterceptor):
             # A concurrent request changed what this one relied on (e.g. deleted a referenced row).
             status = to_status(Conflict("the request conflicts with a concurrent change; retry it",
                                         reason="concurrent_modification"))
+        except (OperationalError, PoolTimeout) as e:
+            # The database could not take the work now (no free connection, the server's connection limit, a lock
+            # wait that ran out): transient, so 503 and try again, not a 500. A connection lost during COMMIT leaves
+            # the outcome unknown to us too; an Idempotency-Key makes that retry safe.
+            log.warning("database unavailable in %s", info.path, extra={"error": type(e.orig or e).__name__
+                                                                        if isinstance(e, OperationalError)
+                                                                        else type(e).__name__})
+            status = to_status(Unavailable("the database is busy; try again"))
         except Exception:
             log.exception("unhandled error in %s", info.path)
             status = internal_status()
