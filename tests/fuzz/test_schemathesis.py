@@ -26,6 +26,7 @@ def _check(outcome: Any) -> None:
 
 
 @pytest.mark.skipif(LONG, reason="the long run replaces the short one")
+@pytest.mark.timeout(600)  # every operation: it grows with the API, and a loaded machine doubles it
 def test_short_fuzz_finds_no_server_error_and_no_schema_break(service: Service, merchant: dict[str, Any],
                                                                tmp_path: Path) -> None:
     outcome = run(service, merchant, tmp_path, seed_value=20261122, examples=8, phases="examples,fuzzing")

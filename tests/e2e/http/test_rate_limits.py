@@ -1,6 +1,6 @@
 """Rate limits (DESIGN.md §14): per secret key, and per client secret and per client IP on checkout calls.
 
-A dedicated service with small limits: half a token a second, so that a quick burst never refills in time.
+A dedicated service with small limits: a token every 5 s, so that a quick burst never refills in time.
 Its facade believes X-Forwarded-For from 127.0.0.1 (`trusted_proxies`), so each test can speak from its own IP.
 """
 
@@ -25,9 +25,9 @@ from tests.harness import Service, free_port, launch, start, stop
 
 KEY_BURST, CHECKOUT_BURST, IP_BURST = 5, 3, 8
 LIMITS = {
-    "PAYGATE_RATE_LIMIT_PER_SECOND": "0.5", "PAYGATE_RATE_LIMIT_BURST": str(KEY_BURST),
-    "PAYGATE_RATE_LIMIT_CHECKOUT_PER_SECOND": "0.5", "PAYGATE_RATE_LIMIT_CHECKOUT_BURST": str(CHECKOUT_BURST),
-    "PAYGATE_RATE_LIMIT_IP_PER_SECOND": "0.5", "PAYGATE_RATE_LIMIT_IP_BURST": str(IP_BURST),
+    "PAYGATE_RATE_LIMIT_PER_SECOND": "0.2", "PAYGATE_RATE_LIMIT_BURST": str(KEY_BURST),
+    "PAYGATE_RATE_LIMIT_CHECKOUT_PER_SECOND": "0.2", "PAYGATE_RATE_LIMIT_CHECKOUT_BURST": str(CHECKOUT_BURST),
+    "PAYGATE_RATE_LIMIT_IP_PER_SECOND": "0.2", "PAYGATE_RATE_LIMIT_IP_BURST": str(IP_BURST),
     "PAYGATE_TRUSTED_PROXIES": "127.0.0.1",
 }
 
