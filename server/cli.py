@@ -15,6 +15,8 @@
     paygate refunds unexpected --intent pi_… --asset ASSET [--amount A] [--address 0x…]
                                                  send back an intent's unexpected funds in ASSET (DESIGN §14);
                                                  all that is left by default, to the sender by default
+    paygate treasury reconcile [--json]          on-chain holdings of treasuries and deposit addresses against the
+                                                 ledger, per asset: ledger, chain, drift (exit status 3 on drift)
     paygate devchain [--port 8545] [--networks-file PATH]
                                                  a local Anvil chain with test USDT/USDC (until Ctrl-C)
 
@@ -89,6 +91,9 @@ def _parser() -> argparse.ArgumentParser:
     unexpected.add_argument("--asset", required=True, help="the asset that arrived, e.g. USDT-ETH-TEST")
     unexpected.add_argument("--amount", help="decimal amount in that asset (default: all that is left)")
     unexpected.add_argument("--address", help="where to send it (default: the sender of the first such transfer)")
+    treasury = sub.add_parser("treasury", help="the treasury's books").add_subparsers(dest="action", required=True)
+    reconcile = treasury.add_parser("reconcile", help="on-chain holdings against the ledger, per asset (drift)")
+    reconcile.add_argument("--json", action="store_true")
     devchain = sub.add_parser("devchain", help="run a local Anvil chain with test tokens")
     devchain.add_argument("--port", type=int, default=8545)
     devchain.add_argument("--networks-file", type=Path, default=DEFAULT_NETWORKS_FILE)
@@ -140,6 +145,8 @@ def main(argv: list[str] | None = None, *, clock: Clock | None = None) -> int:
 
             result = asyncio.run(seed(settings))
             print(json.dumps(result, indent=None if args.json else 2))
+        elif args.command == "treasury":
+            return print_reconciliation(asyncio.run(reconcile_treasury(settings)), as_json=args.json)
         elif args.command == "refunds":
             print(json.dumps(asyncio.run(refund_unexpected(settings, args.intent, args.asset, args.amount,
                                                            args.address))))
@@ -221,6 +228,42 @@ def _runtime(settings: Settings, clock: Clock | None = None) -> Runtime:
         return compose(settings, clock=clock)
     except CatalogueError as e:
         raise Stop(str(e), 2) from None
+
+
+async def reconcile_treasury(settings: Settings) -> list[Any]:
+    """`paygate treasury reconcile`: every treasury's and deposit address's holdings against the ledger."""
+    from server.treasury.reconcile import reconcile
+
+    _ensure_schema(settings)
+    rt = _runtime(settings)
+    try:
+        return await reconcile(rt)
+    finally:
+        await rt.db.close()
+
+
+def print_reconciliation(lines: list[Any], *, as_json: bool) -> int:
+    """Per asset: ledger, chain, drift; then each place that drifted. Exit status 3 when anything drifted."""
+    from server.payment_intents.totals import text
+    from server.treasury.reconcile import per_asset
+
+    totals = per_asset(lines)
+    drifted = [x for x in lines if x.drift != 0]
+    if as_json:
+        print(json.dumps({
+            "assets": [{"asset_id": a, "ledger": text(ledger), "chain": text(chain), "drift": text(chain - ledger)}
+                       for a, (ledger, chain) in totals.items()],
+            "drifted": [{"network": x.network, "address": x.address, "role": x.role, "asset_id": x.asset_id,
+                         "ledger": text(x.ledger), "chain": text(x.chain), "drift": text(x.drift)}
+                        for x in drifted]}))
+    else:
+        print(f"{'asset':<24} {'ledger':>28} {'chain':>28} {'drift':>28}")
+        for a, (ledger, chain) in totals.items():
+            print(f"{a:<24} {text(ledger):>28} {text(chain):>28} {text(chain - ledger):>28}")
+        for x in drifted:
+            print(f"drift: {x.role} {x.address} on {x.network}: {x.asset_id} ledger {text(x.ledger)} "
+                  f"chain {text(x.chain)} drift {text(x.drift)}")
+    return 3 if drifted else 0
 
 
 async def refund_unexpected(settings: Settings, intent_id: str, asset_id: str, amount: str | None,

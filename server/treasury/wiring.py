@@ -1,5 +1,6 @@
 """The treasury's part of the composition root: the ledger's listeners on transfers and refund events, and the
-jobs that sweep deposit addresses into the treasury and send micro-deposits and payouts."""
+jobs that sweep deposit addresses into the treasury, send micro-deposits and payouts, and reconcile the ledger
+with the chain."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from functools import partial
 from server.chains import hooks
 from server.events import outbox
 from server.runtime import Runtime
-from server.treasury import listeners, sweeps, verifications
+from server.treasury import listeners, reconcile, sweeps, verifications
 
 
 def register(rt: Runtime) -> None:
@@ -16,3 +17,4 @@ def register(rt: Runtime) -> None:
     outbox.subscribe(rt.db, partial(listeners.on_event, rt))
     rt.add_job("send_sweeps", sweeps.send_sweeps, sweeps.INTERVAL_SECONDS)
     rt.add_job("send_treasury_transfers", verifications.send_verifications, verifications.INTERVAL_SECONDS)
+    rt.add_job("reconcile_treasury", reconcile.reconcile_job, reconcile.interval_seconds())

@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -139,10 +140,16 @@ class EvmPayouts:
         await self._broadcast(signed.raw, signed.tx_hash)
 
     async def _reserve_nonce(self, session: AsyncSession, address: str, chain_nonce: int) -> int:
+        # The counter row exists before it is locked: two first reservations of a source (two senders, or two
+        # scheduler processes) would otherwise both find none and both insert it, one failing on the key. This way
+        # the second one's insert waits for the first's commit, does nothing, and its lock waits likewise.
+        table = TreasuryNonce.__table__  # type: ignore[attr-defined]
+        insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+        await session.exec(insert(table).values(network=self.network.id, address=address, next_nonce=0)
+                           .on_conflict_do_nothing(index_elements=["network", "address"]))
         row = await session.get(TreasuryNonce, (self.network.id, address), with_for_update=True,
                                 populate_existing=True)
-        if row is None:
-            row = TreasuryNonce(network=self.network.id, address=address, next_nonce=0)
+        assert row is not None, "inserted above"
         # The node's count covers transactions sent from the source outside paygate (e.g. the merchant moving funds).
         nonce = max(row.next_nonce, chain_nonce)
         row.next_nonce = nonce + 1

@@ -29,10 +29,10 @@ def paygate(request: pytest.FixtureRequest, chain: Chain,  # noqa: F811
             tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     # Test mode runs on its own seed (never the live one): that is the wallet whose addresses this run uses.
     wallet = mnemonic_for(request.module.__name__, request.param)
-    # Sweeps off: these tests count the treasury's nonces and balances exactly, and a sweep's gas top-up moves both
-    # (refunds beside sweeps: tests/e2e/treasury).
-    env = {"PAYGATE_WALLET_TEST_MNEMONIC": wallet, "PAYGATE_SWEEPS": "false",
-           **getattr(request.module, "EXTRA_ENV", {})}
+    # Sweeps on, as in production: the payments these tests make are swept into the treasury the refunds pay from,
+    # and the sweeps' gas top-ups take treasury nonces beside the refunds'. A module that stages nonces by hand
+    # (dropped transactions, a treasury emptied on purpose) turns them off in its EXTRA_ENV.
+    env = {"PAYGATE_WALLET_TEST_MNEMONIC": wallet, **getattr(request.module, "EXTRA_ENV", {})}
     svc = start(request.param, Path(tmp_path_factory.mktemp(f"refunds-{request.param}")),
                 networks_file=chain.networks_file, extra_env=env)
     yield svc

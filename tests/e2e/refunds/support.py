@@ -99,3 +99,24 @@ def finished(chain: Chain, shop: Shop, refund_id: str) -> dict[str, Any]:
 
 def chain_nonce(chain: Chain, address: str) -> int:
     return int(chain.w3.eth.get_transaction_count(chain.w3.to_checksum_address(address)))
+
+
+def sent_from(chain: Chain, address: str, first_block: int) -> list[dict[str, Any]]:
+    """Every transaction `address` sent that was mined from `first_block` on, in chain order."""
+    sent: list[dict[str, Any]] = []
+    for number in range(first_block, chain.w3.eth.block_number + 1):
+        for tx in chain.w3.eth.get_block(number, full_transactions=True)["transactions"]:
+            if str(tx["from"]).lower() == address.lower():  # type: ignore[index]
+                sent.append(dict(tx))  # type: ignore[arg-type]
+    return sent
+
+
+def assert_mined_once(chain: Chain, treasury: str, first_block: int, start_nonce: int, tx_hashes: list[str]) -> None:
+    """What matters of the treasury's nonces when other senders (sweeps' gas top-ups) share them: each of
+    `tx_hashes` mined exactly once, and the treasury's nonces since `start_nonce` used once each, none skipped."""
+    sent = sent_from(chain, treasury, first_block)
+    hashes = [tx["hash"].to_0x_hex() for tx in sent]
+    for tx_hash in tx_hashes:
+        assert hashes.count(tx_hash) == 1, (tx_hash, hashes)
+    assert sorted(int(tx["nonce"]) for tx in sent) == list(range(start_nonce, start_nonce + len(sent)))
+    assert chain_nonce(chain, treasury) == start_nonce + len(sent)

@@ -24,7 +24,10 @@ from tests.e2e.refunds.support import (
 )
 
 STUCK_SECONDS = 4
-EXTRA_ENV = {"PAYGATE_REFUND_STUCK_SECONDS": str(STUCK_SECONDS)}
+# Sweeps off: these tests stage the treasury's nonces and balance by hand (a dropped transaction, a nonce moved, a
+# treasury emptied) and count them exactly. Refunds beside sweeps' top-ups on one treasury:
+# tests/e2e/treasury/test_shared_treasury_nonces.py and tests/e2e/refunds/test_refund_crash.py.
+EXTRA_ENV = {"PAYGATE_REFUND_STUCK_SECONDS": str(STUCK_SECONDS), "PAYGATE_SWEEPS": "false"}
 SENDER_PASS_SECONDS = 3  # server/refunds/sender.py INTERVAL_SECONDS
 GWEI = 10**9
 
