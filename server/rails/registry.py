@@ -10,18 +10,30 @@ no such capability (a card provider has no addresses), so no caller ever tests a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from server.assets.catalogue import Catalogue, CatalogueError, Network
 from server.config import Settings
 from server.db import Database
-from server.rails.base import AddressBook, AddressPayouts, Balances, ChainScanner, Rail, Receiver
+from server.rails.base import (
+    AddressBook,
+    AddressPayouts,
+    Balances,
+    ChainScanner,
+    ChainUnavailable,
+    PayoutOwner,
+    PendingPayout,
+    Rail,
+    Receiver,
+)
 from server.rails.evm.rail import EvmRail
 from server.rails.evm.scanner import EvmScanner
 from server.rails.provider_a import PROVIDER as PROVIDER_A
 from server.rails.provider_a import ProviderARail
 
+log = logging.getLogger("paygate.rails")
 
 @dataclass(frozen=True)
 class Family:
@@ -62,6 +74,21 @@ class Rails:
     def payouts(self, network: str) -> AddressPayouts | None:
         rail = self._by_name.get(network)
         return rail if isinstance(rail, AddressPayouts) else None
+
+    async def follow(self, pending: Sequence[PendingPayout], owner: PayoutOwner, what: str) -> None:
+        """Each source's pending payouts followed by its network's rail (one nonce sequence per source); a network
+        whose node does not answer is logged and left for the next pass, the others go on."""
+        sources: dict[tuple[str, str], list[PendingPayout]] = {}
+        for payout in pending:
+            sources.setdefault((payout.network, payout.source), []).append(payout)
+        for (network, source), payouts in sources.items():
+            rail = self.payouts(network)
+            if rail is None:
+                continue
+            try:
+                await rail.follow(source, payouts, owner)
+            except ChainUnavailable as e:
+                log.warning("%s chain unavailable", what, extra={"network": network, "error": str(e)})
 
     def addresses(self, network: str) -> AddressBook | None:
         rail = self._by_name.get(network)

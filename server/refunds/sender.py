@@ -274,16 +274,7 @@ async def send_refunds(rt: Runtime) -> None:
         # Card refunds (no network) are provider_a's job; left in, Pending ones would crowd crypto out of the batch.
         new = list(await session.exec(select(Refund).where(Refund.status == Status.PENDING, col(Refund.network) != "")
                                       .order_by(col(Refund.sort_key)).limit(BATCH)))
-    treasuries: dict[tuple[str, str], list[RefundTransaction]] = {}
-    for tx in pending:
-        treasuries.setdefault((tx.network, tx.source_address), []).append(tx)
-    for (network, source), txs in treasuries.items():
-        payouts = rails.payouts(network)
-        if payouts is not None:
-            try:
-                await payouts.follow(source, [_pending(t) for t in txs], owner)
-            except ChainUnavailable as e:
-                log.warning("refund chain unavailable", extra={"network": network, "error": str(e)})
+    await rails.follow([_pending(t) for t in pending], owner, "refund")
     for refund in new:
         asset = rt.catalogue.by_id.get(refund.asset_id)
         payouts = rails.payouts(refund.network)

@@ -354,17 +354,7 @@ def _pending(tx: SweepTransaction) -> PendingPayout:
 
 
 async def _follow(rt: Runtime, owner: SweepPayouts, pending: Sequence[SweepTransaction]) -> None:
-    sources: dict[tuple[str, str], list[SweepTransaction]] = {}
-    for tx in pending:
-        sources.setdefault((tx.network, tx.source_address), []).append(tx)
-    for (network, source), txs in sources.items():
-        payouts = rt.rails.payouts(network)
-        if payouts is None:
-            continue
-        try:
-            await payouts.follow(source, [_pending(t) for t in txs], owner)
-        except ChainUnavailable as e:
-            log.warning("sweep chain unavailable", extra={"network": network, "error": str(e)})
+    await rt.rails.follow([_pending(t) for t in pending], owner, "sweep")
 
 
 async def send_sweeps(rt: Runtime) -> None:

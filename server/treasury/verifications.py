@@ -164,17 +164,7 @@ async def send_verifications(rt: Runtime) -> None:
         new = list(await session.exec(select(MerchantAddress).where(
             MerchantAddress.verification_status == VerificationStatus.PENDING, MerchantAddress.deleted_at == 0)
             .order_by(col(MerchantAddress.sort_key)).limit(BATCH)))
-    sources: dict[tuple[str, str], list[TreasuryTransfer]] = {}
-    for tx in pending:
-        sources.setdefault((tx.network, tx.source_address), []).append(tx)
-    for (network, source), txs in sources.items():
-        payouts = rt.rails.payouts(network)
-        if payouts is None:
-            continue
-        try:
-            await payouts.follow(source, [_pending(t) for t in txs], owner)
-        except ChainUnavailable as e:
-            log.warning("verification chain unavailable", extra={"network": network, "error": str(e)})
+    await rt.rails.follow([_pending(t) for t in pending], owner, "verification")
     for row in new:
         try:
             await send(rt, row)
