@@ -32,7 +32,7 @@ run: setup  ## start the dev chain and localstripe, migrate, seed a demo merchan
 	  $(VENV)/bin/paygate migrate && $(VENV)/bin/paygate demo && PAYGATE_WEBHOOK_ALLOW_PRIVATE=true $(VENV)/bin/paygate serve
 
 test: setup check-gen lint  ## the whole suite, HTTP tests against SQLite and PostgreSQL
-	$(PY) -m pytest -n 4 --dist loadfile  # test files in parallel: most of the time is spent waiting on chains and servers
+	$(PY) -m pytest -n 4 --dist loadfile --durations=30  # test files in parallel: most of the time is spent waiting on chains and servers; the slowest tests are listed to keep the run short
 
 setup: $(VENV)/.installed node_modules/.installed chromium
 
