@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 
+from server.cards.accounts import READ_THROUGH_SECONDS
 from tests.conftest import fails, ok
 from tests.e2e.cards.support import THREE_D_SECURE, chose_card, new_intent, wait_for
 from tests.harness import Service
@@ -57,6 +58,25 @@ def test_a_lost_webhook_is_recovered_by_reading_the_intent(api: httpx.Client, me
     paid = wait_for(api, intent["id"], lambda i: i["status"] == "Success")
     assert paid["charges"][0]["status"] == "Success"
     assert paid["payment_details"]["amount_captured"] == {"asset_id": "USD", "amount": "10.5"}
+
+
+def provider_reads(localstripe: LocalStripe, payment_id: str) -> int:
+    """How often paygate asked provider_a about this PaymentIntent (localstripe's access log)."""
+    return localstripe.log().count(f"GET /v1/payment_intents/{payment_id} ")
+
+
+def test_the_read_through_asks_provider_a_at_most_once_per_interval(api: httpx.Client, merchant: dict[str, Any],
+                                                                      localstripe: LocalStripe) -> None:
+    intent, payment_id, _ = awaiting_3ds(api, merchant, localstripe, "rate-1")
+    reads, started = 0, time.monotonic()
+    while time.monotonic() - started < 2 * READ_THROUGH_SECONDS + 1:
+        seen = ok(api.get(f"/v1/payment_intents/{intent['id']}"))
+        assert seen["charges"][0]["status"] == "Pending"
+        reads += 1
+        time.sleep(0.1)
+    elapsed = time.monotonic() - started
+    asked = provider_reads(localstripe, payment_id)
+    assert reads >= 10 and 1 <= asked <= 1 + int(elapsed // READ_THROUGH_SECONDS), (reads, asked, elapsed)
 
 
 def test_the_provider_webhook_applies_the_outcome(service: Service, api: httpx.Client, merchant: dict[str, Any],

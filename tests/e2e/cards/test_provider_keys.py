@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import Any
 
 from tests.e2e.cards.support import rows
@@ -33,3 +35,20 @@ def test_set_card_provider_refuses_an_unknown_merchant(service: Service) -> None
                    "--mode", "test", "--secret-key", "sk_test_abc0123456789",
                    "--publishable-key", "pk_test_abc0123456789")
     assert done.returncode == 2 and "--merchant" in done.stderr
+
+
+def test_set_card_provider_reads_a_live_secret_key_from_stdin(service: Service, merchant: dict[str, Any]) -> None:
+    # The README's way for real keys: `--secret-key -` keeps the key out of the process list.
+    done = subprocess.run([sys.executable, "-m", "server.cli", "merchants", "set-card-provider", "--merchant",
+                           merchant["merchant_id"], "--mode", "live", "--secret-key", "-",
+                           "--publishable-key", "pk_live_cli0123456789", "--webhook-secret", "whsec_live0123456789"],
+                          env=service.env, cwd=service.workdir, input="sk_live_stdin0123456789\n", text=True,
+                          capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    [live] = rows(service, "SELECT * FROM provider_accounts WHERE merchant_id = :m AND livemode = :t",
+                  m=merchant["merchant_id"], t=True)
+    assert live["secret_key"].startswith("fernet:") and "sk_live_stdin" not in live["secret_key"]
+    assert live["publishable_key"] == "pk_live_cli0123456789"
+    [test] = rows(service, "SELECT * FROM provider_accounts WHERE merchant_id = :m AND livemode = :f",
+                  m=merchant["merchant_id"], f=False)
+    assert test["publishable_key"] == merchant["provider_a"]["publishable_key"]  # the test mode's keys stand
