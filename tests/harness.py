@@ -95,6 +95,8 @@ class Service:
     env: dict[str, str]
     workdir: Path
     process: subprocess.Popen[bytes] | None = None
+    # When set, `paygate serve` runs with tests/clock.py's clock over this file: the test moves its time forward.
+    clock_file: Path | None = None
 
     def create_merchant(self, name: str = "Test merchant") -> dict[str, Any]:
         # The same settings as the server's, so that keys derived from the wallet (treasury) agree with it.
@@ -112,9 +114,10 @@ def paygate(env: dict[str, str], workdir: Path, *args: str, timeout: float = 60)
 
 
 def start(kind: str, workdir: Path, *, only: tuple[str, ...] = (), networks_file: Path | None = None,
-          config: str = "", extra_env: dict[str, str] | None = None) -> Service:
+          config: str = "", extra_env: dict[str, str] | None = None, clock_file: Path | None = None) -> Service:
     """`only`: the parts to run (`paygate serve --only …`); all three when empty. `networks_file`: a real chain's
-    (tests/chain.py) instead of the static test catalogue. `config`: paygate.toml content."""
+    (tests/chain.py) instead of the static test catalogue. `config`: paygate.toml content. `clock_file`: the
+    service's clock is the wall clock plus the seconds written in this file (tests/clock.py)."""
     workdir.mkdir(parents=True, exist_ok=True)
     if networks_file is None:
         networks_file = workdir / "networks.toml"
@@ -140,7 +143,8 @@ def start(kind: str, workdir: Path, *, only: tuple[str, ...] = (), networks_file
     env.update(extra_env or {})
     migrated = paygate(env, workdir, "migrate")
     assert migrated.returncode == 0, migrated.stderr
-    service = Service(kind, url, f"http://127.0.0.1:{http_port}", f"127.0.0.1:{grpc_port}", env, workdir)
+    service = Service(kind, url, f"http://127.0.0.1:{http_port}", f"127.0.0.1:{grpc_port}", env, workdir,
+                      clock_file=clock_file)
     return launch(service, only)
 
 
@@ -148,7 +152,8 @@ def launch(service: Service, only: tuple[str, ...] = ()) -> Service:
     """Runs `paygate serve` for `service` (again, after a crash) and waits until it answers /healthz."""
     log = (service.workdir / "serve.log").open("ab")
     roles = [arg for part in only for arg in ("--only", part)]
-    service.process = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", *roles], env=service.env,
+    program = ["-m", "tests.clock", str(service.clock_file)] if service.clock_file else ["-m", "server.cli"]
+    service.process = subprocess.Popen([sys.executable, *program, "serve", *roles], env=service.env,
                                        cwd=service.workdir, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 90  # a loaded machine (parallel test files, helpers) starts Python slowly
     while time.monotonic() < deadline:

@@ -15,7 +15,6 @@ from paygate.v1.money_pb2 import Price
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
 from server.cards.models import ProviderAccount
 from server.checkout.sender import CodeMessage, Sender
 from server.customers import identity
@@ -154,13 +153,12 @@ async def checkout_link(session: AsyncSession, auth: Authenticator, env: Env, li
 
 
 async def send_code(session: AsyncSession, auth: Authenticator, sender: Sender,
-                    request: pb.SendVerificationCodeRequest) -> pb.SendVerificationCodeResponse:
+                    request: pb.SendVerificationCodeRequest, *, now: int) -> pb.SendVerificationCodeResponse:
     row = await _link_row(session, auth, request.payment_link_id, request.key)
     if not row.active:
         raise LinkInactive("payment_link_id: the payment link is not active", field="payment_link_id")
     caller = link_caller(row)
     subject = identity.code_subject("email", request.email, field="email")
-    now = clock.now()
     last = (await session.exec(select(VerificationCode.created).where(
         VerificationCode.merchant_id == caller.merchant_id, VerificationCode.livemode == caller.livemode,
         VerificationCode.channel == "email", VerificationCode.subject == subject,
@@ -168,7 +166,8 @@ async def send_code(session: AsyncSession, auth: Authenticator, sender: Sender,
     if last is not None and now - last < RESEND_SECONDS:
         wait = RESEND_SECONDS - (now - last)
         raise RateLimited(wait, f"email: a code was just sent; ask for another in {wait} s", field="email")
-    code = await identity.issue_verification_code(session, caller, "email", subject, CODE_LIFETIME_SECONDS)
+    code = await identity.issue_verification_code(session, caller, "email", subject, CODE_LIFETIME_SECONDS,
+                                                 now=now, field="email")
     # Sent before the commit: a code that could not be delivered is not stored (nor counted against the address).
     await sender.send(CodeMessage(to=subject, code=code, merchant_name=await _merchant_name(session, row.merchant_id),
                                   minutes=CODE_LIFETIME_SECONDS // 60))
@@ -176,7 +175,7 @@ async def send_code(session: AsyncSession, auth: Authenticator, sender: Sender,
 
 
 async def start(session: AsyncSession, auth: Authenticator, env: Env,
-                request: pb.StartCheckoutRequest) -> pb.StartCheckoutResponse:
+                request: pb.StartCheckoutRequest, *, now: int) -> pb.StartCheckoutResponse:
     row = await _link_row(session, auth, request.payment_link_id, request.key)
     if not row.active:
         raise LinkInactive("payment_link_id: the payment link is not active", field="payment_link_id")
@@ -189,10 +188,10 @@ async def start(session: AsyncSession, auth: Authenticator, env: Env,
     if methods == 0:
         raise invalid("email", "sign in with the code sent by e-mail (email and verification_code), "
                                "an ephemeral_token or an auth_token")
-    who = await identity.resolve(session, caller, resolve)
+    who = await identity.resolve(session, caller, resolve, now=now)
     auth_token = request.auth_token
     if who.customer_id and not auth_token:
-        auth_token = await identity.issue_auth_token(session, caller, who.customer_id)
+        auth_token = await identity.issue_auth_token(session, caller, who.customer_id, now=now)
     return_url = who.return_url or row.return_url
     create = payment_intents_pb2.CreatePaymentIntentRequest(
         payment_link_id=row.id, customer=who.customer_id, receipt_email=who.email, return_url=return_url,

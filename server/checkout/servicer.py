@@ -27,12 +27,13 @@ class CheckoutServicer(checkout_pb2_grpc.CheckoutServiceServicer):
     async def SendVerificationCode(self, request: pb.SendVerificationCodeRequest,
                                    context: grpc.aio.ServicerContext) -> pb.SendVerificationCodeResponse:
         async with self._rt.db.transaction() as session:
-            return await service.send_code(session, self._rt.auth, self._sender, request)
+            return await service.send_code(session, self._rt.auth, self._sender, request,
+                                           now=self._rt.clock.now())
 
     async def StartCheckout(self, request: pb.StartCheckoutRequest,
                             context: grpc.aio.ServicerContext) -> pb.StartCheckoutResponse:
         async with self._rt.db.transaction() as session:
-            return await service.start(session, self._rt.auth, self._env, request)
+            return await service.start(session, self._rt.auth, self._env, request, now=self._rt.clock.now())
 
     async def GetCheckoutSession(self, request: pb.GetCheckoutSessionRequest,
                                  context: grpc.aio.ServicerContext) -> pb.GetCheckoutSessionResponse:

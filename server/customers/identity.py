@@ -16,7 +16,7 @@ from paygate.v1 import customers_pb2
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock, structs, validate
+from server import structs, validate
 from server.customers import service as customers
 from server.customers.models import AuthToken, Customer, EphemeralToken, VerificationCode
 from server.errors import InvalidArgument, MissingParameter, NotFound, RateLimited, invalid
@@ -56,7 +56,7 @@ def _subject(idp_key: str, value: str) -> str:
 
 
 async def create_ephemeral_token(session: AsyncSession, caller: Caller,
-                                 request: customers_pb2.CreateEphemeralTokenRequest) -> tuple[str, int]:
+                                 request: customers_pb2.CreateEphemeralTokenRequest, *, now: int) -> tuple[str, int]:
     idp_key = IDP_KEYS.get(request.idp_key, "")
     anonymous = not (idp_key and request.idp_subject and request.provider)
     subject = "" if anonymous else _subject(idp_key, request.idp_subject)
@@ -68,7 +68,6 @@ async def create_ephemeral_token(session: AsyncSession, caller: Caller,
     if must_exist and await customers.find_by_identity(session, caller, idp_key, subject) is None:
         raise NotFound("customer", subject)
     token = f"eph_{random_base62(32)}"
-    now = clock.now()
     session.add(EphemeralToken(
         token_hash=digest(token), merchant_id=caller.merchant_id, livemode=caller.livemode,
         idp_key="" if anonymous else idp_key, idp_subject=subject,
@@ -95,8 +94,9 @@ def merged_request(request: customers_pb2.ResolveIdentityRequest) -> dict[str, A
     return fields
 
 
-async def resolve(session: AsyncSession, caller: Caller,
-                  request: customers_pb2.ResolveIdentityRequest) -> customers_pb2.ResolveIdentityResponse:
+async def resolve(session: AsyncSession, caller: Caller, request: customers_pb2.ResolveIdentityRequest, *,
+                  now: int) -> customers_pb2.ResolveIdentityResponse:
+    """`now`: the runtime's clock (tokens and codes expire by it)."""
     fields = merged_request(request)
     methods = [m for m in ("ephemeral_token", "auth_token") if fields.get(m)]
     if fields.get("email") or fields.get("phone") or fields.get("verification_code"):
@@ -112,17 +112,18 @@ async def resolve(session: AsyncSession, caller: Caller,
     out = customers_pb2.ResolveIdentityResponse()
     customer: Customer | None
     if methods[0] == "ephemeral_token":
-        customer = await _from_ephemeral_token(session, caller, fields["ephemeral_token"], allow_create, out)
+        customer = await _from_ephemeral_token(session, caller, fields["ephemeral_token"], allow_create, out,
+                                                now)
     elif methods[0] == "auth_token":
-        customer = await _from_auth_token(session, caller, fields["auth_token"])
+        customer = await _from_auth_token(session, caller, fields["auth_token"], now)
     else:
-        customer = await _from_code(session, caller, fields, allow_create)
+        customer = await _from_code(session, caller, fields, allow_create, now)
     if customer is not None:
         _describe(customer, out)
     if fields.get("refresh_token"):
         if customer is None:
             raise invalid("refresh_token", "an anonymous token has no customer to issue an auth token for")
-        out.auth_token = await issue_auth_token(session, caller, customer.id)
+        out.auth_token = await issue_auth_token(session, caller, customer.id, now=now)
     return out
 
 
@@ -155,13 +156,12 @@ async def _customer_for(session: AsyncSession, caller: Caller, idp_key: str, sub
 
 
 async def _from_ephemeral_token(session: AsyncSession, caller: Caller, token: str, allow_create: bool,
-                                out: customers_pb2.ResolveIdentityResponse) -> Customer | None:
+                                out: customers_pb2.ResolveIdentityResponse, now: int) -> Customer | None:
     # A token names the merchant's object like an id: another merchant's is unknown; the merchant's own live token
     # with its test key is forbidden (DESIGN §2), as every object is (server/scoping.py).
     row = await find_owned(session, EphemeralToken, digest(token), caller, forbidden="ephemeral_token")
     if row is None:
         raise invalid("ephemeral_token", "unknown token")
-    now = clock.now()
     expired = row.expires_at <= now  # read first: the UPDATE below also refreshes `row` in the session
     # Single use: the token is spent by expiring it now, in one conditional UPDATE so that two resolutions sent
     # at once cannot both win. A failed resolution rolls this back and leaves the token usable.
@@ -178,16 +178,17 @@ async def _from_ephemeral_token(session: AsyncSession, caller: Caller, token: st
     return await _customer_for(session, caller, row.idp_key, row.idp_subject, allow_create and row.allow_create)
 
 
-async def _from_auth_token(session: AsyncSession, caller: Caller, token: str) -> Customer:
+async def _from_auth_token(session: AsyncSession, caller: Caller, token: str, now: int) -> Customer:
     row = await find_owned(session, AuthToken, digest(token), caller, forbidden="auth_token")
     if row is None:
         raise invalid("auth_token", "unknown token")
-    if row.expires_at <= clock.now():
+    if row.expires_at <= now:
         raise TokenExpired("auth_token: the token has expired; sign in again", field="auth_token")
     return await customers.get(session, caller, row.customer_id)
 
 
-async def _from_code(session: AsyncSession, caller: Caller, fields: dict[str, Any], allow_create: bool) -> Customer:
+async def _from_code(session: AsyncSession, caller: Caller, fields: dict[str, Any], allow_create: bool,
+                     now: int) -> Customer:
     channel = "email" if fields.get("email") else "phone"
     if not fields.get(channel):
         raise MissingParameter("email", "email: or phone is required with verification_code")
@@ -198,7 +199,7 @@ async def _from_code(session: AsyncSession, caller: Caller, fields: dict[str, An
         select(VerificationCode).where(
             VerificationCode.merchant_id == caller.merchant_id, VerificationCode.livemode == caller.livemode,
             VerificationCode.channel == channel, VerificationCode.subject == subject,
-            col(VerificationCode.consumed).is_(False), VerificationCode.expires_at > clock.now(),
+            col(VerificationCode.consumed).is_(False), VerificationCode.expires_at > now,
             VerificationCode.attempts < MAX_CODE_ATTEMPTS,  # a locked code never hides a newer one
         ).order_by(col(VerificationCode.created).desc()).limit(1)
         # Locked until commit: guesses sent at once must each count, and a code must not be used twice at once.
@@ -207,7 +208,7 @@ async def _from_code(session: AsyncSession, caller: Caller, fields: dict[str, An
     code = rows.first()
     if code is None or code.attempts >= MAX_CODE_ATTEMPTS:
         raise VerificationFailed("verification_code: no valid code; request a new one", field="verification_code")
-    await _check_subject_failures(session, caller, channel, subject)
+    await _check_subject_failures(session, caller, channel, subject, now)
     if not hmac.compare_digest(code.code_hash, digest(f"{code.id}:{fields['verification_code']}")):
         code.attempts += 1
         session.add(code)
@@ -217,9 +218,10 @@ async def _from_code(session: AsyncSession, caller: Caller, fields: dict[str, An
     return await _customer_for(session, caller, channel, subject, allow_create)
 
 
-async def _check_subject_failures(session: AsyncSession, caller: Caller, channel: str, subject: str) -> None:
+async def _check_subject_failures(session: AsyncSession, caller: Caller, channel: str, subject: str,
+                                  now: int) -> None:
     """429 once the subject's codes of the window took MAX_SUBJECT_FAILURES wrong guesses between them."""
-    since = clock.now() - SUBJECT_WINDOW_SECONDS
+    since = now - SUBJECT_WINDOW_SECONDS
     failures = (await session.exec(select(sa.func.coalesce(sa.func.sum(VerificationCode.attempts), 0)).where(
         VerificationCode.merchant_id == caller.merchant_id, VerificationCode.livemode == caller.livemode,
         VerificationCode.channel == channel, VerificationCode.subject == subject, VerificationCode.created > since,
@@ -235,18 +237,17 @@ def code_subject(channel: str, value: str, *, field: str) -> str:
 
 
 async def issue_verification_code(session: AsyncSession, caller: Caller, channel: str, subject: str,
-                                  lifetime: int = 600) -> str:
+                                  lifetime: int = 600, *, now: int, field: str = "subject") -> str:
     """A six-digit one-time code for `subject`; the caller delivers it (email or SMS)."""
-    subject = code_subject(channel, subject, field="subject")
-    now = clock.now()
+    subject = code_subject(channel, subject, field=field)
     issued = (await session.exec(select(sa.func.count()).select_from(VerificationCode).where(
         VerificationCode.merchant_id == caller.merchant_id, VerificationCode.livemode == caller.livemode,
         VerificationCode.channel == channel, VerificationCode.subject == subject,
         VerificationCode.created > now - CODES_WINDOW_SECONDS,
     ))).one()
     if int(issued) >= MAX_CODES_PER_WINDOW:
-        raise RateLimited(CODES_WINDOW_SECONDS, f"subject: at most {MAX_CODES_PER_WINDOW} codes per hour for one "
-                          f"{channel}; retry later", field="subject")
+        raise RateLimited(CODES_WINDOW_SECONDS, f"{field}: at most {MAX_CODES_PER_WINDOW} codes per hour for one "
+                          f"{channel}; retry later", field=field)
     code = f"{secrets.randbelow(10**6):06d}"
     row_id = new_id("vc")
     session.add(VerificationCode(id=row_id, merchant_id=caller.merchant_id, livemode=caller.livemode,
@@ -255,9 +256,8 @@ async def issue_verification_code(session: AsyncSession, caller: Caller, channel
     return code
 
 
-async def issue_auth_token(session: AsyncSession, caller: Caller, customer_id: str) -> str:
+async def issue_auth_token(session: AsyncSession, caller: Caller, customer_id: str, *, now: int) -> str:
     token = f"cat_{random_base62(32)}"
-    now = clock.now()
     session.add(AuthToken(token_hash=digest(token), merchant_id=caller.merchant_id, livemode=caller.livemode,
                           customer_id=customer_id, created=now, expires_at=now + AUTH_TOKEN_SECONDS))
     return token

@@ -54,13 +54,14 @@ class CustomerServicer(customers_pb2_grpc.CustomerServiceServicer):
     async def CreateEphemeralToken(self, request: pb.CreateEphemeralTokenRequest,
                                    context: grpc.aio.ServicerContext) -> pb.CreateEphemeralTokenResponse:
         async with self._rt.db.transaction() as session:
-            token, expires_at = await identity.create_ephemeral_token(session, current_caller(), request)
+            token, expires_at = await identity.create_ephemeral_token(session, current_caller(), request,
+                                                                       now=self._rt.clock.now())
         return pb.CreateEphemeralTokenResponse(token=token, expires_at=expires_at)
 
     async def ResolveIdentity(self, request: pb.ResolveIdentityRequest,
                               context: grpc.aio.ServicerContext) -> pb.ResolveIdentityResponse:
         async with self._rt.db.transaction() as session:
-            return await identity.resolve(session, current_caller(), request)
+            return await identity.resolve(session, current_caller(), request, now=self._rt.clock.now())
 
     async def ListPaymentMethods(self, request: pb.ListPaymentMethodsRequest,
                                  context: grpc.aio.ServicerContext) -> pb.ListPaymentMethodsResponse:

@@ -116,3 +116,16 @@ def test_a_page_not_embedded_goes_back_to_the_return_url_after_paying(
     expect(page.locator("#p-seen")).to_have_class(re.compile("is-active|is-done"), timeout=POLL_WAIT_MS)
     chain.mine(12)
     page.wait_for_url(f"{merchant_site.origin}/thanks", timeout=POLL_WAIT_MS)
+
+
+def test_a_parent_on_another_origin_than_the_return_urls_receives_no_message(
+        page: Page, paygate: Service, shop: httpx.Client, merchant_site: Shop) -> None:
+    # The site frames the page from http://localhost:<port>; the link's return_url is on http://127.0.0.1:<port>.
+    link = coffee_link(shop, return_url=f"http://127.0.0.1:{merchant_site.port}/thanks")
+    merchant_site.frame_url = f"{page_url(paygate, link)}?ephemeral_token={token(shop, 'kai@example.com')}"
+    page.goto(f"{merchant_site.origin}/embed")
+    frame = page.frame_locator("#pay")
+    frame.locator("#continue").click()
+    expect(frame.locator("#step-pay")).to_be_visible()  # ready and several resizes were posted by now
+    page.wait_for_timeout(1000)
+    assert page.evaluate("window.messages") == []

@@ -4,6 +4,7 @@ request to any host other than paygate."""
 from __future__ import annotations
 
 import re
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -43,10 +44,18 @@ def test_every_page_has_a_csp_whose_nonce_is_fresh_and_is_the_only_script_allowe
     assert nonces[0] != nonces[1]
 
 
-def test_a_test_mode_page_may_be_framed_by_any_site_and_a_live_one_by_its_return_url_only(
-        paygate: Service, shop: httpx.Client, merchant: dict[str, object]) -> None:
+def test_a_test_mode_page_may_be_framed_by_any_site(paygate: Service, shop: httpx.Client) -> None:
     test_link = coffee_link(shop, return_url="https://shop.example/thanks")
     assert "frame-ancestors *" in httpx.get(page_url(paygate, test_link)).headers["content-security-policy"]
+
+
+def test_a_live_page_may_be_framed_only_by_itself_and_the_origin_of_its_return_url(
+        paygate: Service, merchant: dict[str, Any]) -> None:
+    with httpx.Client(base_url=paygate.http_url, auth=(merchant["live"]["secret_key"], ""), timeout=30) as live:
+        link = coffee_link(live, return_url="https://shop.example/thanks?order=1")
+    assert link["url"].endswith(f"/checkout/{link['id']}")
+    csp = httpx.get(link["url"]).headers["content-security-policy"]
+    assert csp.endswith("frame-ancestors 'self' https://shop.example"), csp
 
 
 def test_a_pay_page_needs_the_client_secret(paygate: Service, shop: httpx.Client) -> None:

@@ -1,0 +1,160 @@
+"""One-time codes the way a shopper gets them: asked for through `POST /checkout/verification_codes` on a payment
+link, read from the e-mail a real SMTP server (aiosmtpd) received, then given to identity resolution. Six digits,
+valid 10 minutes, 5 wrong guesses per address (across its codes), a new code 30 s after the last and at most
+MAX_CODES_PER_WINDOW an hour per address.
+
+This module's paygate runs on tests/clock.py's clock, so that a test moves time forward instead of waiting.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from server.checkout.service import CODE_LIFETIME_SECONDS, RESEND_SECONDS
+from server.customers.identity import MAX_CODES_PER_WINDOW
+from tests.conftest import fails, ok
+from tests.e2e.http.test_customer_identity import create_payment_link, other_code, resolve
+from tests.harness import Service, start, stop
+from tests.mail import Mailbox
+
+
+class Clock:
+    """The service's time: the wall clock plus `offset` seconds (only ever moved forward)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.offset = 0
+        path.write_text("0")
+
+    def forward(self, seconds: int) -> None:
+        self.offset += seconds
+        self.path.write_text(str(self.offset))
+
+    def now(self) -> int:
+        return int(time.time()) + self.offset
+
+
+@pytest.fixture(scope="module")
+def clock(tmp_path_factory: pytest.TempPathFactory) -> Clock:
+    return Clock(tmp_path_factory.mktemp("clock") / "offset")
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, mailbox: Mailbox,
+            clock: Clock) -> Iterator[Service]:
+    """This module's own paygate (on the moveable clock); `merchant`, `api` and `anonymous` use it."""
+    svc = start(request.param, Path(tmp_path_factory.mktemp(f"codes-{request.param}")),
+                extra_env={"PAYGATE_SMTP_URL": mailbox.url}, clock_file=clock.path)
+    yield svc
+    stop(svc)
+
+
+@pytest.fixture
+def link_id(api: httpx.Client) -> str:
+    return create_payment_link(api)
+
+
+def ask(anonymous: httpx.Client, link_id: str, email: str) -> httpx.Response:
+    return anonymous.post("/checkout/verification_codes", json={"payment_link_id": link_id, "email": email})
+
+
+def code_sent(anonymous: httpx.Client, mailbox: Mailbox, link_id: str, email: str) -> str:
+    since = mailbox.mark()
+    ok(ask(anonymous, link_id, email))
+    return mailbox.code_for(email.lower(), since)
+
+
+def test_a_code_is_six_digits_e_mailed_with_the_merchants_name(
+        anonymous: httpx.Client, mailbox: Mailbox, link_id: str) -> None:
+    since = mailbox.mark()
+    ok(ask(anonymous, link_id, "ann@example.com"))
+    code = mailbox.code_for("ann@example.com", since)
+    mail = next(m for m in reversed(mailbox.messages[since:]) if m["To"] == "ann@example.com")
+    assert re.fullmatch(r"[0-9]{6}", code)
+    assert mail["Subject"] == f"{code} is your code for Test merchant"
+
+
+def test_a_code_expires_ten_minutes_after_it_is_sent(
+        anonymous: httpx.Client, link_id: str, clock: Clock) -> None:
+    sent = ok(ask(anonymous, link_id, "ann@example.com"))
+    assert CODE_LIFETIME_SECONDS == 600
+    assert abs(sent["expires_at"] - (clock.now() + 600)) <= 5
+
+
+def test_a_code_works_until_its_tenth_minute(
+        anonymous: httpx.Client, api: httpx.Client, mailbox: Mailbox, link_id: str, clock: Clock) -> None:
+    code = code_sent(anonymous, mailbox, link_id, "ann@example.com")
+    clock.forward(CODE_LIFETIME_SECONDS - 20)
+    assert ok(resolve(api, email="ann@example.com", verification_code=code))["email"] == "ann@example.com"
+
+
+def test_a_code_is_refused_after_ten_minutes(
+        anonymous: httpx.Client, api: httpx.Client, mailbox: Mailbox, link_id: str, clock: Clock) -> None:
+    code = code_sent(anonymous, mailbox, link_id, "ann@example.com")
+    clock.forward(CODE_LIFETIME_SECONDS + 1)
+    fails(resolve(api, email="ann@example.com", verification_code=code), 400, "verification_code_invalid",
+          "verification_code")
+    assert ok(api.get("/v1/customers"))["total"] == 0
+
+
+def test_another_code_is_sent_only_thirty_seconds_after_the_last(
+        anonymous: httpx.Client, api: httpx.Client, mailbox: Mailbox, link_id: str, clock: Clock) -> None:
+    code_sent(anonymous, mailbox, link_id, "ann@example.com")
+    too_soon = ask(anonymous, link_id, "ann@example.com")
+    fails(too_soon, 429, "rate_limited", "email")
+    assert 0 < int(too_soon.headers["Retry-After"]) <= RESEND_SECONDS
+    clock.forward(RESEND_SECONDS + 1)
+    newer = code_sent(anonymous, mailbox, link_id, "ann@example.com")
+    assert ok(resolve(api, email="ann@example.com", verification_code=newer))["customer_id"].startswith("cus_")
+
+
+def test_wrong_codes_are_limited_per_email_across_codes(
+        anonymous: httpx.Client, api: httpx.Client, mailbox: Mailbox, link_id: str, clock: Clock) -> None:
+    first = code_sent(anonymous, mailbox, link_id, "ann@example.com")
+    for _ in range(5):
+        fails(resolve(api, email="ann@example.com", verification_code=other_code(first)), 400,
+              "verification_code_invalid", "verification_code")
+    clock.forward(RESEND_SECONDS + 1)
+    second = code_sent(anonymous, mailbox, link_id, "ann@example.com")  # a new code does not buy five more guesses
+    refused = resolve(api, email="ann@example.com", verification_code=second)
+    fails(refused, 429, "rate_limited", "verification_code")
+    assert int(refused.headers["Retry-After"]) > 0
+    assert ok(api.get("/v1/customers"))["total"] == 0
+
+
+def test_the_limit_on_wrong_codes_is_per_email(
+        anonymous: httpx.Client, api: httpx.Client, mailbox: Mailbox, link_id: str) -> None:
+    first = code_sent(anonymous, mailbox, link_id, "ann@example.com")
+    for _ in range(5):
+        fails(resolve(api, email="ann@example.com", verification_code=other_code(first)), 400,
+              "verification_code_invalid", "verification_code")
+    code = code_sent(anonymous, mailbox, link_id, "bob@example.com")
+    ok(resolve(api, email="bob@example.com", verification_code=code))
+
+
+def test_codes_sent_to_one_email_are_limited_per_hour(
+        anonymous: httpx.Client, mailbox: Mailbox, link_id: str, clock: Clock) -> None:
+    for _ in range(MAX_CODES_PER_WINDOW):
+        code_sent(anonymous, mailbox, link_id, "ann@example.com")
+        clock.forward(RESEND_SECONDS + 1)
+    since = mailbox.mark()
+    refused = ask(anonymous, link_id, "Ann@Example.com")
+    fails(refused, 429, "rate_limited", "email")
+    assert int(refused.headers["Retry-After"]) > 0
+    assert code_sent(anonymous, mailbox, link_id, "bob@example.com")  # another address is not limited
+    assert all(m["To"] != "ann@example.com" for m in mailbox.messages[since:])
+
+
+def test_codes_may_be_sent_again_an_hour_after_the_first(
+        anonymous: httpx.Client, mailbox: Mailbox, link_id: str, clock: Clock) -> None:
+    for _ in range(MAX_CODES_PER_WINDOW):
+        code_sent(anonymous, mailbox, link_id, "ann@example.com")
+        clock.forward(RESEND_SECONDS + 1)
+    clock.forward(3600)
+    assert code_sent(anonymous, mailbox, link_id, "ann@example.com")
