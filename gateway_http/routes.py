@@ -4,9 +4,9 @@ Each binding knows its RPC, verb, body and response_body; nothing here is writte
 ordered so that a literal segment wins over a `{param}` at the same place (`/v1/customers/ephemeral_tokens`
 before `/v1/customers/{id}`).
 
-A parameter only matches an identifier (`<prefix>_<chars>`, server/ids.py): a word such as `invoice` in
-`/v1/payment_intents/invoice` is a literal path, and a literal that no RPC binds answers `404 not_found` instead of
-being read as an intent id (DESIGN §12).
+A parameter only matches an identifier (`<prefix>_<chars>` with one of the prefixes of server/ids.py): a word such as
+`invoices` or `some_thing` in `/v1/payment_intents/some_thing` is a literal path, and a literal that no RPC binds
+answers `404 not_found` instead of being read as an intent id (DESIGN §12).
 """
 
 from __future__ import annotations
@@ -22,13 +22,15 @@ from google.protobuf.message_factory import GetMessageClass
 from paygate.v1 import options_pb2
 from starlette.convertors import StringConvertor, register_url_convertor
 
+from server.ids import PREFIXES
+
 _PARAM = re.compile(r"\{([a-z_][a-z0-9_.]*)(=[^}]*)?\}")
 
 
 class IdentifierConvertor(StringConvertor):
-    """A path segment shaped like an object id: a prefix, `_`, then anything but `/`."""
+    """A path segment shaped like an object id: a known prefix, `_`, then anything but `/`."""
 
-    regex = "[A-Za-z0-9]+_[^/]*"
+    regex = "(?:" + "|".join(sorted(PREFIXES, key=len, reverse=True)) + ")_[^/]*"
 
 
 register_url_convertor("identifier", IdentifierConvertor())

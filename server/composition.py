@@ -2,11 +2,16 @@
 
 Called once at start-up by `paygate serve` (server/serve.py), the CLI's commands (server/cli.py, server/demo.py)
 and by tests that run the domain in-process. A new package with listeners or jobs adds its `register` here.
+`http_facade` wires the HTTP facade (gateway_http) of a serving process: the one place in server/ that knows it.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+import grpc
 
 from scheduler import jobs as scheduler_jobs
 from server import keyfiles
@@ -21,6 +26,12 @@ from server.subscriptions import wiring as subscriptions
 from server.treasury import wiring as treasury
 from server.webhooks import wiring as webhooks
 
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+    from gateway_http.tls import ChannelTls
+    from server.rpc.inprocess import InProcessChannel
+
 REGISTRATIONS = (payment_intents.register, refunds.register, webhooks.register, subscriptions.register,
                  treasury.register, scheduler_jobs.register)
 
@@ -31,3 +42,35 @@ def compose(settings: Settings, *, db: Database | None = None, catalogue: Catalo
     for register in REGISTRATIONS:
         register(rt)
     return rt
+
+
+def channel_tls(settings: Settings, *, same_process: bool) -> ChannelTls | None:
+    """TLS for the facade's channel: when a CA or a client certificate is configured, or when the gRPC server of the
+    same process has TLS on (then, without a CA, its own certificate is the root: right for a self-signed one)."""
+    from gateway_http.tls import ChannelTls
+
+    server_tls = same_process and settings.grpc_tls_cert is not None
+    if not (settings.grpc_tls_ca or settings.grpc_tls_client_cert or server_tls):
+        return None
+    roots = settings.grpc_tls_ca or (settings.grpc_tls_cert if server_tls else None)
+    client = settings.grpc_tls_client_cert, settings.grpc_tls_client_key
+    credentials = grpc.ssl_channel_credentials(
+        root_certificates=roots.read_bytes() if roots else None,  # None: the system's roots
+        private_key=client[1].read_bytes() if client[1] else None,
+        certificate_chain=client[0].read_bytes() if client[0] else None)
+    return ChannelTls(credentials, settings.grpc_tls_server_name)
+
+
+def http_facade(settings: Settings, grpc_target: str, *, same_process: bool,
+                in_process: InProcessChannel | None = None) -> Starlette:
+    """The HTTP facade of a serving process, calling the gRPC server at `grpc_target` (or, `in_process`, the
+    handlers of this process). Imported here only: the core knows no HTTP (issue 9, seam 3)."""
+    from gateway_http.app import create_app
+    from gateway_http.checkout_page import PageConfig
+
+    return create_app(grpc_target, max_body_bytes=settings.max_body_bytes,
+                      channel=channel_tls(settings, same_process=same_process),
+                      trusted_proxies=settings.trusted_proxies,
+                      checkout_page=PageConfig(base_path=urlsplit(settings.checkout_base).path.rstrip("/"),
+                                               card_js_url=settings.card_js_url),
+                      in_process=in_process)

@@ -13,8 +13,16 @@ def random_base62(length: int = 24) -> str:
     return "".join(secrets.choice(_ALPHABET) for _ in range(length))
 
 
+# Every prefix an object id has. The HTTP facade reads a path segment as an id only when it starts with one of
+# these and `_` (its route table): `/v1/payment_intents/some_thing` is an unbound path, not an intent id.
+PREFIXES = frozenset({
+    "apa", "ch", "cus", "evt", "evtd", "inv", "key", "le", "lp", "ma", "mav", "mch", "payout", "pd", "pi", "pl", "pm",
+    "prod", "rf", "rtx", "sp", "stx", "sub", "sw", "swtx", "ttx", "tx", "var", "vc", "we",
+})
+
+
 def new_id(prefix: str) -> str:
-    """`new_id("cus")` → `cus_` + 24 base62 characters (about 143 bits)."""
+    """`new_id("cus")` → `cus_` + 24 base62 characters (about 143 bits). The product's prefixes are PREFIXES."""
     return f"{prefix}_{random_base62()}"
 
 

@@ -39,6 +39,14 @@ def page_of(request: Message, *, max_size: int = MAX_PAGE_SIZE) -> Page:
     return Page(page, size)
 
 
+@dataclass(frozen=True)
+class Slice:
+    """Rows `offset` to `offset + size`: the window of the offset/limit lists (subscriptions, invoices)."""
+
+    offset: int
+    size: int
+
+
 class Listed(Protocol):
     sort_key: int
 
@@ -46,7 +54,8 @@ class Listed(Protocol):
 L = TypeVar("L", bound=Listed)
 
 
-async def newest_first(session: AsyncSession, model: type[L], where: Sequence[Any], page: Page) -> tuple[list[L], int]:
+async def newest_first(session: AsyncSession, model: type[L], where: Sequence[Any],
+                       page: Page | Slice) -> tuple[list[L], int]:
     """One page of `model`'s rows matching `where`, newest first (by `sort_key`), and how many match in all: the
     query every list endpoint runs."""
     total = (await session.exec(select(sa.func.count()).select_from(model).where(*where))).one()

@@ -39,11 +39,18 @@ def _forbidden(resource: str) -> Forbidden:
     return Forbidden(f"a test key cannot reach a live-mode {resource.replace('_', ' ')}; use the live secret key")
 
 
+async def _get(session: AsyncSession, model: type[T], object_id: str, lock: bool) -> T | None:
+    """`lock`: the row locked until the end of the transaction (and read again if the session held it)."""
+    if not object_id:
+        return None
+    return await session.get(model, object_id, with_for_update=lock, populate_existing=lock)
+
+
 async def find_owned(session: AsyncSession, model: type[T], object_id: str, caller: Caller, *,
-                     alive: Callable[[T], bool] | None = None, forbidden: str = "") -> T | None:
+                     alive: Callable[[T], bool] | None = None, forbidden: str = "", lock: bool = False) -> T | None:
     """The caller's object in the caller's mode, or None. With `forbidden` (the resource's name), the merchant's own
     live object named with a test key is refused as `forbidden` instead, as get_owned does."""
-    row = await session.get(model, object_id) if object_id else None
+    row = await _get(session, model, object_id, lock)
     if row is None or not _visible(row, caller, alive):
         return None
     if row.livemode != caller.livemode:
@@ -54,9 +61,9 @@ async def find_owned(session: AsyncSession, model: type[T], object_id: str, call
 
 
 async def get_owned(session: AsyncSession, model: type[T], object_id: str, caller: Caller, resource: str, *,
-                    alive: Callable[[T], bool] | None = None) -> T:
+                    alive: Callable[[T], bool] | None = None, lock: bool = False) -> T:
     """The caller's object in the caller's mode, or the refusal the module docstring describes."""
-    row = await session.get(model, object_id) if object_id else None
+    row = await _get(session, model, object_id, lock)
     if row is None or not _visible(row, caller, alive):
         raise NotFound(resource, object_id)
     if row.livemode != caller.livemode:

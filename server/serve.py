@@ -8,12 +8,10 @@ import logging
 import signal
 import socket
 from collections.abc import Iterator
-from urllib.parse import urlsplit
 
 import grpc
 import uvicorn
 
-from gateway_http.tls import ChannelTls
 from server import hotpath, logs, money
 from server.cli import Stop, _ensure_schema, _reason, _runtime, _safe
 from server.clock import Clock
@@ -47,21 +45,6 @@ def server_credentials(settings: Settings) -> grpc.ServerCredentials | None:
     client_ca = settings.grpc_tls_client_ca.read_bytes() if settings.grpc_tls_client_ca else None
     return grpc.ssl_server_credentials([(settings.grpc_tls_key.read_bytes(), settings.grpc_tls_cert.read_bytes())],
                                        root_certificates=client_ca, require_client_auth=client_ca is not None)
-
-
-def channel_tls(settings: Settings, *, same_process: bool) -> ChannelTls | None:
-    """TLS for the facade's channel: when a CA or a client certificate is configured, or when the gRPC server of the
-    same process has TLS on (then, without a CA, its own certificate is the root: right for a self-signed one)."""
-    server_tls = same_process and settings.grpc_tls_cert is not None
-    if not (settings.grpc_tls_ca or settings.grpc_tls_client_cert or server_tls):
-        return None
-    roots = settings.grpc_tls_ca or (settings.grpc_tls_cert if server_tls else None)
-    client = settings.grpc_tls_client_cert, settings.grpc_tls_client_key
-    credentials = grpc.ssl_channel_credentials(
-        root_certificates=roots.read_bytes() if roots else None,  # None: the system's roots
-        private_key=client[1].read_bytes() if client[1] else None,
-        certificate_chain=client[0].read_bytes() if client[0] else None)
-    return ChannelTls(credentials, settings.grpc_tls_server_name)
 
 
 def _reuse_port_socket(host: str, port: int) -> socket.socket:
@@ -112,16 +95,11 @@ async def run(settings: Settings, roles: set[str], *, clock: Clock | None = None
                 raise Stop(str(e)) from None
             log.info("grpc listening", extra={"addr": f"{_split(settings.grpc_addr)[0]}:{port}"})
         if "http" in roles:
-            from gateway_http.app import create_app
-            from gateway_http.checkout_page import PageConfig
+            from server.composition import http_facade
 
             host, port = _split(settings.http_addr)
-            app = create_app(_dial(settings.grpc_addr), max_body_bytes=settings.max_body_bytes,
-                             channel=channel_tls(settings, same_process="grpc" in roles),
-                             trusted_proxies=settings.trusted_proxies,
-                             checkout_page=PageConfig(base_path=urlsplit(settings.checkout_base).path.rstrip("/"),
-                                                      card_js_url=settings.card_js_url),
-                             in_process=local if settings.facade_channel == "in_process" else None)
+            app = http_facade(settings, _dial(settings.grpc_addr), same_process="grpc" in roles,
+                              in_process=local if settings.facade_channel == "in_process" else None)
             http_server = _Uvicorn(uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
                                                   lifespan="on", timeout_graceful_shutdown=int(GRACE_SECONDS)))
             sockets = None

@@ -38,7 +38,7 @@ from server.refunds import convert as refund_convert
 from server.refunds import service as refunds
 from server.refunds.errors import InvalidPaymentIntent, RefundAmountExceeded
 from server.refunds.models import Refund
-from server.refunds.states import EVENT_TYPES, Event, Status, transition
+from server.refunds.states import Event, Status
 from server.rpc.context import Caller
 
 log = logging.getLogger("paygate.cards")
@@ -63,19 +63,6 @@ async def paid_card_charge(db: Database, caller: Caller, intent_id: str) -> tupl
 async def _remaining(session: AsyncSession, charge: Charge) -> Decimal:
     held = await refunds.held(session, charge.payment_intent_id, charge.asset_id)
     return charge.amount_captured - held
-
-
-async def _move(session: AsyncSession, env: Env, refund: Refund, event: Event, **facts: object) -> None:
-    before = await refunds.snapshot(session, env, refund)
-    refund.status = transition(refund.status, event)
-    for name, value in facts.items():
-        setattr(refund, name, value)
-    refund.updated = clock.now()
-    session.add(refund)
-    await session.flush()
-    await refunds.record(session, env, refund, "refund.updated", before)
-    if type_ := EVENT_TYPES.get(Status(refund.status)):
-        await refunds.record(session, env, refund, type_, None)
 
 
 async def create(db: Database, env: Env, cards: Cards, caller: Caller, request: pb.CreateRefundRequest,
@@ -175,10 +162,10 @@ async def send(db: Database, env: Env, cards: Cards, refund_id: str, *, retry: b
         if locked.status != Status.PENDING:
             return locked
         if failure:
-            await _move(session, env, locked, Event.FAILED, failure_reason=failure)
+            await refunds.move(session, env, locked, Event.FAILED, failure_reason=failure)
             return locked
-        await _move(session, env, locked, Event.SUBMITTED, provider_refund_id=provider_id)
-        await _move(session, env, locked, Event.CONFIRMED)
+        await refunds.move(session, env, locked, Event.SUBMITTED, provider_refund_id=provider_id)
+        await refunds.move(session, env, locked, Event.CONFIRMED)
         intent = await session.get(PaymentIntent, locked.payment_intent_id)
         if intent is not None:
             await customer_totals.refunded(session, env.catalogue, intent.customer_id, intent.currency,

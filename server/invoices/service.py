@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import sqlalchemy as sa
 from paygate.v1 import invoice_service_pb2 as pb
 from paygate.v1 import invoices_pb2 as ipb
-from sqlmodel import col, select
+from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
 from server.errors import MissingParameter, NotFound, invalid
 from server.invoices import states
 from server.invoices.models import Invoice
+from server.paging import Slice, newest_first
 from server.payment_intents.models import PaymentIntent
 from server.rpc.context import Caller
-from server.scoping import find_owned, get_owned
+from server.scoping import find_owned, get_owned, in_scope
 from server.subscriptions import billing, lifecycle
 from server.subscriptions.billing import Callout
 from server.subscriptions.collect import Collector, final_time, open_intent
@@ -33,17 +33,15 @@ async def get(session: AsyncSession, caller: Caller, invoice_id: str) -> Invoice
 async def list_page(session: AsyncSession, caller: Caller, request: pb.ListInvoicesRequest
                     ) -> tuple[list[Invoice], int, int, int]:
     offset, limit = offset_limit(request)
-    where = [col(Invoice.merchant_id) == caller.merchant_id, col(Invoice.livemode) == caller.livemode]
+    where = in_scope(Invoice, caller)
     if request.customer_id:
         where.append(col(Invoice.customer_id) == request.customer_id.strip())
     if request.subscription_id:
         where.append(col(Invoice.subscription_id) == request.subscription_id.strip())
     if request.status:
         where.append(col(Invoice.status) == status_wire(request.status))
-    total = (await session.exec(select(sa.func.count()).select_from(Invoice).where(*where))).one()
-    rows = await session.exec(select(Invoice).where(*where).order_by(col(Invoice.sort_key).desc())
-                              .offset(offset).limit(limit))
-    return list(rows), int(total), offset, limit
+    rows, total = await newest_first(session, Invoice, where, Slice(offset, limit))
+    return rows, total, offset, limit
 
 
 async def payment_intent_of(session: AsyncSession, caller: Caller, invoice_id: str) -> PaymentIntent:

@@ -21,7 +21,7 @@ from decimal import Decimal
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock, state_machine
+from server import clock
 from server.assets.catalogue import Asset
 from server.customers import totals as customer_totals
 from server.ids import new_id
@@ -42,7 +42,7 @@ from server.rails.base import (
 from server.rails.registry import Rails
 from server.refunds import service
 from server.refunds.models import Refund, RefundTransaction
-from server.refunds.states import EVENT_TYPES, Event, Status, TransactionStatus, transition
+from server.refunds.states import Event, Status, TransactionStatus
 from server.runtime import Runtime
 from server.treasury import nonces
 from server.wallet import hd
@@ -52,17 +52,6 @@ log = logging.getLogger("paygate.refunds")
 INTERVAL_SECONDS = 3
 BATCH = 20
 TX = TransactionStatus
-
-
-async def move(session: AsyncSession, env: Env, refund: Refund, event: Event, **facts: object) -> None:
-    """One transition, its facts, `refund.updated`, and `refund.succeeded`/`refund.failed` when it ends there."""
-    before = await service.snapshot(session, env, refund)
-    state_machine.enter(refund, transition(refund.status, event), facts)
-    session.add(refund)
-    await session.flush()
-    await service.record(session, env, refund, "refund.updated", before)
-    if type_ := EVENT_TYPES.get(Status(refund.status)):
-        await service.record(session, env, refund, type_, None)
 
 
 async def _lock(session: AsyncSession, refund_id: str) -> Refund | None:
@@ -127,7 +116,7 @@ async def fail(rt: Runtime, env: Env, refund_id: str, reason: str) -> None:
     async with rt.db.transaction() as session:
         refund = await _lock(session, refund_id)
         if refund is not None and refund.status == Status.PENDING:
-            await move(session, env, refund, Event.FAILED, failure_reason=reason)
+            await service.move(session, env, refund, Event.FAILED, failure_reason=reason)
 
 
 async def submit(rt: Runtime, env: Env, payouts: AddressPayouts, refund: Refund, asset: Asset) -> None:
@@ -147,7 +136,7 @@ async def submit(rt: Runtime, env: Env, payouts: AddressPayouts, refund: Refund,
         if locked is None or locked.status != Status.PENDING:
             return  # another sender took it
         signed = await _sign(session, payouts, quote, private_key, locked, asset)
-        await move(session, env, locked, Event.SUBMITTED, network_fee=_in_asset(quote.fee_base, asset.decimals))
+        await service.move(session, env, locked, Event.SUBMITTED, network_fee=_in_asset(quote.fee_base, asset.decimals))
     # Refused, timed out or lost: the transaction stays pending and the next pass follows its nonce.
     await payouts.broadcast(signed)
 
@@ -193,7 +182,7 @@ class RefundPayouts:
             await _finish(session, row, TX.FAILED)
             refund = await _lock(session, row.refund_id)
             if refund is not None and refund.status == Status.PROCESSING:
-                await move(session, self.env, refund, Event.FAILED, failure_reason=reason)
+                await service.move(session, self.env, refund, Event.FAILED, failure_reason=reason)
 
     async def _paid(self, result: PayoutResult) -> None:
         async with self.rt.db.transaction() as session:
@@ -210,7 +199,7 @@ class RefundPayouts:
                 # The fee the receipt says was paid, out of the refund: what the customer got is amount - paid.
                 paid = Decimal(result.fee_base).scaleb(-refund.decimals)
                 facts["network_fee"] = paid
-            await move(session, self.env, refund, Event.CONFIRMED, **facts)
+            await service.move(session, self.env, refund, Event.CONFIRMED, **facts)
             if refund.unexpected_funds:
                 return  # returned funds that never paid anything: the intent and the customer's totals stay as they are
             await self._count_for_customer(session, refund)  # first: the intent's event below shows the customer

@@ -17,7 +17,7 @@ from paygate.v1 import refunds_pb2 as pb
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock, structs, validate
+from server import clock, state_machine, structs, validate
 from server.aml import AmlStatus
 from server.assets.catalogue import Asset
 from server.chains.models import TransferStatus
@@ -37,7 +37,7 @@ from server.rails.registry import Rails
 from server.refunds import convert
 from server.refunds.errors import InsufficientFunds, InvalidPaymentIntent, RefundAmountExceeded
 from server.refunds.models import Refund, RefundTransaction
-from server.refunds.states import HOLDING, Status
+from server.refunds.states import EVENT_TYPES, HOLDING, Event, Status, transition
 from server.rpc.context import Caller
 from server.scoping import get_owned, in_scope
 from server.wallet.addresses import treasury_address
@@ -146,6 +146,18 @@ async def record(session: AsyncSession, env: Env, refund: Refund, type_: str,
 async def snapshot(session: AsyncSession, env: Env, refund: Refund) -> dict[str, object]:
     txs = await transactions(session, [refund.id])
     return outbox.snapshot(convert.to_proto(env.catalogue, refund, txs.get(refund.id, []), brief=True))
+
+
+async def move(session: AsyncSession, env: Env, refund: Refund, event: Event, **facts: object) -> None:
+    """One transition, its facts, `refund.updated`, and `refund.succeeded`/`refund.failed` when it ends there: for
+    refunds sent on a chain (refunds/sender.py) and by a card provider (cards/refunds.py) alike."""
+    before = await snapshot(session, env, refund)
+    state_machine.enter(refund, transition(refund.status, event), facts)
+    session.add(refund)
+    await session.flush()
+    await record(session, env, refund, "refund.updated", before)
+    if type_ := EVENT_TYPES.get(Status(refund.status)):
+        await record(session, env, refund, type_, None)
 
 
 @dataclass(frozen=True)

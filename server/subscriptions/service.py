@@ -9,17 +9,17 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-import sqlalchemy as sa
 from paygate.v1 import subscriptions_pb2 as pb
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import structs, validate
 from server.errors import Forbidden, MissingParameter, invalid
+from server.paging import Slice, newest_first
 from server.products.convert import variant_title
 from server.products.models import ProductVariant, SellingPlan
 from server.rpc.context import Caller
-from server.scoping import get_owned
+from server.scoping import get_owned, in_scope
 from server.subscriptions import billing, convert, renewal
 from server.subscriptions.aggregate import Loaded, Plan, load
 from server.subscriptions.billing import Callout
@@ -72,17 +72,15 @@ async def get(session: AsyncSession, caller: Caller, sub_id: str, *, for_update:
 async def list_page(session: AsyncSession, caller: Caller, request: pb.ListSubscriptionsRequest
                     ) -> tuple[list[Loaded], int, int, int]:
     offset, limit = offset_limit(request)
-    where = [col(Subscription.merchant_id) == caller.merchant_id, col(Subscription.livemode) == caller.livemode]
+    where = in_scope(Subscription, caller)
     if request.customer_id:
         where.append(col(Subscription.customer_id) == request.customer_id.strip())
     if request.status:
         where.append(col(Subscription.status) == convert.status_wire(request.status))
     if request.external_id:
         where.append(col(Subscription.external_id) == request.external_id.strip())
-    total = (await session.exec(select(sa.func.count()).select_from(Subscription).where(*where))).one()
-    rows = await session.exec(select(Subscription).where(*where).order_by(col(Subscription.sort_key).desc())
-                              .offset(offset).limit(limit))
-    return [await load(session, r) for r in rows], int(total), offset, limit
+    rows, total = await newest_first(session, Subscription, where, Slice(offset, limit))
+    return [await load(session, r) for r in rows], total, offset, limit
 
 
 async def cancel(session: AsyncSession, caller: Caller, request: pb.CancelSubscriptionRequest) -> Loaded:

@@ -6,20 +6,20 @@ from __future__ import annotations
 import secrets
 from decimal import Decimal, InvalidOperation
 
-import sqlalchemy as sa
-from sqlmodel import col, select
+from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
 from server.aml import AmlStatus
 from server.assets.catalogue import Catalogue
 from server.config import Settings
-from server.errors import Conflict, DomainError, MissingParameter, NotFound, invalid
+from server.errors import Conflict, DomainError, MissingParameter, invalid
 from server.ids import new_id
-from server.paging import Page
+from server.paging import Page, newest_first
 from server.rails.base import InvalidAddress
 from server.rails.registry import Rails
 from server.rpc.context import Caller
+from server.scoping import get_owned, in_scope
 from server.treasury.models import AddressStatus, MerchantAddress, VerificationStatus
 from server.treasury.sweeps import native_of
 
@@ -97,10 +97,8 @@ async def create(session: AsyncSession, catalogue: Catalogue, rails: Rails, sett
 
 
 async def get(session: AsyncSession, caller: Caller, address_id: str, *, lock: bool = False) -> MerchantAddress:
-    row = await session.get(MerchantAddress, address_id.strip(), with_for_update=lock, populate_existing=lock)
-    if row is None or row.merchant_id != caller.merchant_id or row.livemode != caller.livemode or row.deleted_at:
-        raise NotFound(RESOURCE, address_id)
-    return row
+    return await get_owned(session, MerchantAddress, address_id.strip(), caller, RESOURCE,
+                           alive=lambda r: not r.deleted_at, lock=lock)
 
 
 async def update(session: AsyncSession, caller: Caller, address_id: str, alias: str) -> MerchantAddress:
@@ -154,11 +152,7 @@ async def verify(session: AsyncSession, caller: Caller, address_id: str, amount:
 
 async def list_page(session: AsyncSession, caller: Caller, page: Page, network: str) -> tuple[list[MerchantAddress],
                                                                                               int]:
-    where = [MerchantAddress.merchant_id == caller.merchant_id, MerchantAddress.livemode == caller.livemode,
-             MerchantAddress.deleted_at == 0]
+    where = [*in_scope(MerchantAddress, caller), MerchantAddress.deleted_at == 0]
     if network.strip():
         where.append(MerchantAddress.network == network.strip())
-    total = (await session.exec(select(sa.func.count()).select_from(MerchantAddress).where(*where))).one()
-    rows = await session.exec(select(MerchantAddress).where(*where)
-                              .order_by(col(MerchantAddress.sort_key).desc()).offset(page.offset).limit(page.size))
-    return list(rows), int(total)
+    return await newest_first(session, MerchantAddress, where, page)

@@ -23,8 +23,9 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock, structs, validate
+from server.aml.screener import AmlStatus
 from server.assets.catalogue import Asset, Catalogue
-from server.errors import Conflict, DomainError, MissingParameter, NotFound, invalid
+from server.errors import Conflict, DomainError, MissingParameter, invalid
 from server.events import outbox
 from server.ids import new_id
 from server.paging import Page, newest_first
@@ -32,6 +33,7 @@ from server.payment_intents.totals import text
 from server.rails.base import ChainUnavailable, InvalidAddress, Outcome, Payout, PayoutRefused, PayoutResult
 from server.rpc.context import Caller
 from server.runtime import Runtime
+from server.scoping import find_owned, get_owned, in_scope
 from server.treasury import approval_trail, keys, ledger
 from server.treasury.ledger import Holder, Scope
 from server.treasury.listeners import treasury_of
@@ -73,9 +75,8 @@ async def _resolve(session: AsyncSession, catalogue: Catalogue, caller: Caller, 
     account_id, address = request.receive_account_id.strip(), request.receive_address.strip()
     row: MerchantAddress | None = None
     if account_id:
-        row = await session.get(MerchantAddress, account_id)
-        if row is None or row.merchant_id != caller.merchant_id or row.livemode != caller.livemode \
-                or row.deleted_at or row.status != AddressStatus.VERIFIED or row.network != asset.network:
+        row = await find_owned(session, MerchantAddress, account_id, caller, alive=lambda r: not r.deleted_at)
+        if row is None or row.status != AddressStatus.VERIFIED or row.network != asset.network:
             raise invalid("receive_account_id", "not a verified payout address of this network")
         if address and _normalized(rt, asset, address) != row.address:
             raise invalid("receive_address", "not the address of receive_account_id")
@@ -182,14 +183,11 @@ async def create(rt: Runtime, caller: Caller, request: pb.CreatePayoutRequest) -
 
 
 async def get(session: AsyncSession, caller: Caller, payout_id: str, *, lock: bool = False) -> PayoutRow:
-    row = await session.get(PayoutRow, payout_id.strip(), with_for_update=lock, populate_existing=lock)
-    if row is None or row.merchant_id != caller.merchant_id or row.livemode != caller.livemode:
-        raise NotFound(RESOURCE, payout_id)
-    return row
+    return await get_owned(session, PayoutRow, payout_id.strip(), caller, RESOURCE, lock=lock)
 
 
 async def list_page(session: AsyncSession, caller: Caller, page: Page, status: str) -> tuple[list[PayoutRow], int]:
-    where: list[Any] = [PayoutRow.merchant_id == caller.merchant_id, PayoutRow.livemode == caller.livemode]
+    where: list[Any] = in_scope(PayoutRow, caller)
     if status.strip():
         where.append(PayoutRow.status == status.strip())
     return await newest_first(session, PayoutRow, where, page)
@@ -235,7 +233,7 @@ def to_proto(catalogue: Catalogue, row: PayoutRow, txs: list[TreasuryTransfer]) 
         source_amount=text(row.amount), receive_asset_id=row.asset_id, receive_account_id=row.merchant_address_id,
         receive_address=row.address, network=row.network, payment_network_fee=text(row.network_fee),
         payment_network_fee_asset_id=native.id if native else "", payment_net_amount=text(row.amount),
-        status=row.status, approval_status=row.approval_status, aml_status="approved",
+        status=row.status, approval_status=row.approval_status, aml_status=AmlStatus.APPROVED,
         failure_reason=row.failure_reason, external_id=row.external_id, internal_note=row.internal_note,
         statement_descriptor=row.statement_descriptor, created=row.created, updated=row.updated,
         transactions=[pb.PayoutTransaction(id=t.id, tx_hash=t.tx_hash, status=t.status,

@@ -9,6 +9,7 @@ from server.paging import newest_first, page_of
 from server.payment_intents.totals import text
 from server.rpc.context import current_caller
 from server.runtime import Runtime
+from server.scoping import in_scope
 from server.treasury import balance, sweeps
 from server.treasury.models import Sweep, SweepTransaction
 
@@ -38,8 +39,7 @@ class TreasuryServicer(treasury_pb2_grpc.TreasuryServiceServicer):
         caller = current_caller()
         page = page_of(request)
         async with self._rt.db.read() as session:
-            rows, total = await newest_first(session, Sweep, [Sweep.merchant_id == caller.merchant_id,
-                                                              Sweep.livemode == caller.livemode], page)
+            rows, total = await newest_first(session, Sweep, in_scope(Sweep, caller), page)
             txs: dict[str, list[SweepTransaction]] = {}
             for tx in await session.exec(select(SweepTransaction)
                                          .where(col(SweepTransaction.sweep_id).in_([r.id for r in rows]))

@@ -2,12 +2,12 @@ from __future__ import annotations
 
 from paygate.v1 import events_pb2, webhook_endpoints_pb2
 
-from server.webhooks.models import Delivery, WebhookEndpoint
+from server.webhooks.models import Delivery, DeliveryStatus, WebhookEndpoint
 
-_STATUS = {
-    "pending": events_pb2.EVENT_DELIVERY_STATUS_PENDING,
-    "succeeded": events_pb2.EVENT_DELIVERY_STATUS_SUCCEEDED,
-    "failed": events_pb2.EVENT_DELIVERY_STATUS_FAILED,
+_STATUS: dict[str, int] = {
+    DeliveryStatus.PENDING: events_pb2.EVENT_DELIVERY_STATUS_PENDING,
+    DeliveryStatus.SUCCEEDED: events_pb2.EVENT_DELIVERY_STATUS_SUCCEEDED,
+    DeliveryStatus.FAILED: events_pb2.EVENT_DELIVERY_STATUS_FAILED,
 }
 
 

@@ -53,9 +53,16 @@ def test_create_on_the_primary_path_still_answers_the_intent_itself(api: httpx.C
 # ---------------------------------------------------------------- unbound paths
 
 
-@pytest.mark.parametrize("path", ["/v1/payment_intents/invoices", "/v1/payment_intents/preview"])
+@pytest.mark.parametrize("path", ["/v1/payment_intents/invoices", "/v1/payment_intents/preview",
+                                  "/v1/payment_intents/some_thing", "/v1/payment_intents/invoice_items",
+                                  "/v1/payment_intents/some_thing/cancel"])
 def test_an_unbound_literal_path_under_payment_intents_is_not_found(api: httpx.Client, path: str) -> None:
     fails(api.post(path, json={}), 404, "not_found")
+
+
+@pytest.mark.parametrize("path", ["/v1/payment_intents/some_thing", "/v1/customers/no_such_path"])
+def test_an_unbound_path_with_an_underscore_is_not_read_as_an_id(api: httpx.Client, path: str) -> None:
+    fails(api.get(path), 404, "not_found")
 
 
 def test_the_invoice_literal_is_the_invoice_payment_intent_call(api: httpx.Client) -> None:
