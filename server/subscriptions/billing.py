@@ -235,10 +235,8 @@ async def new_invoice(session: AsyncSession, loaded: Loaded, *, reason: str, cyc
         types += ["invoice.paid", "invoice.payment_succeeded"]
     elif status in ("open", "void", "uncollectible"):
         types.append(inv_states.EVENT_TYPES[inv_states.Status(status)])
-    resource = await invoice_view(session, inv)
-    for type_ in types:
-        await outbox.record(session, merchant_id=inv.merchant_id, livemode=inv.livemode, type=type_,
-                            resource=resource)
+    await outbox.record_each(session, merchant_id=inv.merchant_id, livemode=inv.livemode, types=types,
+                             resource=await invoice_view(session, inv))
     return inv
 
 
