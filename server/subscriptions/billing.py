@@ -8,8 +8,9 @@ event of the status entered (`.paused`, `.resumed`, `.deleted`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from email.message import Message
 from typing import Any
 
 from sqlmodel import col, select
@@ -40,10 +41,12 @@ ENTERED_EVENTS = {Status.PAUSED: "subscription.paused", Status.CANCELED: "subscr
 
 @dataclass(frozen=True)
 class Callout:
-    """Work for after the commit: `charge` a card for an invoice, or `mail` an invoice's payment link."""
+    """Work for after the commit: `charge` a card for an invoice, or `mail` an invoice's payment link (`message`:
+    the e-mail as built from the rows of the transaction that leased it, else it is built after the commit)."""
 
     kind: str
     invoice_id: str
+    message: Message | None = field(default=None, compare=False, repr=False)
 
 
 async def lock(session: AsyncSession, sub_id: str) -> Subscription | None:
