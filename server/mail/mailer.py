@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from email.message import Message
 from email.policy import Compat32
 from email.utils import formatdate, make_msgid
@@ -89,14 +90,28 @@ class FileMailer:
         self._sender = sender
 
     async def send(self, message: Message) -> None:
-        path = self.folder / f"{clock.now()}-{random_base62(8)}.eml"
-        raw = bytes(_stamp(message, self._sender))
-        try:
-            path.write_bytes(raw)
-        except FileNotFoundError:  # the folder is made on the first message (or again, if it was removed)
-            self.folder.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(raw)
-        log.info("e-mail written", extra={"path": str(path)})
+        path = self._write(bytes(_stamp(message, self._sender)))
+        log.info("e-mail written", extra={"path": path})
+
+    def _write(self, raw: bytes) -> str:
+        """A new file (never over another one), with plain system calls: a renewal sweep writes thousands."""
+        folder = str(self.folder)
+        while True:
+            path = os.path.join(folder, f"{clock.now()}-{random_base62(8)}.eml")
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            except FileNotFoundError:  # the folder is made on the first message (or again, if it was removed)
+                self.folder.mkdir(parents=True, exist_ok=True)
+                continue
+            except FileExistsError:  # that name is taken: draw another
+                continue
+            try:
+                view = memoryview(raw)
+                while view:
+                    view = view[os.write(fd, view):]
+            finally:
+                os.close(fd)
+            return path
 
 
 def mailer_for(smtp_url: str = "", mail_dir: Path = Path("var/mail"), sender: str = DEFAULT_FROM) -> Mailer:
