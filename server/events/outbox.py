@@ -8,10 +8,12 @@ are committed together or not at all.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, cast
 
+import sqlalchemy as sa
 from google.protobuf.message import Message
+from sqlalchemy.orm import Session
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
@@ -27,9 +29,12 @@ API_VERSION = "2026-11-22"
 Subscriber = Callable[[AsyncSession, Event], Awaitable[None]]
 EVENT_RECORDED = "events.recorded"
 # A unit of work that writes many events (a renewal sweep's batch) sets this in `session.info`: its events are
-# inserted with everything else at its next flush (autoflush before any query, the commit at the latest) instead of
-# one INSERT each. The event and its subscribers' rows still commit together.
+# kept as plain rows and inserted together, one multi-row INSERT, at its next flush (autoflush before any query, the
+# commit at the latest) and before any row of that flush (a subscriber's delivery refers to its event); no ORM object
+# is made for them unless a subscriber is there to receive one. The event and its subscribers' rows still commit
+# together.
 DEFER_FLUSH = "events.defer_flush"
+_DEFERRED_ROWS = "events.deferred_rows"
 
 
 def subscribe(db: Database, subscriber: Subscriber) -> None:
@@ -46,21 +51,65 @@ def changed(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
 
 
 async def record(session: AsyncSession, *, merchant_id: str, livemode: bool, type: str, resource: Message,
-                 previous_attributes: dict[str, Any] | None = None, before: dict[str, Any] | None = None) -> Event:
+                 previous_attributes: dict[str, Any] | None = None, before: dict[str, Any] | None = None) -> None:
     """The event with `resource` as the API shows it now. `previous_attributes` are what changed: given, or computed
     from `before` (the resource's snapshot before the change)."""
+    await record_each(session, merchant_id=merchant_id, livemode=livemode, types=[type], resource=resource,
+                      previous_attributes=previous_attributes, before=before)
+
+
+async def record_each(session: AsyncSession, *, merchant_id: str, livemode: bool, types: Sequence[str],
+                      resource: Message, previous_attributes: dict[str, Any] | None = None,
+                      before: dict[str, Any] | None = None) -> None:
+    """One event per type in `types`, in that order, all showing `resource` as it is now (an invoice created and
+    finalized at once): its snapshot is taken and serialized once."""
     data = snapshot(resource)
     if before is not None and previous_attributes is None:
         previous_attributes = changed(before, data)
-    event = Event(
-        id=new_id("evt"), merchant_id=merchant_id, livemode=livemode, type=type, api_version=API_VERSION,
-        object_type=str(data.get("object") or type.split(".")[0]), object_id=str(data.get("id", "")),
-        data=dumps({"object": data, "previous_attributes": previous_attributes}).decode(), created=clock.now(),
-        sort_key=clock.sort_key(),  # given, not defaulted: a default factory costs pydantic an inspection per row
-    )
-    session.add(event)
-    if not session.info.get(DEFER_FLUSH):
-        await session.flush()
-    for subscriber in hooks_of(session).of(EVENT_RECORDED):
-        await subscriber(session, event)
-    return event
+    text = dumps({"object": data, "previous_attributes": previous_attributes}).decode()
+    object_id, created = str(data.get("id", "")), clock.now()
+    deferred = bool(session.info.get(DEFER_FLUSH))
+    subscribers = hooks_of(session).of(EVENT_RECORDED)
+    for type_ in types:
+        # sort_key given, not defaulted: a default factory costs pydantic a signature inspection per row.
+        row: dict[str, Any] = dict(
+            id=new_id("evt"), merchant_id=merchant_id, livemode=livemode, type=type_, api_version=API_VERSION,
+            object_type=str(data.get("object") or type_.split(".")[0]), object_id=object_id, data=text,
+            created=created, sort_key=clock.sort_key())
+        if deferred:
+            _defer(session, row)
+            if not subscribers:
+                continue
+            event = Event(**row)
+        else:
+            event = Event(**row)
+            session.add(event)
+            await session.flush()
+        for subscriber in subscribers:
+            await subscriber(session, event)
+
+
+def _defer(session: AsyncSession, row: dict[str, Any]) -> None:
+    rows: list[dict[str, Any]] | None = session.info.get(_DEFERRED_ROWS)
+    if rows is None:
+        rows = session.info[_DEFERRED_ROWS] = []
+        sync = session.sync_session
+        if not sa.event.contains(sync, "before_flush", _insert_deferred):
+            sa.event.listen(sync, "before_flush", _insert_deferred)
+            sa.event.listen(sync, "before_commit", _insert_deferred)
+            sa.event.listen(sync, "after_rollback", _drop_deferred)
+    rows.append(row)
+
+
+def _insert_deferred(session: Session, *_: Any) -> None:
+    """Before a flush (its rows may refer to the events) or the commit (when nothing else is left to flush)."""
+    rows = session.info.pop(_DEFERRED_ROWS, None)
+    if rows:
+        session.connection().execute(sa.insert(_EVENTS), rows)
+
+
+def _drop_deferred(session: Session) -> None:
+    session.info.pop(_DEFERRED_ROWS, None)
+
+
+_EVENTS = cast(sa.Table, Event.__table__)  # type: ignore[attr-defined]

@@ -8,6 +8,6 @@ writes each message as a `.eml` file under a folder (development and `make run`,
 
 from __future__ import annotations
 
-from server.mail.mailer import FileMailer, Mailer, MailError, SmtpMailer, mailer_for
+from server.mail.mailer import FAST_COMPAT32, FileMailer, Mailer, MailError, SmtpMailer, mailer_for
 
-__all__ = ["FileMailer", "MailError", "Mailer", "SmtpMailer", "mailer_for"]
+__all__ = ["FAST_COMPAT32", "FileMailer", "MailError", "Mailer", "SmtpMailer", "mailer_for"]

@@ -3,7 +3,8 @@ the selling plan (and the target plan of a pending update)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -18,23 +19,29 @@ from server.subscriptions.pricing import Policy, Tier, tier
 
 @dataclass
 class Plan:
-    """A (selling plan, variant, quantity) with the means to price its cycles."""
+    """A (selling plan, variant, quantity) with the means to price its cycles. Its rows are not written while it
+    is in use (see rows.py), so its policies and the tiers asked for are worked out once."""
 
     plan: SellingPlan
     variant: ProductVariant
     quantity: int
     decimals: int
+    _tiers: dict[int, Tier] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def cycle(self) -> Cycle:
         return Cycle.of(self.plan.billing_cycle, self.plan.billing_cycle_interval)
 
-    @property
-    def policies(self) -> list[Policy]:
-        return [Policy.of(p) for p in self.plan.pricing_policies]
+    @cached_property
+    def policies(self) -> tuple[Policy, ...]:
+        return tuple(Policy.of(p) for p in self.plan.pricing_policies)
 
     def tier(self, n: int) -> Tier:
-        return tier(self.variant.price, self.quantity, self.policies, max(1, n), self.decimals)
+        n = max(1, n)
+        found = self._tiers.get(n)
+        if found is None:
+            found = self._tiers[n] = tier(self.variant.price, self.quantity, list(self.policies), n, self.decimals)
+        return found
 
 
 @dataclass
@@ -52,11 +59,18 @@ class Loaded:
 
 
 async def plan_of(session: AsyncSession, plan_id: str, variant_id: str, quantity: int, decimals: int) -> Plan | None:
+    """One Plan per (plan, variant, quantity, decimals) for the life of the session, like its rows (a renewal
+    sweep's batch shares one)."""
+    plans: dict[tuple[str, str, int, int], Plan] = session.info.setdefault("paygate.plans", {})
+    key = (plan_id, variant_id, quantity, decimals)
+    if key in plans:
+        return plans[key]
     plan = await rows.get(session, SellingPlan, plan_id)
     variant = await rows.get(session, ProductVariant, variant_id)
     if plan is None or variant is None:
         return None
-    return Plan(plan, variant, quantity, decimals)
+    found = plans[key] = Plan(plan, variant, quantity, decimals)
+    return found
 
 
 async def load(session: AsyncSession, sub: Subscription) -> Loaded:

@@ -8,8 +8,9 @@ event of the status entered (`.paused`, `.resumed`, `.deleted`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from email.message import Message
 from typing import Any
 
 from sqlmodel import col, select
@@ -40,10 +41,12 @@ ENTERED_EVENTS = {Status.PAUSED: "subscription.paused", Status.CANCELED: "subscr
 
 @dataclass(frozen=True)
 class Callout:
-    """Work for after the commit: `charge` a card for an invoice, or `mail` an invoice's payment link."""
+    """Work for after the commit: `charge` a card for an invoice, or `mail` an invoice's payment link (`message`:
+    the e-mail as built from the rows of the transaction that leased it, else it is built after the commit)."""
 
     kind: str
     invoice_id: str
+    message: Message | None = field(default=None, compare=False, repr=False)
 
 
 async def lock(session: AsyncSession, sub_id: str) -> Subscription | None:
@@ -235,10 +238,8 @@ async def new_invoice(session: AsyncSession, loaded: Loaded, *, reason: str, cyc
         types += ["invoice.paid", "invoice.payment_succeeded"]
     elif status in ("open", "void", "uncollectible"):
         types.append(inv_states.EVENT_TYPES[inv_states.Status(status)])
-    resource = await invoice_view(session, inv)
-    for type_ in types:
-        await outbox.record(session, merchant_id=inv.merchant_id, livemode=inv.livemode, type=type_,
-                            resource=resource)
+    await outbox.record_each(session, merchant_id=inv.merchant_id, livemode=inv.livemode, types=types,
+                             resource=await invoice_view(session, inv))
     return inv
 
 

@@ -26,7 +26,7 @@ from server.db import Database
 from server.ids import new_id
 from server.invoices import states as inv_states
 from server.invoices.models import Invoice
-from server.mail import Mailer, MailError
+from server.mail import FAST_COMPAT32, Mailer, MailError
 from server.merchants.models import Merchant
 from server.payment_intents import settle
 from server.payment_intents.aggregate import Loaded as IntentLoaded
@@ -128,10 +128,13 @@ async def collect(session: AsyncSession, collector: Collector | None, sub: Subsc
     inv.due_date = at + DUE_DAYS * DAY
     inv.next_payment_attempt = inv.due_date
     # Leased to the callout that e-mails it right after this commit (wall clock, like the mail job's claim): if
-    # this process dies first, the lease lapses and the mail job sends it.
+    # this process dies first, the lease lapses and the mail job sends it. The e-mail is built now, from the rows
+    # at hand, so that the callout need not read them again.
     inv.mail_due_at = clock.now() + MAIL_LEASE_SECONDS
     session.add(inv)
-    return [Callout("mail", inv.id)]
+    customer = await rows.get(session, Customer, inv.customer_id) if inv.customer_id else None
+    merchant = await rows.get(session, Merchant, inv.merchant_id)
+    return [Callout("mail", inv.id, mail_of(inv, customer, merchant))]
 
 
 # ---------------------------------------------------------------- e-mail
@@ -147,11 +150,18 @@ def invoice_mail(inv: Invoice, merchant_name: str, to: str) -> Message:
             f"billing cycle {inv.cycle_number}.\n\nPay it here:\n\n    {inv.payment_url}\n\n"
             "If it is not paid within 3 days the subscription falls past due, and it ends 7 days after the "
             "billing date.\n")
-    mail = MIMEText(body, "plain", "us-ascii" if body.isascii() else "utf-8")
+    mail = MIMEText(body, "plain", "us-ascii" if body.isascii() else "utf-8", policy=FAST_COMPAT32)
     mail["To"] = "".join(to.split())  # an address has no white space; a line break would start a header
     subject = f"{merchant_name}: invoice {inv.id} for {amount}"
     mail["Subject"] = subject if subject.isascii() else Header(subject, "utf-8").encode()
     return mail
+
+
+def mail_of(inv: Invoice, customer: Customer | None, merchant: Merchant | None) -> Message | None:
+    """The invoice's e-mail, or None when there is none to send (not open, no payment link, no address)."""
+    if inv.status != "open" or not inv.payment_url or customer is None or not customer.email:
+        return None
+    return invoice_mail(inv, merchant.name if merchant else "", customer.email)
 
 
 async def send_mail(db: Database, mailer: Mailer, invoice_id: str) -> bool:
@@ -172,19 +182,32 @@ async def send_mails(db: Database, mailer: Mailer, invoice_ids: list[str], *, le
             col(Merchant.id).in_({i.merchant_id for i in invs})))}
         unmailable: list[str] = []
         for inv in invs:
-            customer = customers.get(inv.customer_id or "")
-            if inv.status != "open" or not inv.payment_url or customer is None or not customer.email:
+            message = mail_of(inv, customers.get(inv.customer_id or ""), merchants.get(inv.merchant_id))
+            if message is None:
                 if inv.mail_due_at is not None:
                     unmailable.append(inv.id)
                     log.info("invoice not e-mailed (not open, or no address)", extra={"invoice": inv.id})
                 continue
-            merchant = merchants.get(inv.merchant_id)
-            messages[inv.id] = invoice_mail(inv, merchant.name if merchant else "", customer.email)
+            messages[inv.id] = message
         if unmailable:
             await session.exec(sa.update(Invoice).where(col(Invoice.id).in_(unmailable)).values(mail_due_at=None))
         if messages and not leased:
             await session.exec(sa.update(Invoice).where(col(Invoice.id).in_(list(messages)))
                                .values(mail_due_at=clock.now() + MAIL_LEASE_SECONDS))
+    return await deliver(db, mailer, messages)
+
+
+async def send_built(db: Database, mailer: Mailer, callouts: list[Callout]) -> int:
+    """The `mail` callouts of a committed transaction: those that carry their e-mail are sent as built (their
+    invoices leased by that transaction), the others are read and built first (`send_mails`). The number sent."""
+    built = {c.invoice_id: c.message for c in callouts if c.message is not None}
+    others = [c.invoice_id for c in callouts if c.message is None and c.invoice_id not in built]
+    sent = await deliver(db, mailer, built) if built else 0
+    return sent + (await send_mails(db, mailer, others, leased=True) if others else 0)
+
+
+async def deliver(db: Database, mailer: Mailer, messages: dict[str, Message]) -> int:
+    """Hand each leased invoice's e-mail to the mailer, then mark those sent in one transaction."""
     sent: list[str] = []
     for invoice_id, message in messages.items():
         try:

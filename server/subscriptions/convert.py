@@ -55,7 +55,7 @@ def tier_view(plan: Plan, n: int, currency: str) -> pb.PricingTierView:
 
 
 def plan_pricing(plan: Plan, currency: str) -> pb.SellingPlanPricing:
-    policies = ordered(plan.policies)
+    policies = ordered(list(plan.policies))
     tiers = []
     for p in policies:
         span = span_of(policies, p)

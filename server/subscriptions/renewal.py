@@ -30,7 +30,7 @@ from server.invoices.models import Invoice
 from server.subscriptions import billing
 from server.subscriptions.aggregate import Loaded, load
 from server.subscriptions.billing import Callout
-from server.subscriptions.collect import Collector, charge, collect, final_time, give_up, send_mails
+from server.subscriptions.collect import Collector, charge, collect, final_time, give_up, send_built, send_mails
 from server.subscriptions.cycles import boundary
 from server.subscriptions.models import Subscription
 from server.subscriptions.states import Event, Status
@@ -221,10 +221,10 @@ async def resume(session: AsyncSession, collector: Collector | None, loaded: Loa
 
 async def run_callouts(db: Database, collector: Collector | None, callouts: list[Callout]) -> None:
     """After the commit: e-mails (together) and card charges (each recorded in its own transaction)."""
-    mails = [c.invoice_id for c in callouts if c.kind == "mail"]
+    mails = [c for c in callouts if c.kind == "mail"]
     if mails and collector is not None:
         try:
-            await send_mails(db, collector.mailer, mails, leased=True)  # collect() leased them to us
+            await send_built(db, collector.mailer, mails)  # collect() leased them to us
         except Exception:  # the leases bring them back
             log.exception("invoice e-mails failed", extra={"count": len(mails)})
     for c in callouts:

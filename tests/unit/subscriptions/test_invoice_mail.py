@@ -5,6 +5,7 @@ from __future__ import annotations
 import email
 from decimal import Decimal
 from email.header import decode_header, make_header
+from email.policy import compat32
 
 from server.invoices.models import Invoice
 from server.mail.mailer import _stamp
@@ -30,3 +31,11 @@ def test_a_non_ascii_merchant_name_is_an_encoded_word_and_the_body_decodes() -> 
     assert subject == "Café Ünï: invoice inv_1 for $9.50"
     body = parsed.get_payload(decode=True).decode()
     assert "Café Ünï has a new invoice" in body and "https://checkout.test/pay/pi_1?client_secret=s" in body
+
+
+def test_the_invoice_mail_is_written_exactly_as_the_compat32_policy_writes_it() -> None:
+    names = ["Shop", "Café Ünï", "A merchant with a name long enough that the subject must be folded onto two lines"]
+    for name in names:
+        mail = _stamp(invoice_mail(invoice(), name, "ann@example.com"), "p <p@x.y>")
+        assert mail.as_bytes() == mail.as_bytes(policy=compat32) and mail.as_string() == mail.as_string(
+            policy=compat32)
