@@ -2,12 +2,15 @@
 
 One run starts a dev chain (Anvil, through `paygate devchain`'s code), puts `--transfers` transfers (half USDT, half
 native ETH, each to a different address) into blocks of `--per-block` transactions, then for each watched-set size
-(1,000, 10,000 and 100,000 by default; the 1,000 receiving addresses are always among them) builds a fresh SQLite
-database, inserts the watched addresses and times one watcher from the block before the transfers to the head:
+(1,000, 10,000 and 100,000 by default; the 1,000 receiving addresses are always among them) builds a fresh database
+(SQLite, or a scratch PostgreSQL database with `--database postgresql`), inserts the watched addresses and times one
+watcher from the block before the transfers to the head:
 
 * `scan s`   — the JSON-RPC side only (`EvmScanner.scan` over the range: blocks, receipts, batched eth_getLogs);
 * `pass s`   — a whole watcher pass (lease, scan, recording every transfer and telling the listeners);
 * `tx/s`     — transfers detected per second of `pass s`;
+* `db ms/tx` — (pass - scan) per transfer: what recording one transfer costs the watcher (its database writes, AML
+  screening, the ORM) beside reading the chain;
 * scan x, pass x — ratios against the smallest watched set.
 
 Each row is the best of `--repeat` runs (the watcher's records are deleted between runs).
@@ -16,6 +19,7 @@ The node, the watcher and SQLite share the machine's CPUs: read the numbers as r
 asserts a time.
 
     .venv/bin/python bench/watcher.py [--transfers 1000] [--per-block 100] [--watched 1000,10000,100000] [--repeat 3]
+                                      [--database sqlite|postgresql]
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ from server.rails.evm import devchain  # noqa: E402
 from server.rails.evm.networks_file import upsert_network  # noqa: E402
 from server.rails.evm.scanner import EvmScanner  # noqa: E402
 from server.watcher import NetworkWatcher  # noqa: E402
-from tests.harness import free_port  # noqa: E402
+from tests.harness import create_database, drop_database, free_port  # noqa: E402
 
 
 def make_transfers(chain: devchain.DevChain, targets: list[str], per_block: int) -> tuple[int, int]:
@@ -118,6 +122,7 @@ def main() -> None:
     parser.add_argument("--per-block", type=int, default=100)
     parser.add_argument("--watched", default="1000,10000,100000")
     parser.add_argument("--repeat", type=int, default=3, help="best of this many runs per row")
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     args = parser.parse_args()
     sizes = sorted(int(s) for s in args.watched.split(","))
     assert sizes[0] >= args.transfers, "every watched set must hold the receiving addresses"
@@ -130,23 +135,29 @@ def main() -> None:
         targets = ["0x" + secrets.token_hex(20) for _ in range(args.transfers)]
         t0 = time.perf_counter()
         first, last = make_transfers(chain, targets, args.per_block)
-        print(f"# {platform.node()} · {os.cpu_count()} CPUs · load {os.getloadavg()[0]:.2f} · "
+        print(f"# {platform.node()} · {os.cpu_count()} CPUs · load {os.getloadavg()[0]:.2f} · {args.database} · "
               f"{args.transfers} transfers in blocks {first}-{last} (sent in {time.perf_counter() - t0:.1f} s)")
         rows = []
         for size in sizes:
-            url = f"sqlite:///{workdir / f'watch-{size}.db'}"
-            migrate.upgrade(url)
-            extra = ["0x" + secrets.token_hex(20) for _ in range(size - len(targets))]
-            insert_watched(url, targets + extra, first)
-            scan_s, pass_s, found = asyncio.run(measure(url, networks_file, set(targets + extra), first, last,
-                                                         args.repeat))
+            (workdir / str(size)).mkdir()
+            url = create_database(args.database, workdir / str(size))
+            try:
+                migrate.upgrade(url)
+                extra = ["0x" + secrets.token_hex(20) for _ in range(size - len(targets))]
+                insert_watched(url, targets + extra, first)
+                scan_s, pass_s, found = asyncio.run(measure(url, networks_file, set(targets + extra), first, last,
+                                                             args.repeat))
+            finally:
+                drop_database(url)
             rows.append((size, found, scan_s, pass_s))
             print(f"  measured {size:,} watched addresses", file=sys.stderr)
         base_scan, base_pass = rows[0][2], rows[0][3]
-        print(f"{'watched':>9} {'found':>6} {'scan s':>8} {'pass s':>8} {'tx/s':>8} {'scan x':>7} {'pass x':>7}")
+        print(f"{'watched':>9} {'found':>6} {'scan s':>8} {'pass s':>8} {'tx/s':>8} {'db ms/tx':>9} {'scan x':>7} "
+              f"{'pass x':>7}")
         for size, found, scan_s, pass_s in rows:
             print(f"{size:>9,} {found:>6} {scan_s:>8.3f} {pass_s:>8.3f} {found / pass_s:>8.0f} "
-                  f"{scan_s / base_scan:>7.2f} {pass_s / base_pass:>7.2f}")
+                  f"{(pass_s - scan_s) / found * 1000:>9.2f} {scan_s / base_scan:>7.2f} {pass_s / base_pass:>7.2f}")
+        print(f"# load {os.getloadavg()[0]:.2f} at the end")
     finally:
         chain.stop()
 

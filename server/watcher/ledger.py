@@ -8,7 +8,14 @@ Statuses (`server.chains.models.TransferStatus`; `confirmations` counts the bloc
     reverted    its block left the canonical chain; if the transaction is mined again the same row is recorded
                 again (reverted → submitted …), so a transfer is never counted twice
 
-Every change runs `hooks.notify(session, transfer, previous_status, previous_aml)` in the caller's transaction.
+Every change runs `hooks.notify(session, transfer, previous_status, previous_aml)` in the caller's transaction, in
+the order the changes happen (a transfer's own AML verdict right after its confirmation).
+
+A batch's writes are left to the session's unit of work, which sends them together at its next flush (one INSERT
+for the new transfers, one for their AML checks, one UPDATE per kind of change): nothing here flushes row by row, and
+the only reads are one for the range's stored transfers, one for those seen again, one for the open ones at the head
+and one for which of the stored ones have an AML check. A listener that queries the session flushes what is pending
+first (autoflush), so it always reads the changes it was told about.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
 from server.aml import Screening
+from server.aml.service import chunks
 from server.chains import hooks
 from server.chains.models import UNCONFIRMED, ChainTransfer, TransferStatus
 from server.ids import new_id
@@ -82,6 +90,7 @@ class Ledger:
         seen = {(t.tx_hash, t.log_index): t for t in result.transfers
                 if t.to_address in watched and t.block_number >= watched[t.to_address].from_block}
         known = await self._known(session, {t.tx_hash for t in seen.values()})
+        checked = await self.screening.checked(session, [r.id for r in known.values() if not r.aml_status])
         for key, t in seen.items():
             confirmations = max(head - t.block_number, 0)
             if (row := known.get(key)) is None:
@@ -94,7 +103,8 @@ class Ledger:
                 counts.reverted += 1
             if row.status == T.REVERTED:
                 row.block_number, row.block_hash = t.block_number, t.block_hash
-                await self._move(session, row, status_for(confirmations, self.threshold), confirmations)
+                await self._move(session, row, status_for(confirmations, self.threshold), confirmations,
+                                 has_check=row.id in checked)
                 counts.recorded_again += 1
         if at_head:
             counts.add(await self.refresh_open(session, head))
@@ -105,11 +115,14 @@ class Ledger:
         rows = (await session.exec(select(ChainTransfer).where(
             ChainTransfer.network == self.network, or_(*(col(ChainTransfer.status) == s for s in UNCONFIRMED)),
             col(ChainTransfer.block_number) <= head))).all()
+        confirming = [r.id for r in rows
+                      if not r.aml_status and status_for(head - r.block_number, self.threshold) == T.CONFIRMED]
+        checked = await self.screening.checked(session, confirming)
         for row in rows:
             confirmations = head - row.block_number
             status = status_for(confirmations, self.threshold)
             if status != row.status:
-                await self._move(session, row, status, confirmations)
+                await self._move(session, row, status, confirmations, has_check=row.id in checked)
                 counts.status_changes += 1
             elif confirmations != row.confirmations:
                 row.confirmations, row.updated_at = confirmations, clock.now()
@@ -117,11 +130,12 @@ class Ledger:
         return counts
 
     async def _known(self, session: AsyncSession, tx_hashes: set[str]) -> dict[tuple[str, int], ChainTransfer]:
-        if not tx_hashes:
-            return {}
-        rows = (await session.exec(select(ChainTransfer).where(
-            ChainTransfer.network == self.network, col(ChainTransfer.tx_hash).in_(tx_hashes)))).all()
-        return {(r.tx_hash, r.log_index): r for r in rows}
+        known: dict[tuple[str, int], ChainTransfer] = {}
+        for part in chunks(sorted(tx_hashes)):
+            rows = (await session.exec(select(ChainTransfer).where(
+                ChainTransfer.network == self.network, col(ChainTransfer.tx_hash).in_(part)))).all()
+            known.update(((r.tx_hash, r.log_index), r) for r in rows)
+        return known
 
     async def _insert(self, session: AsyncSession, t: SeenTransfer, owner_id: str, confirmations: int) -> None:
         now = clock.now()
@@ -132,18 +146,18 @@ class Ledger:
             owner_id=owner_id, status=status_for(confirmations, self.threshold), confirmations=confirmations,
             created_at=now, updated_at=now)
         session.add(row)
-        await self._changed(session, row, "", "")
+        await self._changed(session, row, "", "", has_check=False)  # a new id: never screened
 
     async def _move(self, session: AsyncSession, row: ChainTransfer, status: TransferStatus,
-                    confirmations: int) -> None:
+                    confirmations: int, *, has_check: bool | None = None) -> None:
         previous = row.status
         row.status, row.confirmations, row.updated_at = status, confirmations, clock.now()
         session.add(row)
-        await session.flush()
-        await self._changed(session, row, previous, row.aml_status)
+        await self._changed(session, row, previous, row.aml_status, has_check=has_check)
 
-    async def _changed(self, session: AsyncSession, row: ChainTransfer, previous: str, previous_aml: str) -> None:
+    async def _changed(self, session: AsyncSession, row: ChainTransfer, previous: str, previous_aml: str, *,
+                       has_check: bool | None) -> None:
         """A transfer recorded or moved: the listeners hear it, and entering `confirmed` opens its screening."""
         await hooks.notify(session, row, previous, previous_aml)
         if row.status == T.CONFIRMED:
-            await self.screening.on_confirmed(session, row)
+            await self.screening.on_confirmed(session, row, has_check=has_check)
