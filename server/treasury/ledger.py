@@ -65,6 +65,14 @@ async def post(session: AsyncSession, scope: Scope, cause_type: str, cause_id: s
     return posting
 
 
+async def network_fee(session: AsyncSession, scope: Scope, cause_type: str, cause_id: str, payer: str,
+                      fee: Decimal) -> str | None:
+    """The gas a transaction of `payer` paid (in the network's native coin, `scope.asset_id`): out of its available
+    funds, gone to the world outside. Posted in the transaction that records the receipt."""
+    return await post(session, scope, cause_type, cause_id,
+                      {Holder(Account.AVAILABLE, payer): -fee, Holder(Account.OUTFLOW): fee})
+
+
 async def held(session: AsyncSession, cause_type: str, cause_id: str) -> dict[Holder, Decimal]:
     """Where the ledger says a cause's money is: the sum of its legs per holder."""
     rows = await session.exec(select(col(LedgerEntry.account), col(LedgerEntry.address), col(LedgerEntry.amount))

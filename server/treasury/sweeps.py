@@ -291,9 +291,17 @@ class SweepPayouts:
             sweep = await _lock(session, row.sweep_id) if row is not None else None
             if row is None or sweep is None:
                 return
-            _finish(session, row, TX.FAILED)
+            _finish(session, row, TX.FAILED, fee_wei=Decimal(result.fee_paid))
             if result.outcome == Outcome.FAILED:
                 sweep.status, sweep.failure_reason = SweepStatus.FAILED, result.reason or "failed"
+                native = native_of(self.rt.catalogue, sweep.network)
+                if native is not None and result.fee_paid:
+                    # Our cancel or a reverted transaction was mined: its source paid the gas all the same.
+                    fee = _units(result.fee_paid, native.decimals)
+                    await ledger.network_fee(session, Scope(sweep.merchant_id, sweep.livemode, native.id,
+                                                            sweep.network), CauseType.SWEEP, sweep.id,
+                                             row.source_address, fee)
+                    sweep.network_fee += fee
             else:
                 sweep.status = SweepStatus.PENDING
             sweep.updated = clock.now()
