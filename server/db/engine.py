@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from contextvars import ContextVar
@@ -25,7 +26,7 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.db import sqlite_driver
+from server.db import aggregates, sqlite_driver
 from server.db.group_commit import GroupWriter
 from server.errors import DomainError
 
@@ -87,6 +88,8 @@ def ensure_sqlite_dir(url: str) -> None:
 def configure_sqlite(engine: sa.Engine, *, writer: bool = True) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        if isinstance(dbapi_conn, sqlite3.Connection):  # a synchronous engine (migrations); aiosqlite's: the driver
+            aggregates.register(dbapi_conn)
         # Let SQLAlchemy, not the driver, issue BEGIN (see do_begin below).
         dbapi_conn.isolation_level = None
         cur = dbapi_conn.cursor()

@@ -27,6 +27,8 @@ from typing import Any
 import aiosqlite
 from sqlalchemy.engine import make_url
 
+from server.db import aggregates
+
 log = logging.getLogger("paygate.db")
 
 
@@ -67,7 +69,9 @@ def async_creator(url: str) -> Callable[[], Awaitable[aiosqlite.Connection]]:
 
     def connector() -> sqlite3.Connection:
         # check_same_thread as SQLAlchemy's own aiosqlite dialect: the connection lives on its worker thread.
-        return sqlite3.connect(database, check_same_thread=False)
+        conn = sqlite3.connect(database, check_same_thread=False)
+        aggregates.register(conn)  # exact sums of decimal strings (server/db/aggregates.py)
+        return conn
 
     async def create() -> aiosqlite.Connection:
         connection = RollbackOnCloseConnection(connector, iter_chunk_size=64)

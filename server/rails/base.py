@@ -193,7 +193,9 @@ class PayoutResult:
     tx_hash: str = ""  # PAID: the transaction that was mined (the first one, or a fee-bumped replacement)
     raw: str = ""
     value_base: int = 0  # PAID: what reached the destination
-    fee_paid: int = 0  # PAID: the network fee the receipt shows, in the network's fee asset's smallest units
+    # PAID, and FAILED by a mined cancel or revert: the network fee the receipt shows, in the network's fee asset's
+    # smallest units (the source paid it either way)
+    fee_paid: int = 0
     # PAID: the part of `fee_paid` that came out of the amount, in the asset's smallest units; None when the fee was
     # paid apart (in another asset, e.g. gas for a token)
     fee_base: int | None = None

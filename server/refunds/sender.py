@@ -44,7 +44,10 @@ from server.refunds import service
 from server.refunds.models import Refund, RefundTransaction
 from server.refunds.states import Event, Status, TransactionStatus
 from server.runtime import Runtime
-from server.treasury import nonces
+from server.treasury import ledger, nonces
+from server.treasury.ledger import Scope
+from server.treasury.models import CauseType
+from server.treasury.sweeps import native_of
 from server.wallet import hd
 from server.wallet.models import WalletAccount
 
@@ -169,18 +172,31 @@ class RefundPayouts:
         if result.outcome == Outcome.PAID:
             await self._paid(result)
         elif result.outcome == Outcome.FAILED:
-            await self._close(result.payout_id, result.reason)
+            await self._close(result.payout_id, result.reason, result.fee_paid)
         else:
             await self._resign(result.payout_id)
 
-    async def _close(self, tx_id: str, reason: str) -> None:
-        """The refund transaction's nonce went to a transaction of ours that pays nothing (cancel, revert): Failed."""
+    async def _gas(self, session: AsyncSession, row: RefundTransaction, refund: Refund, fee_paid: int) -> None:
+        """Gas the treasury paid apart from the refund's amount (a token's, a cancel's, a revert's): in the ledger
+        with the receipt that settles it."""
+        native = native_of(self.rt.catalogue, row.network)
+        if native is None or not fee_paid:
+            return
+        await ledger.network_fee(session, Scope(refund.merchant_id, refund.livemode, native.id, row.network),
+                                 CauseType.NETWORK_FEE, row.id, row.source_address,
+                                 Decimal(fee_paid).scaleb(-native.decimals))
+
+    async def _close(self, tx_id: str, reason: str, fee_paid: int = 0) -> None:
+        """The refund transaction's nonce went to a transaction of ours that pays nothing (cancel, revert): Failed.
+        `fee_paid`: that transaction's gas, once mined."""
         async with self.rt.db.transaction() as session:
             row = await _lock_tx(session, tx_id)
             if row is None:
                 return
-            await _finish(session, row, TX.FAILED)
+            await _finish(session, row, TX.FAILED, fee_wei=Decimal(fee_paid))
             refund = await _lock(session, row.refund_id)
+            if refund is not None:
+                await self._gas(session, row, refund, fee_paid)
             if refund is not None and refund.status == Status.PROCESSING:
                 await service.move(session, self.env, refund, Event.FAILED, failure_reason=reason)
 
@@ -199,6 +215,8 @@ class RefundPayouts:
                 # The fee the receipt says was paid, out of the refund: what the customer got is amount - paid.
                 paid = Decimal(result.fee_base).scaleb(-refund.decimals)
                 facts["network_fee"] = paid
+            else:
+                await self._gas(session, row, refund, result.fee_paid)  # a token's gas, paid in the native coin
             await service.move(session, self.env, refund, Event.CONFIRMED, **facts)
             if refund.unexpected_funds:
                 return  # returned funds that never paid anything: the intent and the customer's totals stay as they are

@@ -11,15 +11,17 @@ Two ways to post:
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Decimal, localcontext
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
+from server.db.aggregates import exact_sum
 from server.ids import new_id
+from server.money import MONEY
 from server.treasury.models import Account, LedgerEntry
 
 ZERO = Decimal(0)
@@ -53,8 +55,10 @@ async def post(session: AsyncSession, scope: Scope, cause_type: str, cause_id: s
     legs = {h: Decimal(a) for h, a in legs.items() if a != 0}
     if not legs:
         return None
-    if sum(legs.values(), ZERO) != 0:
-        raise Unbalanced(f"{cause_type} {cause_id}: legs sum to {sum(legs.values(), ZERO)}")
+    with localcontext(MONEY):  # 60 digits, whatever the calling thread's context
+        total = sum(legs.values(), ZERO)
+    if total != 0:
+        raise Unbalanced(f"{cause_type} {cause_id}: legs sum to {total}")
     posting, now = new_id("lp"), clock.now()
     for holder, amount in legs.items():
         session.add(LedgerEntry(
@@ -65,14 +69,21 @@ async def post(session: AsyncSession, scope: Scope, cause_type: str, cause_id: s
     return posting
 
 
+async def network_fee(session: AsyncSession, scope: Scope, cause_type: str, cause_id: str, payer: str,
+                      fee: Decimal) -> str | None:
+    """The gas a transaction of `payer` paid (in the network's native coin, `scope.asset_id`): out of its available
+    funds, gone to the world outside. Posted in the transaction that records the receipt."""
+    return await post(session, scope, cause_type, cause_id,
+                      {Holder(Account.AVAILABLE, payer): -fee, Holder(Account.OUTFLOW): fee})
+
+
 async def held(session: AsyncSession, cause_type: str, cause_id: str) -> dict[Holder, Decimal]:
-    """Where the ledger says a cause's money is: the sum of its legs per holder."""
-    rows = await session.exec(select(col(LedgerEntry.account), col(LedgerEntry.address), col(LedgerEntry.amount))
-                              .where(LedgerEntry.cause_type == cause_type, LedgerEntry.cause_id == cause_id))
-    sums: dict[Holder, Decimal] = defaultdict(Decimal)
-    for account, address, amount in rows:
-        sums[Holder(Account(account), address)] += amount
-    return sums
+    """Where the ledger says a cause's money is: the sum of its legs per holder (one SQL SUM … GROUP BY)."""
+    total = exact_sum(LedgerEntry.amount)
+    rows = await session.exec(select(col(LedgerEntry.account), col(LedgerEntry.address), total)
+                              .where(LedgerEntry.cause_type == cause_type, LedgerEntry.cause_id == cause_id)
+                              .group_by(col(LedgerEntry.account), col(LedgerEntry.address)))
+    return {Holder(Account(account), address): amount for account, address, amount in rows}
 
 
 async def settle_cause(session: AsyncSession, scope: Scope, cause_type: str, cause_id: str,
@@ -82,10 +93,11 @@ async def settle_cause(session: AsyncSession, scope: Scope, cause_type: str, cau
     available funds for a refund). Call it with the cause's row locked."""
     current = await held(session, cause_type, cause_id)
     legs: dict[Holder, Decimal] = {}
-    for holder in set(current) | set(desired):
-        if holder != source:
-            legs[holder] = desired.get(holder, ZERO) - current.get(holder, ZERO)
-    legs[source] = -sum(legs.values(), ZERO)
+    with localcontext(MONEY):
+        for holder in set(current) | set(desired):
+            if holder != source:
+                legs[holder] = desired.get(holder, ZERO) - current.get(holder, ZERO)
+        legs[source] = -sum(legs.values(), ZERO)
     return await post(session, scope, cause_type, cause_id, legs)
 
 
@@ -94,22 +106,26 @@ SHOWN = (Account.PENDING, Account.AVAILABLE, Account.LOCKED, Account.FROZEN)
 
 
 async def balances(session: AsyncSession, merchant_id: str, livemode: bool) -> dict[str, dict[Account, Decimal]]:
-    """asset id → account → sum of its legs. Summed here, exactly (SQLite stores the amounts as text)."""
-    rows = await session.exec(select(col(LedgerEntry.asset_id), col(LedgerEntry.account), col(LedgerEntry.amount))
+    """asset id → account → sum of its legs: one SQL SUM … GROUP BY, exact on both databases (`exact_sum`)."""
+    total = exact_sum(LedgerEntry.amount)
+    rows = await session.exec(select(col(LedgerEntry.asset_id), col(LedgerEntry.account), total)
                               .where(LedgerEntry.merchant_id == merchant_id, LedgerEntry.livemode == livemode)
+                              .group_by(col(LedgerEntry.asset_id), col(LedgerEntry.account))
                               .order_by(col(LedgerEntry.asset_id)))
-    sums: dict[str, dict[Account, Decimal]] = {}
-    for asset_id, account, amount in rows:
-        per = sums.setdefault(asset_id, defaultdict(Decimal))
-        per[Account(account)] += amount
-    return sums
+    return _per_asset(rows)
 
 
 async def held_at(session: AsyncSession, network: str, address: str) -> dict[str, dict[Account, Decimal]]:
-    """asset id → account → what the ledger says sits at `address` (sweeps, reconciliation)."""
-    rows = await session.exec(select(col(LedgerEntry.asset_id), col(LedgerEntry.account), col(LedgerEntry.amount))
-                              .where(LedgerEntry.network == network, LedgerEntry.address == address))
+    """asset id → account → what the ledger says sits at `address` (sweeps, reconciliation): SUM … GROUP BY."""
+    total = exact_sum(LedgerEntry.amount)
+    rows = await session.exec(select(col(LedgerEntry.asset_id), col(LedgerEntry.account), total)
+                              .where(LedgerEntry.network == network, LedgerEntry.address == address)
+                              .group_by(col(LedgerEntry.asset_id), col(LedgerEntry.account)))
+    return _per_asset(rows)
+
+
+def _per_asset(rows: Iterable[tuple[str, str, Decimal]]) -> dict[str, dict[Account, Decimal]]:
     sums: dict[str, dict[Account, Decimal]] = {}
     for asset_id, account, amount in rows:
-        sums.setdefault(asset_id, defaultdict(Decimal))[Account(account)] += amount
+        sums.setdefault(asset_id, {})[Account(account)] = amount
     return sums

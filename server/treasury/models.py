@@ -31,6 +31,9 @@ class CauseType(StrEnum):
     SWEEP = "sweep"
     VERIFICATION = "verification"  # a payout address's micro-deposit
     PAYOUT = "payout"
+    # Gas the treasury paid for a refund (a token's, or a cancel's): cause_id is the refund transaction (rtx_…).
+    # Apart from REFUND so that a refund's own settlement (`settle_cause`) never sees it.
+    NETWORK_FEE = "network_fee"
 
 
 class LedgerEntry(SQLModel, table=True):

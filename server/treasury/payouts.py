@@ -323,6 +323,11 @@ async def decided(session: AsyncSession, rt: Runtime, tx: TreasuryTransfer, resu
     else:
         row.status, row.failure_reason = PayoutStatus.FAILED, result.reason or "failed"
         await release(session, rt, row)
+        native = native_of(rt.catalogue, row.network)
+        if native is not None and result.fee_paid:  # our cancel or a revert was mined: its gas was paid
+            await ledger.network_fee(session, Scope(row.merchant_id, row.livemode, native.id, row.network),
+                                     CauseType.PAYOUT, row.id, treasury,
+                                     Decimal(result.fee_paid).scaleb(-native.decimals))
         type_ = "payout.failed"
     row.updated = now
     session.add(row)

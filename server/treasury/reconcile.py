@@ -19,6 +19,7 @@ from decimal import Decimal
 
 from sqlmodel import col, select
 
+from server.db.aggregates import exact_sum
 from server.payment_intents.totals import text
 from server.rails.base import ChainUnavailable
 from server.runtime import Runtime
@@ -55,14 +56,16 @@ class Line:
 
 
 async def _ledger(rt: Runtime) -> dict[tuple[str, str], dict[str, Decimal]]:
-    """(network, address) → asset id → the sum of the legs there. Summed here, exactly (SQLite keeps text)."""
+    """(network, address) → asset id → the sum of the legs there: one SQL SUM … GROUP BY, exact on both databases."""
     sums: dict[tuple[str, str], dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
     async with rt.db.read() as session:
         rows = await session.exec(select(col(LedgerEntry.network), col(LedgerEntry.address),
-                                         col(LedgerEntry.asset_id), col(LedgerEntry.amount))
-                                  .where(col(LedgerEntry.address) != ""))
+                                         col(LedgerEntry.asset_id), exact_sum(LedgerEntry.amount))
+                                  .where(col(LedgerEntry.address) != "")
+                                  .group_by(col(LedgerEntry.network), col(LedgerEntry.address),
+                                            col(LedgerEntry.asset_id)))
         for network, address, asset_id, amount in rows:
-            sums[(network, address.lower())][asset_id] += Decimal(amount)
+            sums[(network, address.lower())][asset_id] += amount  # one group per spelling of an address
     return sums
 
 

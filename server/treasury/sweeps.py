@@ -19,16 +19,17 @@ plus its network fee to `outflow`), and the sweep (deposit address → treasury,
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import Protocol, runtime_checkable
 
+import sqlalchemy as sa
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
 from server.assets.catalogue import Asset, Catalogue
+from server.db.aggregates import exact_sum
 from server.ids import new_id
 from server.rails.base import (
     AddressPayouts,
@@ -102,11 +103,12 @@ async def candidates(rt: Runtime) -> list[tuple[str, bool, str, str, str]]:
     """(merchant, livemode, network, deposit address, asset) whose available funds there reach the minimum and
     that no open sweep is moving yet."""
     async with rt.db.read() as session:
-        rows = await session.exec(select(LedgerEntry).where(
-            col(LedgerEntry.account).in_([Account.AVAILABLE, Account.FEES]), LedgerEntry.address != ""))
-        sums: dict[tuple[str, bool, str, str, str], Decimal] = defaultdict(Decimal)
-        for e in rows:
-            sums[(e.merchant_id, e.livemode, e.network, e.address, e.asset_id)] += e.amount
+        place = (col(LedgerEntry.merchant_id), col(LedgerEntry.livemode), col(LedgerEntry.network),
+                 col(LedgerEntry.address), col(LedgerEntry.asset_id))
+        query = sa.select(*place, exact_sum(LedgerEntry.amount)).where(
+            col(LedgerEntry.account).in_([Account.AVAILABLE, Account.FEES]), col(LedgerEntry.address) != "")
+        rows = await session.exec(query.group_by(*place))  # type: ignore[call-overload]  # sqlmodel types 4 columns
+        sums = {(m, live, network, address, asset_id): amount for m, live, network, address, asset_id, amount in rows}
         open_ = set(await session.exec(select(Sweep.network, Sweep.source_address, Sweep.asset_id)
                                        .where(col(Sweep.status).in_(list(OPEN_SWEEPS)))))
         treasuries = await _treasuries(rt, session, {(k[0], k[1]) for k in sums})
@@ -291,9 +293,17 @@ class SweepPayouts:
             sweep = await _lock(session, row.sweep_id) if row is not None else None
             if row is None or sweep is None:
                 return
-            _finish(session, row, TX.FAILED)
+            _finish(session, row, TX.FAILED, fee_wei=Decimal(result.fee_paid))
             if result.outcome == Outcome.FAILED:
                 sweep.status, sweep.failure_reason = SweepStatus.FAILED, result.reason or "failed"
+                native = native_of(self.rt.catalogue, sweep.network)
+                if native is not None and result.fee_paid:
+                    # Our cancel or a reverted transaction was mined: its source paid the gas all the same.
+                    fee = _units(result.fee_paid, native.decimals)
+                    await ledger.network_fee(session, Scope(sweep.merchant_id, sweep.livemode, native.id,
+                                                            sweep.network), CauseType.SWEEP, sweep.id,
+                                             row.source_address, fee)
+                    sweep.network_fee += fee
             else:
                 sweep.status = SweepStatus.PENDING
             sweep.updated = clock.now()

@@ -123,7 +123,8 @@ class TransferPayouts:
             now = clock.now()
             row.status, row.updated_at = (TX.CONFIRMED if result.outcome == Outcome.PAID else TX.FAILED), now
             if result.outcome == Outcome.PAID:
-                row.tx_hash, row.raw, row.fee_wei = result.tx_hash, result.raw, Decimal(result.fee_paid)
+                row.tx_hash, row.raw = result.tx_hash, result.raw
+            row.fee_wei = Decimal(result.fee_paid)  # a mined cancel or revert paid gas too
             session.add(row)
             if row.owner_kind == payout_service.KIND:
                 await payout_service.decided(session, self.rt, row, result)
@@ -133,9 +134,11 @@ class TransferPayouts:
                 await self._post(session, row, result)
                 if address.verification_status == VerificationStatus.SENDING:
                     address.verification_status = VerificationStatus.SENT
-            elif address.verification_status == VerificationStatus.SENDING:
-                # FAILED (reverted, our cancel mined) or LOST (its nonce went elsewhere): sent again, fresh nonce.
-                address.verification_status = VerificationStatus.PENDING
+            else:
+                await self._gas(session, row, result)  # FAILED: a mined cancel's or revert's gas (LOST: none)
+                if address.verification_status == VerificationStatus.SENDING:
+                    # FAILED (reverted, our cancel mined) or LOST (its nonce went elsewhere): sent again, fresh nonce.
+                    address.verification_status = VerificationStatus.PENDING
             address.updated_at = now
             session.add(row)
             session.add(address)
@@ -148,6 +151,16 @@ class TransferPayouts:
                           CauseType.VERIFICATION, row.owner_id,
                           {Holder(Account.AVAILABLE, row.source_address): -(sent + fee),
                            Holder(Account.OUTFLOW): sent + fee})
+
+
+    async def _gas(self, session: AsyncSession, row: TreasuryTransfer, result: PayoutResult) -> None:
+        """FAILED by a mined cancel or revert: the micro-deposit's gas was paid, nothing was sent."""
+        if not result.fee_paid:
+            return
+        asset = self.rt.catalogue.by_id[row.asset_id]  # the native coin, which pays its own fee
+        await ledger.network_fee(session, Scope(row.merchant_id, row.livemode, row.asset_id, row.network),
+                                 CauseType.VERIFICATION, row.owner_id, row.source_address,
+                                 Decimal(result.fee_paid).scaleb(-asset.decimals))
 
 
 def _pending(tx: TreasuryTransfer) -> PendingPayout:

@@ -217,13 +217,16 @@ class EvmPayouts:
                      view: ChainView, owner: PayoutOwner) -> None:
         if view.head - int(found["blockNumber"]) + 1 < self.network.confirmations:
             return
+        # Whatever was mined, the source paid its gas: the owner posts it (issue 14), a cancel's and a revert's too.
+        fee_paid = int(found.get("gasUsed", 0)) * int(found.get("effectiveGasPrice", 0))
         if signed.kind == K.CANCEL:
-            await owner.decided(PayoutResult(payout.id, Outcome.FAILED, reason="insufficient_funds"))
+            await owner.decided(PayoutResult(payout.id, Outcome.FAILED, reason="insufficient_funds",
+                                             fee_paid=fee_paid))
             return
         if int(found.get("status", 0)) != 1:
-            await owner.decided(PayoutResult(payout.id, Outcome.FAILED, reason="transaction_reverted"))
+            await owner.decided(PayoutResult(payout.id, Outcome.FAILED, reason="transaction_reverted",
+                                             fee_paid=fee_paid))
             return
-        fee_paid = int(found.get("gasUsed", 0)) * int(found.get("effectiveGasPrice", 0))
         native = _native(self.catalogue.by_id.get(payout.asset_id))
         # Whichever of our transactions was mined is the payout's transaction.
         await owner.decided(PayoutResult(
