@@ -243,8 +243,11 @@ class _Recorder:
         """Returns once a write after generation `since` has ended, or after `timeout`."""
         if self.generation == since:
             self.flushed.clear()
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a cancellation that arrives as the
+            # event fires, and a scheduler told to stop then runs on to the end of its delivery budget.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.flushed.wait(), timeout)
+                async with asyncio.timeout(timeout):
+                    await self.flushed.wait()
 
     async def close(self) -> None:
         self.closing = True

@@ -156,7 +156,8 @@ async def vet(field: str, url: str, *, allow_private: bool, resolve: Resolver = 
         addresses = [host]
     else:
         try:
-            addresses = await asyncio.wait_for(resolve(host), timeout=LOOKUP_SECONDS)
+            async with asyncio.timeout(LOOKUP_SECONDS):  # not wait_for: it can swallow a cancellation (3.11)
+                addresses = await resolve(host)
         except (TimeoutError, OSError, UnicodeError):
             raise invalid(field, f"the host {host!r} does not resolve") from None
     if not addresses:
