@@ -32,6 +32,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from server import clock  # noqa: E402
+from server.composition import compose  # noqa: E402
 from server.config import load_settings  # noqa: E402
 from server.customers.models import Customer  # noqa: E402
 from server.db import Database, migrate  # noqa: E402
@@ -42,7 +43,6 @@ from server.mail import FileMailer  # noqa: E402
 from server.merchants.models import Merchant  # noqa: E402
 from server.payment_intents.models import PaymentIntent  # noqa: E402
 from server.products.models import Product, ProductVariant, SellingPlan  # noqa: E402
-from server.runtime import Runtime  # noqa: E402
 from server.subscriptions import renewal  # noqa: E402
 from server.subscriptions.collect import Collector  # noqa: E402
 from server.subscriptions.models import Subscription  # noqa: E402
@@ -156,7 +156,9 @@ async def main() -> None:
             db = Database(url)
             ids = await seed(db, args.count)
             settings = load_settings({"PAYGATE_DATABASE_URL": url, "PAYGATE_SECRET_KEY": SECRET_KEY})
-            env = Runtime.build(settings, db=db, var_dir=workdir)
+            # Every package's outbox subscribers and listeners, as in a serving scheduler: the sweep's events are
+            # fanned out to webhooks and seen by the treasury and subscriptions as they are in production.
+            env = compose(settings, db=db, var_dir=workdir)
             collector = Collector(env=env, mailer=FileMailer(workdir / "mail"))
             started = time.perf_counter()
             handled = await renewal.renew_due(db, collector)
