@@ -279,6 +279,7 @@ async def deliver_due(db: Database, box: SecretBox, *, clock: Clock = SYSTEM_CLO
     recorder = _Recorder(db, at, recorded)
     waiting: dict[asyncio.Task[None], Claimed] = {}  # claimed, no connection yet: may be given back unsent
     running: set[asyncio.Task[None]] = set()
+    held: dict[asyncio.Task[None], Claimed] = {}  # claimed, no outcome yet (or cancelled before it had one)
 
     def start(item: Claimed) -> None:
         def connected() -> None:
@@ -288,11 +289,18 @@ async def deliver_due(db: Database, box: SecretBox, *, clock: Clock = SYSTEM_CLO
             outcome = await out.send(item, at(), started=connected)
             recorder.put(item, outcome)
 
+        def ended(task: asyncio.Task[None]) -> None:
+            running.discard(task)
+            if not task.cancelled():
+                held.pop(task, None)
+
         task = asyncio.create_task(one())
         waiting[task] = item
+        held[task] = item
         running.add(task)
-        task.add_done_callback(running.discard)
+        task.add_done_callback(ended)
 
+    claiming: asyncio.Future[list[Claimed]] | None = None
     sent = 0
     started = time.monotonic()
     poll = poll_seconds()
@@ -308,8 +316,11 @@ async def deliver_due(db: Database, box: SecretBox, *, clock: Clock = SYSTEM_CLO
                 await recorder.progress(seen, poll)
                 continue
             asked = min(BATCH_SIZE, free)
-            batch = await claim(db, at(), box, asked, lease_for,
-                                room={e: ENDPOINT_BACKLOG - n for e, n in busy.items()})
+            # Shielded: a stop that lands as the claim commits must still learn what it took, to give it back.
+            claiming = asyncio.ensure_future(claim(db, at(), box, asked, lease_for,
+                                                   room={e: ENDPOINT_BACKLOG - n for e, n in busy.items()}))
+            batch = await asyncio.shield(claiming)
+            claiming = None
             claims = None if claims is None else claims - 1
             for item in batch:
                 busy[item.endpoint_id] += 1
@@ -337,8 +348,29 @@ async def deliver_due(db: Database, box: SecretBox, *, clock: Clock = SYSTEM_CLO
                     log.error("webhook claims not released", extra={"error": type(e).__name__})
         await asyncio.gather(*running, return_exceptions=True)
         await recorder.close()
+    except asyncio.CancelledError:
+        # Stopped (the process is shutting down, scheduler/app.py waits for this): the outcomes already known are
+        # recorded and every other claim is given back, so that the next scheduler sends it at once. An attempt
+        # cut off in flight may have arrived: it is sent again (at least once; receivers deduplicate on `id`).
+        try:
+            for task in running:
+                task.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
+            await recorder.close()
+            unsent = [item for task, item in held.items() if task.cancelled()]
+            if claiming is not None:  # stopped while claiming: whatever the claim took, it gives back
+                with contextlib.suppress(Exception):
+                    unsent += await claiming
+            if unsent:
+                await release(db, unsent)
+                log.info("webhook claims given back", extra={"attempts": len(unsent)})
+        except Exception as e:  # not given back: taken up again after the lease
+            log.error("webhook claims not released", extra={"error": type(e).__name__})
+        finally:
+            recorder.task.cancel()
+        raise
     except BaseException:
-        # Stopped (the process is shutting down): what was sent and not recorded is taken up again after the lease.
+        # Stopped otherwise: what was claimed and not recorded is taken up again after the lease.
         for task in (*running, recorder.task):
             task.cancel()
         raise
