@@ -10,7 +10,8 @@ A claim is a lease (`locked_until`, longer than the worst wait of a claimed atte
 with `FOR UPDATE SKIP LOCKED`, so any number of schedulers share the due attempts without sending one twice; on
 SQLite the claim runs under the database's single writer (BEGIN IMMEDIATE), with the same effect. A scheduler killed
 after its claim leaves rows that another takes over once the lease has run out, so nothing is lost (the attempt may
-then arrive twice: receivers deduplicate on `id`).
+then arrive twice: receivers deduplicate on `id`). A scheduler stopped by a signal does not wait for the lease: its
+cancelled run records the outcomes it has and gives back every other claim (those cut off in flight are sent again).
 
 One endpoint's trouble stays its own: a process holds at most ENDPOINT_BACKLOG claimed attempts of one endpoint
 (the claim skips an endpoint that has no room left), each endpoint has its own connections, any failure of one
