@@ -125,7 +125,9 @@ async def run(settings: Settings, roles: set[str], *, clock: Clock | None = None
         log.info("stopping")
     finally:
         if sched is not None:
-            sched.shutdown(wait=False)
+            # Before the servers and the database close: a cancelled job run gives back what it holds.
+            await sched.stop()
+            log.info("scheduler stopped")
         if http_server is not None and http_task is not None:
             http_server.should_exit = True
             with contextlib.suppress(Exception):

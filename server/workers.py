@@ -21,7 +21,9 @@ from types import FrameType
 
 log = logging.getLogger("paygate")
 WORKER_FLAG = "--worker-process"  # internal: marks a worker's command line (binds with SO_REUSEPORT)
-GRACE_SECONDS = 20.0
+# A worker stops its scheduler (scheduler/app.py: up to 10 s), then HTTP and gRPC (server/serve.py: 5 s each)
+# before its database: the supervisor waits for all of that, and a margin, before it kills.
+GRACE_SECONDS = 30.0
 
 
 def check(workers: int) -> str | None:

@@ -10,7 +10,8 @@ A claim is a lease (`locked_until`, longer than the worst wait of a claimed atte
 with `FOR UPDATE SKIP LOCKED`, so any number of schedulers share the due attempts without sending one twice; on
 SQLite the claim runs under the database's single writer (BEGIN IMMEDIATE), with the same effect. A scheduler killed
 after its claim leaves rows that another takes over once the lease has run out, so nothing is lost (the attempt may
-then arrive twice: receivers deduplicate on `id`).
+then arrive twice: receivers deduplicate on `id`). A scheduler stopped by a signal does not wait for the lease: its
+cancelled run records the outcomes it has and gives back every other claim (those cut off in flight are sent again).
 
 One endpoint's trouble stays its own: a process holds at most ENDPOINT_BACKLOG claimed attempts of one endpoint
 (the claim skips an endpoint that has no room left), each endpoint has its own connections, any failure of one
@@ -279,6 +280,7 @@ async def deliver_due(db: Database, box: SecretBox, *, clock: Clock = SYSTEM_CLO
     recorder = _Recorder(db, at, recorded)
     waiting: dict[asyncio.Task[None], Claimed] = {}  # claimed, no connection yet: may be given back unsent
     running: set[asyncio.Task[None]] = set()
+    held: dict[asyncio.Task[None], Claimed] = {}  # claimed, no outcome yet (or cancelled before it had one)
 
     def start(item: Claimed) -> None:
         def connected() -> None:
@@ -288,11 +290,18 @@ async def deliver_due(db: Database, box: SecretBox, *, clock: Clock = SYSTEM_CLO
             outcome = await out.send(item, at(), started=connected)
             recorder.put(item, outcome)
 
+        def ended(task: asyncio.Task[None]) -> None:
+            running.discard(task)
+            if not task.cancelled():
+                held.pop(task, None)
+
         task = asyncio.create_task(one())
         waiting[task] = item
+        held[task] = item
         running.add(task)
-        task.add_done_callback(running.discard)
+        task.add_done_callback(ended)
 
+    claiming: asyncio.Future[list[Claimed]] | None = None
     sent = 0
     started = time.monotonic()
     poll = poll_seconds()
@@ -308,8 +317,11 @@ async def deliver_due(db: Database, box: SecretBox, *, clock: Clock = SYSTEM_CLO
                 await recorder.progress(seen, poll)
                 continue
             asked = min(BATCH_SIZE, free)
-            batch = await claim(db, at(), box, asked, lease_for,
-                                room={e: ENDPOINT_BACKLOG - n for e, n in busy.items()})
+            # Shielded: a stop that lands as the claim commits must still learn what it took, to give it back.
+            claiming = asyncio.ensure_future(claim(db, at(), box, asked, lease_for,
+                                                   room={e: ENDPOINT_BACKLOG - n for e, n in busy.items()}))
+            batch = await asyncio.shield(claiming)
+            claiming = None
             claims = None if claims is None else claims - 1
             for item in batch:
                 busy[item.endpoint_id] += 1
@@ -337,8 +349,29 @@ async def deliver_due(db: Database, box: SecretBox, *, clock: Clock = SYSTEM_CLO
                     log.error("webhook claims not released", extra={"error": type(e).__name__})
         await asyncio.gather(*running, return_exceptions=True)
         await recorder.close()
+    except asyncio.CancelledError:
+        # Stopped (the process is shutting down, scheduler/app.py waits for this): the outcomes already known are
+        # recorded and every other claim is given back, so that the next scheduler sends it at once. An attempt
+        # cut off in flight may have arrived: it is sent again (at least once; receivers deduplicate on `id`).
+        try:
+            for task in running:
+                task.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
+            await recorder.close()
+            unsent = [item for task, item in held.items() if task.cancelled()]
+            if claiming is not None:  # stopped while claiming: whatever the claim took, it gives back
+                with contextlib.suppress(Exception):
+                    unsent += await claiming
+            if unsent:
+                await release(db, unsent)
+                log.info("webhook claims given back", extra={"attempts": len(unsent)})
+        except Exception as e:  # not given back: taken up again after the lease
+            log.error("webhook claims not released", extra={"error": type(e).__name__})
+        finally:
+            recorder.task.cancel()
+        raise
     except BaseException:
-        # Stopped (the process is shutting down): what was sent and not recorded is taken up again after the lease.
+        # Stopped otherwise: what was claimed and not recorded is taken up again after the lease.
         for task in (*running, recorder.task):
             task.cancel()
         raise
