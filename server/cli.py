@@ -17,6 +17,8 @@
                                                  all that is left by default, to the sender by default
     paygate treasury reconcile [--json]          on-chain holdings of treasuries and deposit addresses against the
                                                  ledger, per asset: ledger, chain, drift (exit status 3 on drift)
+    paygate treasury backfill-ledger [--json]    opening ledger entries for payments and refunds from before the
+                                                 ledger (an upgraded database); a second run posts nothing
     paygate devchain [--port 8545] [--networks-file PATH]
                                                  a local Anvil chain with test USDT/USDC (until Ctrl-C)
 
@@ -94,6 +96,8 @@ def _parser() -> argparse.ArgumentParser:
     treasury = sub.add_parser("treasury", help="the treasury's books").add_subparsers(dest="action", required=True)
     reconcile = treasury.add_parser("reconcile", help="on-chain holdings against the ledger, per asset (drift)")
     reconcile.add_argument("--json", action="store_true")
+    backfill = treasury.add_parser("backfill-ledger", help="opening entries for money from before the ledger")
+    backfill.add_argument("--json", action="store_true")
     devchain = sub.add_parser("devchain", help="run a local Anvil chain with test tokens")
     devchain.add_argument("--port", type=int, default=8545)
     devchain.add_argument("--networks-file", type=Path, default=DEFAULT_NETWORKS_FILE)
@@ -145,6 +149,10 @@ def main(argv: list[str] | None = None, *, clock: Clock | None = None) -> int:
 
             result = asyncio.run(seed(settings))
             print(json.dumps(result, indent=None if args.json else 2))
+        elif args.command == "treasury" and args.action == "backfill-ledger":
+            done = asyncio.run(backfill_ledger(settings))
+            print(json.dumps(done) if args.json else
+                  f"ledger backfilled: {done['transfers']} transfer(s), {done['refunds']} refund(s)")
         elif args.command == "treasury":
             return print_reconciliation(asyncio.run(reconcile_treasury(settings)), as_json=args.json)
         elif args.command == "refunds":
@@ -240,6 +248,19 @@ async def reconcile_treasury(settings: Settings) -> list[Any]:
         return await reconcile(rt)
     finally:
         await rt.db.close()
+
+
+async def backfill_ledger(settings: Settings) -> dict[str, int]:
+    """`paygate treasury backfill-ledger`: opening entries for money that moved before the ledger existed."""
+    from server.treasury.backfill import backfill
+
+    _ensure_schema(settings)
+    rt = _runtime(settings)
+    try:
+        done = await backfill(rt)
+    finally:
+        await rt.db.close()
+    return {"transfers": done.transfers, "refunds": done.refunds}
 
 
 def print_reconciliation(lines: list[Any], *, as_json: bool) -> int:

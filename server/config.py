@@ -6,6 +6,7 @@ A bad value raises `ConfigError` with one line that names the setting; the CLI p
 from __future__ import annotations
 
 import ipaddress
+import json
 import os
 import re
 import ssl
@@ -26,6 +27,11 @@ DEFAULT_NETWORKS_FILE = Path("var/networks.dev.toml")
 DEFAULT_RATES: tuple[tuple[str, Decimal], ...] = tuple(
     (k, Decimal(v)) for k, v in {"USD": "1", "EUR": "1.08", "GBP": "1.27", "USDT": "1", "USDC": "1",
                                  "ETH": "3000", "POL": "0.5", "BNB": "600"}.items())
+# The least worth sweeping from a deposit address (DESIGN §15: worth more than the network fee), in the asset's
+# units, keyed by asset id or coin (an asset id wins over its coin); an asset named by neither: one unit.
+DEFAULT_SWEEP_MINIMUMS: tuple[tuple[str, Decimal], ...] = tuple(
+    (k, Decimal(v)) for k, v in {"ETH": "0.001", "BNB": "0.005", "POL": "1", "USDT": "1", "USDC": "1"}.items())
+_PLAIN_DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,7 @@ class Settings:
     # Key of the HMAC that derives client secrets; empty: a development key in var/ (test mode only).
     secret_key: str = ""
     rates: tuple[tuple[str, Decimal], ...] = DEFAULT_RATES
+    sweep_minimums: tuple[tuple[str, Decimal], ...] = DEFAULT_SWEEP_MINIMUMS
     # Payment attempts (charges, each with its own watched deposit address) one intent may open in all.
     max_charges_per_intent: int = 20
     # Fernet key(s) sealing secrets at rest, newest first, comma-separated; empty: a development key in var/
@@ -142,6 +149,7 @@ _ENV = {
     "PAYGATE_WALLET_TEST_MNEMONIC": "wallet_test_mnemonic",
     "PAYGATE_REFUND_STUCK_SECONDS": "refund_stuck_seconds",
     "PAYGATE_SWEEPS": "sweeps",
+    "PAYGATE_SWEEP_MINIMUMS": "sweep_minimums",  # JSON: {"ETH": "0.001", "USDT-ETH": "5"}
     "PAYGATE_LOG_LEVEL": "log_level",
     "PAYGATE_FACADE_CHANNEL": "facade_channel",
     "PAYGATE_SQLITE_GROUP_COMMIT": "sqlite_group_commit",
@@ -302,6 +310,7 @@ def _validate(raw: dict[str, object]) -> Settings:
                           "or a path to a file holding them") from None
     s["encryption_key"] = encryption_key
     s["rates"] = _rates(raw.get("rates"))
+    s["sweep_minimums"] = _sweep_minimums(raw.get("sweep_minimums"))
     charges = raw.get("max_charges_per_intent", 20)
     if not isinstance(charges, int) or isinstance(charges, bool) or not 1 <= charges <= 1000:
         raise ConfigError(f"max_charges_per_intent {charges!r}: expected a whole number from 1 to 1000")
@@ -439,6 +448,30 @@ def _rates(raw: object) -> tuple[tuple[str, Decimal], ...]:
         if not price.is_finite() or price <= 0:
             raise ConfigError(f"rates.{code}: expected a positive decimal price in USD")
         table[str(code)] = price
+    return tuple(table.items())
+
+
+def _sweep_minimums(raw: object) -> tuple[tuple[str, Decimal], ...]:
+    """`[sweep_minimums]` (or PAYGATE_SWEEP_MINIMUMS as a JSON object) merged over the defaults: plain decimals
+    (ASCII digits, a point, no sign or exponent), as strings or numbers."""
+    error = ('sweep_minimums (PAYGATE_SWEEP_MINIMUMS): expected a mapping of asset id or coin to an amount in the '
+             'asset\'s units, e.g. {"ETH": "0.001", "USDT-ETH": "5"}')
+    if raw is None:
+        return DEFAULT_SWEEP_MINIMUMS
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw, parse_float=str, parse_int=str, parse_constant=lambda _: None)
+        except ValueError:
+            raise ConfigError(error) from None
+    if not isinstance(raw, dict) or not raw:
+        raise ConfigError(error)
+    table = dict(DEFAULT_SWEEP_MINIMUMS)
+    for key, value in raw.items():
+        text = str(value) if isinstance(value, str | int | float) and not isinstance(value, bool) else ""
+        if not str(key).strip() or not _PLAIN_DECIMAL.fullmatch(text):
+            raise ConfigError(f"sweep_minimums.{key} {value!r} (PAYGATE_SWEEP_MINIMUMS): expected a plain decimal "
+                              "amount of at least 0 in the asset's units, e.g. \"0.001\"")
+        table[str(key).strip()] = Decimal(text)
     return tuple(table.items())
 
 

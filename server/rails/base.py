@@ -21,7 +21,7 @@ Errors: `ChainUnavailable` (the network did not answer: try again later, decide 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol, runtime_checkable
@@ -112,6 +112,10 @@ class AddressBook(Protocol):
 class Balances(Protocol):
     async def balance(self, asset: Asset, address: str) -> int:
         """What `address` holds of `asset`, in its smallest units. Network I/O: outside any transaction."""
+        ...
+
+    async def balances(self, wanted: Sequence[tuple[Asset, str]]) -> list[int]:
+        """What each (asset, address) holds, in order, in as few requests as the node allows (reconciliation)."""
         ...
 
 

@@ -32,7 +32,7 @@ ZERO = Decimal(0)
 
 
 def interval_seconds() -> float:
-    """How often the job runs (`PAYGATE_RECONCILE_SECONDS`, default 300 s): one balance call per place and asset."""
+    """How often the job runs (`PAYGATE_RECONCILE_SECONDS`, default 300 s)."""
     try:
         return max(1.0, float(os.environ.get("PAYGATE_RECONCILE_SECONDS", "300")))
     except ValueError:
@@ -88,27 +88,29 @@ async def _treasuries(rt: Runtime) -> set[tuple[str, str]]:
 
 async def reconcile(rt: Runtime) -> list[Line]:
     """Every place (treasuries, and deposit addresses the ledger knows) and every asset of its network. Network I/O
-    outside any database transaction; a network whose node does not answer is left out (logged)."""
+    outside any database transaction, batched: one request per network and chunk of calls
+    (`Balances.balances`), not one per place and asset; a network whose node does not answer is left out (logged)."""
     ledger = await _ledger(rt)
     treasuries = await _treasuries(rt)
     lines: list[Line] = []
-    down: set[str] = set()
+    places: dict[str, list[str]] = defaultdict(list)
     for network_id, address in sorted(set(ledger) | treasuries):
+        places[network_id].append(address)
+    for network_id, addresses in places.items():
         network = rt.catalogue.networks.get(network_id)
         balances = rt.rails.balances(network_id)
-        if network is None or balances is None or network_id in down:
+        if network is None or balances is None:
             continue
-        role = "treasury" if (network_id, address) in treasuries else "deposit"
-        known = ledger.get((network_id, address), {})
-        for asset in network.assets:
-            try:
-                held = await balances.balance(asset, address)
-            except ChainUnavailable as e:
-                log.warning("reconciliation: chain unavailable", extra={"network": network_id, "error": str(e)})
-                down.add(network_id)
-                break
-            lines.append(Line(network_id, address, asset.id, role, known.get(asset.id, ZERO),
-                              Decimal(held).scaleb(-asset.decimals)))
+        wanted = [(asset, address) for address in addresses for asset in network.assets]
+        try:
+            held = await balances.balances(wanted)
+        except ChainUnavailable as e:
+            log.warning("reconciliation: chain unavailable", extra={"network": network_id, "error": str(e)})
+            continue
+        for (asset, address), amount in zip(wanted, held, strict=True):
+            role = "treasury" if (network_id, address) in treasuries else "deposit"
+            lines.append(Line(network_id, address, asset.id, role, ledger.get((network_id, address), {}).get(
+                asset.id, ZERO), Decimal(amount).scaleb(-asset.decimals)))
     return lines
 
 

@@ -29,6 +29,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
 from server.assets.catalogue import Asset, Catalogue
+from server.config import Settings
 from server.db.aggregates import exact_sum
 from server.ids import new_id
 from server.rails.base import (
@@ -62,14 +63,14 @@ log = logging.getLogger("paygate.treasury.sweeps")
 INTERVAL_SECONDS = 5
 BATCH = 20
 TX = OutgoingStatus
-# The least worth sweeping, by coin (DESIGN §15: worth more than the network fee); other coins: DEFAULT_MINIMUM.
-MINIMUMS = {"ETH": Decimal("0.001"), "BNB": Decimal("0.005"), "POL": Decimal("1"), "USDT": Decimal("1"),
-            "USDC": Decimal("1")}
-DEFAULT_MINIMUM = Decimal("1")
+DEFAULT_MINIMUM = Decimal("1")  # an asset `sweep_minimums` names neither by id nor by coin
 
 
-def minimum(asset: Asset) -> Decimal:
-    return MINIMUMS.get(asset.coin.upper(), DEFAULT_MINIMUM)
+def minimum(settings: Settings, asset: Asset) -> Decimal:
+    """The least worth sweeping of `asset` (the `sweep_minimums` setting): by asset id, else by coin."""
+    table = dict(settings.sweep_minimums)
+    found = table.get(asset.id, table.get(asset.coin, table.get(asset.coin.upper())))
+    return DEFAULT_MINIMUM if found is None else found
 
 
 @runtime_checkable
@@ -118,7 +119,7 @@ async def candidates(rt: Runtime) -> list[tuple[str, bool, str, str, str]]:
         asset = rt.catalogue.by_id.get(asset_id)
         if asset is None or address == treasuries[(merchant_id, livemode)] or (network, address, asset_id) in open_:
             continue
-        if amount >= minimum(asset):
+        if amount >= minimum(rt.settings, asset):
             out.append(key)
     return out
 
@@ -137,7 +138,7 @@ async def claim(rt: Runtime, merchant_id: str, livemode: bool, network: str, add
             return None
         held = (await ledger.held_at(session, network, address)).get(asset_id, {})
         available, fees = held.get(Account.AVAILABLE, Decimal(0)), held.get(Account.FEES, Decimal(0))
-        if available + fees < minimum(asset):
+        if available + fees < minimum(rt.settings, asset):
             return None
         treasury = (await _treasuries(rt, session, {(merchant_id, livemode)}))[(merchant_id, livemode)]
         if not treasury:

@@ -6,9 +6,11 @@ One connection pool per RPC URL, shared by every payout of the process.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
+import httpx
 from eth_typing import HexStr
 from web3 import AsyncWeb3
 from web3.exceptions import ContractLogicError, TransactionNotFound, Web3RPCError
@@ -32,9 +34,23 @@ class Underpriced(Rejected):
     """The fees are below the base fee, or too low to replace the transaction already pooled with this nonce."""
 
 
+# Calls per JSON-RPC batch request (`Node.balances`): nodes cap a batch (geth: 1000; hosted ones often 100).
+BATCH_SIZE = 100
+
+
 @cache
 def _web3(rpc_url: str) -> AsyncWeb3:
     return AsyncWeb3(AsyncHTTPProvider(rpc_url, request_kwargs={"timeout": 30}))
+
+
+def _balance_call(asset: Asset, address: str) -> tuple[str, list[Any]]:
+    """The JSON-RPC method and params that read `address`'s balance of `asset` (native: eth_getBalance; a token:
+    balanceOf through eth_call), at the latest block."""
+    owner = AsyncWeb3.to_checksum_address(address)
+    if not asset.contract_address:
+        return "eth_getBalance", [owner, "latest"]
+    data = "0x70a08231" + owner.lower().removeprefix("0x").rjust(64, "0")  # balanceOf(address)
+    return "eth_call", [{"to": AsyncWeb3.to_checksum_address(asset.contract_address), "data": data}, "latest"]
 
 
 class Node:
@@ -61,6 +77,30 @@ class Node:
         raw = await self._call(self.w3.eth.call({"to": AsyncWeb3.to_checksum_address(asset.contract_address),
                                                  "data": data}))  # type: ignore[typeddict-item]
         return int.from_bytes(bytes(raw), "big") if raw else 0
+
+    async def balances(self, wanted: Sequence[tuple[Asset, str]]) -> list[int]:
+        """What each (asset, address) holds in smallest units, in order: JSON-RPC batch requests of BATCH_SIZE
+        calls (one HTTP request each) instead of one request per call. Any call unanswered: ChainUnavailable."""
+        calls = [_balance_call(asset, address) for asset, address in wanted]
+        out: list[int] = []
+        async with httpx.AsyncClient(timeout=30) as client:
+            for start in range(0, len(calls), BATCH_SIZE):
+                chunk = calls[start:start + BATCH_SIZE]
+                batch = [{"jsonrpc": "2.0", "id": i, "method": m, "params": p} for i, (m, p) in enumerate(chunk)]
+                try:
+                    response = await client.post(self.rpc_url, json=batch)
+                    response.raise_for_status()
+                    answers = response.json()
+                except (httpx.HTTPError, ValueError) as e:
+                    raise ChainUnavailable(f"{self.rpc_url}: {e}") from e
+                by_id = {a.get("id"): a for a in answers if isinstance(a, dict)} if isinstance(answers, list) else {}
+                for i in range(len(chunk)):
+                    result = by_id.get(i, {}).get("result")
+                    if not isinstance(result, str):
+                        raise ChainUnavailable(f"{self.rpc_url}: no balance in the batch's answer {i}: "
+                                               f"{by_id.get(i, {}).get('error')}")
+                    out.append(int(result, 16) if result not in ("0x", "") else 0)
+        return out
 
     async def native_balance(self, address: str) -> int:
         """The address's native coin balance in wei (what pays gas)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from server.assets.catalogue import Asset, Catalogue, Network
 from server.config import Settings
 from server.db import Database
@@ -34,3 +36,6 @@ class EvmRail(EvmPayouts):
 
     async def balance(self, asset: Asset, address: str) -> int:
         return await self.node.balance(asset, address)
+
+    async def balances(self, wanted: Sequence[tuple[Asset, str]]) -> list[int]:
+        return await self.node.balances(wanted)

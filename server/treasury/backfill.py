@@ -1,0 +1,100 @@
+"""Opening entries for money that moved before the ledger existed (migration 0016): `paygate treasury
+backfill-ledger`. An upgraded database holds confirmed, approved payments on deposit addresses and mined refunds
+that no posting ever saw, so its balance would be wrong; this posts them through the ledger's normal path
+(`listeners`' positions and `ledger.settle_cause`), one cause per transaction with its row locked.
+
+Only causes with no ledger entry at all are touched, so a second run posts nothing, and a cause the listeners already
+follow is left to them. Causes still on their way (unconfirmed, awaiting AML, refunds not yet mined) need no opening
+entry: the listener posts their whole position at their next change. A payment's processing fee is the configured
+`tx_fee_percent`, as the listener takes it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import col, select
+
+from server.aml import AmlStatus
+from server.chains.models import ChainTransfer, TransferStatus, WatchedAddress
+from server.refunds.models import Refund
+from server.refunds.states import Status as RefundStatus
+from server.runtime import Runtime
+from server.treasury import ledger
+from server.treasury.ledger import Holder, Scope
+from server.treasury.listeners import OUTSIDE, ours, refund_position, transfer_position, treasury_of
+from server.treasury.models import Account, CauseType, LedgerEntry
+
+log = logging.getLogger("paygate.treasury.backfill")
+
+
+@dataclass(frozen=True)
+class Backfilled:
+    """How many causes got their opening entries."""
+
+    transfers: int = 0
+    refunds: int = 0
+
+
+def _unposted(cause_type: CauseType, cause_id: Any) -> sa.ColumnElement[bool]:
+    return ~sa.exists().where(col(LedgerEntry.cause_type) == cause_type, col(LedgerEntry.cause_id) == cause_id)
+
+
+async def _transfers(rt: Runtime) -> list[str]:
+    async with rt.db.read() as session:
+        rows = await session.exec(
+            select(ChainTransfer.id)
+            .join(WatchedAddress, sa.and_(col(WatchedAddress.network) == col(ChainTransfer.network),
+                                          col(WatchedAddress.address) == col(ChainTransfer.to_address)))
+            .where(ChainTransfer.status == TransferStatus.CONFIRMED, ChainTransfer.aml_status == AmlStatus.APPROVED,
+                   _unposted(CauseType.TRANSFER, col(ChainTransfer.id)))
+            .order_by(col(ChainTransfer.id)))
+        return list(rows)
+
+
+async def _refunds(rt: Runtime) -> list[str]:
+    async with rt.db.read() as session:
+        rows = await session.exec(
+            select(Refund.id).where(Refund.status == RefundStatus.SUCCESS, Refund.network != "",
+                                    _unposted(CauseType.REFUND, col(Refund.id)))
+            .order_by(col(Refund.id)))
+        return list(rows)
+
+
+async def _transfer(rt: Runtime, transfer_id: str) -> bool:
+    async with rt.db.transaction() as session:
+        transfer = await session.get(ChainTransfer, transfer_id, with_for_update=True, populate_existing=True)
+        if transfer is None or await ledger.held(session, CauseType.TRANSFER, transfer_id) or \
+                await ours(session, transfer):
+            return False
+        watched = await session.get(WatchedAddress, (transfer.network, transfer.to_address))
+        if watched is None:
+            return False
+        scope = Scope(watched.merchant_id, watched.livemode, transfer.asset_id, transfer.network)
+        posted = await ledger.settle_cause(session, scope, CauseType.TRANSFER, transfer.id,
+                                           transfer_position(transfer, rt.settings.tx_fee_percent), OUTSIDE)
+        return posted is not None
+
+
+async def _refund(rt: Runtime, refund_id: str) -> bool:
+    async with rt.db.transaction() as session:
+        refund = await session.get(Refund, refund_id, with_for_update=True, populate_existing=True)
+        if refund is None or await ledger.held(session, CauseType.REFUND, refund_id):
+            return False
+        treasury = await treasury_of(rt, session, refund.merchant_id, refund.livemode)
+        scope = Scope(refund.merchant_id, refund.livemode, refund.asset_id, refund.network)
+        posted = await ledger.settle_cause(session, scope, CauseType.REFUND, refund.id,
+                                           refund_position(refund, treasury), Holder(Account.AVAILABLE, treasury))
+        return posted is not None
+
+
+async def backfill(rt: Runtime) -> Backfilled:
+    """Posts the opening entries of every cause that needs one; what it posted, by kind."""
+    transfers = sum([await _transfer(rt, t) for t in await _transfers(rt)])
+    refunds = sum([await _refund(rt, r) for r in await _refunds(rt)])
+    if transfers or refunds:
+        log.info("ledger backfilled", extra={"transfers": transfers, "refunds": refunds})
+    return Backfilled(transfers=transfers, refunds=refunds)
