@@ -58,7 +58,8 @@ TARGETS = ("facade", "grpc", "baseline")
 
 
 def baseline_app(database_url: str, merchant_id: str) -> Any:
-    """Two handlers doing the SQL of CreateCustomer / GetCustomer on the same engine setup as the server."""
+    """Two handlers doing the SQL of CreateCustomer / GetCustomer: on SQLite through a naive engine (`_NaiveSQLite`),
+    on PostgreSQL through paygate's `Database` engine."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import JSONResponse
@@ -69,7 +70,7 @@ def baseline_app(database_url: str, merchant_id: str) -> Any:
     from server.ids import new_id
 
     table = Customer.__table__  # type: ignore[attr-defined]
-    state: dict[str, Database] = {}
+    state: dict[str, Any] = {}
 
     def public(row: Any) -> dict[str, Any]:
         return {"id": row["id"], "object": "customer", "name": row["name"], "email": row["email"],
@@ -100,7 +101,7 @@ def baseline_app(database_url: str, merchant_id: str) -> Any:
         return JSONResponse({"ok": True})
 
     async def lifespan(app: Starlette) -> Any:
-        state["db"] = Database(database_url)
+        state["db"] = Database(database_url) if not database_url.startswith("sqlite") else _NaiveSQLite(database_url)
         try:
             yield
         finally:
@@ -110,6 +111,23 @@ def baseline_app(database_url: str, merchant_id: str) -> Any:
                              Route("/customers/{id}", get, methods=["GET"]),
                              Route("/ready", ready, methods=["GET"])],
                      lifespan=asynccontextmanager(lifespan))
+
+
+class _NaiveSQLite:
+    """The baseline's SQLite engine: what a naive monolith has, SQLAlchemy's stock aiosqlite dialect and pool with
+    paygate's pragmas (WAL, synchronous=NORMAL, busy_timeout, BEGIN IMMEDIATE for writes), and none of paygate's own
+    driver (server/db/sqlite_driver.py: one thread hop per statement) nor its group commit."""
+
+    def __init__(self, url: str) -> None:
+        from sqlalchemy.ext.asyncio import create_async_engine
+
+        from server.db.engine import async_url, configure_sqlite
+
+        self.engine = create_async_engine(async_url(url), hide_parameters=True)
+        configure_sqlite(self.engine.sync_engine)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
 
 
 def serve_baseline(port: int, database_url: str, merchant_id: str) -> None:

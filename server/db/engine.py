@@ -121,7 +121,8 @@ class Database:
             kwargs.update(pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
         else:
             # Connections that roll back before they close: a discarded one never keeps the write lock.
-            kwargs.update(async_creator=sqlite_driver.async_creator(async_url(url)))
+            # Each statement one call on the connection's thread (server/db/sqlite_driver.py, issue 13).
+            kwargs.update(async_creator=sqlite_driver.async_creator(async_url(url)), module=sqlite_driver.dbapi())
         self.engine: AsyncEngine = create_async_engine(async_url(url), **kwargs)
         # Readers see one snapshot for the whole unit of work: under PostgreSQL's default READ COMMITTED an intent
         # read before a watcher's commit and its transfers read after it would disagree (SQLite's BEGIN is a
