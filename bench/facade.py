@@ -48,7 +48,7 @@ from server.cli import create_merchant_record  # noqa: E402
 from server.config import load_settings  # noqa: E402
 from tests.harness import free_port, paygate  # noqa: E402
 
-START_TIMEOUT_SECONDS = 60.0
+START_TIMEOUT_SECONDS = 180.0  # start-up under a load of 20 took over 60 s
 KEEPALIVE_SECONDS = 1.0  # below uvicorn's timeout_keep_alive (5 s)
 OPERATIONS = ("create-customer", "get-customer")
 TARGETS = ("facade", "grpc", "baseline")
@@ -340,10 +340,161 @@ async def measure(urls: dict[str, str], secret_key: str, requests: int, concurre
     return rows
 
 
+# ---------------------------------------------------------------------------------------------- measuring with wrk
+
+
+@dataclass
+class WrkRow:
+    """A row measured by wrk: its counts summed over the rounds, p50 / p99 the mean of the rounds' (wrk reports
+    percentiles, not the latencies)."""
+
+    target: str
+    operation: str
+    ok: int = 0
+    elapsed: float = 0.0
+    errors: int = 0
+    first_error: str = ""
+    p50s: list[float] = field(default_factory=list)
+    p99s: list[float] = field(default_factory=list)
+
+    @property
+    def latencies(self) -> range:  # only its length is read by report()
+        return range(self.ok)
+
+    @property
+    def rate(self) -> float:
+        return self.ok / self.elapsed if self.elapsed > 0 else 0.0
+
+    def percentile(self, q: float) -> float:
+        values = self.p50s if q <= 0.5 else self.p99s
+        return sum(values) / len(values) if values else math.nan
+
+
+_WRK_CHECK = """
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+function init(args) bad = 0 end
+function response(status, headers, body)
+  if status ~= 200 or not string.find(body, '"id":"cus_', 1, true) then bad = bad + 1 end
+end
+function done(summary, latency, requests)
+  local b = 0
+  for _, t in ipairs(threads) do b = b + t:get("bad") end
+  io.write(string.format("BAD %d\n", b))
+end
+"""
+
+
+def _lua_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _wrk_script(workdir: Path, name: str, *, method: str, path: str | None, ids: list[str], prefix: str,
+                headers: dict[str, str], body: str | None) -> Path:
+    lines = [f"wrk.method = {_lua_string(method)}"]
+    for key, value in headers.items():
+        lines.append(f"wrk.headers[{_lua_string(key)}] = {_lua_string(value)}")
+    if body is not None:
+        lines.append(f"wrk.body = {_lua_string(body)}")
+    if path is not None:
+        lines.append(f"wrk.path = {_lua_string(path)}")
+    else:  # get: the created customers in turn
+        lines.append("ids = {" + ",".join(_lua_string(i) for i in ids) + "}")
+        lines.append("counter = 0")
+        lines.append("request = function() counter = counter + 1; "
+                     f"return wrk.format(nil, {_lua_string(prefix)} .. ids[(counter % #ids) + 1]) end")
+    script = workdir / f"{name}.lua"
+    script.write_text("\n".join(lines) + "\n" + _WRK_CHECK)
+    return script
+
+
+_UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
+
+
+def _wrk_ms(text: str) -> float:
+    for unit in ("us", "ms", "s"):
+        if text.endswith(unit):
+            return float(text[:-len(unit)]) * _UNITS[unit]
+    return float(text)
+
+
+def run_wrk(url: str, script: Path, seconds: float, connections: int) -> tuple[int, float, int, str, float, float]:
+    """ok requests, elapsed s, errors, first error, p50 ms, p99 ms of one wrk run (one thread: the client's CPU
+    stays small)."""
+    out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds:g}s", "--latency", "-s", str(script), url],
+                         capture_output=True, text=True, timeout=seconds + 60).stdout
+    total = elapsed = 0.0
+    bad = socket_errors = 0
+    p50 = p99 = math.nan
+    for line in out.splitlines():
+        words = line.split()
+        if " requests in " in line:
+            total, elapsed = float(words[0]), _wrk_ms(words[3].rstrip(",")) / 1000
+        elif words[:1] == ["50%"]:
+            p50 = _wrk_ms(words[1])
+        elif words[:1] == ["99%"]:
+            p99 = _wrk_ms(words[1])
+        elif words[:1] == ["BAD"]:
+            bad = int(words[1])
+        elif line.strip().startswith("Socket errors:"):
+            socket_errors = sum(int(w.rstrip(",")) for w in words if w.rstrip(",").isdigit())
+    errors = bad + socket_errors
+    first = f"{bad} bad answers, {socket_errors} socket errors" if errors else ""
+    return int(total) - bad, elapsed, errors, first, p50, p99
+
+
+def measure_wrk(urls: dict[str, str], secret_key: str, seconds: float, connections: int, rounds: int,
+                warmup: int, workdir: Path) -> list[WrkRow]:
+    """create-customer and get-customer through the facade and the baseline with wrk (HTTP only: wrk speaks no
+    gRPC), interleaved over `rounds`, each batch `seconds` long."""
+    import base64
+
+    token = base64.b64encode(f"{secret_key}:".encode()).decode()
+    targets = ("facade", "baseline")
+    paths = {"facade": "/v1/customers", "baseline": "/customers"}
+    headers = {"facade": {"Content-Type": "application/json", "Authorization": f"Basic {token}"},
+               "baseline": {"Content-Type": "application/json"}}
+    ids: dict[str, list[str]] = {}
+    with httpx.Client(timeout=60) as client:  # customers to read, made before the clock starts
+        for target in targets:
+            ids[target] = []
+            for i in range(max(warmup, 1)):
+                answer = client.post(urls[target] + paths[target], headers=headers[target],
+                                     json={"name": f"Bench {target} w{i}", "email": f"w{i}@example.com"})
+                ids[target].append(_check_http(answer, enveloped=target == "facade"))
+    scripts = {}
+    for target in targets:
+        body = f'{{"name": "Bench wrk {target}", "email": "bench-wrk@example.com"}}'
+        scripts[(target, "create-customer")] = _wrk_script(workdir, f"{target}-create", method="POST",
+                                                           path=paths[target], ids=[], prefix="",
+                                                           headers=headers[target], body=body)
+        scripts[(target, "get-customer")] = _wrk_script(workdir, f"{target}-get", method="GET", path=None,
+                                                        ids=ids[target], prefix=paths[target] + "/",
+                                                        headers=headers[target], body=None)
+    for target in targets:  # warm-up, not counted
+        for op in OPERATIONS:
+            run_wrk(urls[target], scripts[(target, op)], 1, connections)
+    totals = {(t, op): WrkRow(t, op) for t in targets for op in OPERATIONS}
+    for r in range(rounds):
+        order = targets[r % 2:] + targets[:r % 2]
+        for op in OPERATIONS:
+            for target in order:
+                ok, elapsed, errors, first, p50, p99 = run_wrk(urls[target], scripts[(target, op)], seconds,
+                                                               connections)
+                row = totals[(target, op)]
+                row.ok += ok
+                row.elapsed += elapsed
+                row.errors += errors
+                row.first_error = row.first_error or first
+                row.p50s.append(p50)
+                row.p99s.append(p99)
+    return [totals[(t, op)] for t in targets for op in OPERATIONS]
+
+
 # ---------------------------------------------------------------------------------------------- reporting
 
 
-def report(rows: list[Row], context: str) -> str:
+def report(rows: list[Any], context: str) -> str:
     lines = [context, ""]
     header = f"{'target':<10} {'operation':<16} {'ok':>7} {'errors':>6} {'req/s':>9} {'p50 ms':>9} {'p99 ms':>9}"
     lines += [header, "-" * len(header)]
@@ -357,6 +508,8 @@ def report(rows: list[Row], context: str) -> str:
     for op in OPERATIONS:
         base = by[("baseline", op)]
         for target in ("facade", "grpc"):
+            if (target, op) not in by:
+                continue
             r = by[(target, op)]
 
             def ratio(a: float, b: float) -> str:
@@ -396,6 +549,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="paygate serve --workers (default 1)")
     parser.add_argument("--facade-channel", choices=("in_process", "grpc"), default="in_process",
                         help="how the facade reaches the servicers (default in_process, as deployed)")
+    parser.add_argument("--client", choices=("httpx", "wrk"), default="httpx",
+                        help="httpx (default; also times direct gRPC) or wrk (one thread, --concurrency connections, "
+                             "HTTP rows only: a client that leaves the CPU to the servers)")
+    parser.add_argument("--seconds", type=float, default=5.0, help="with --client wrk: seconds per batch (5)")
     parser.add_argument("--serve-baseline", type=int, metavar="PORT", help=argparse.SUPPRESS)
     parser.add_argument("--merchant-id", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -417,7 +574,7 @@ def main(argv: list[str] | None = None) -> int:
                PAYGATE_RATE_LIMIT_PER_SECOND="100000", PAYGATE_RATE_LIMIT_BURST="200000")
     processes = Processes(workdir)
     try:
-        migrated = paygate(env, workdir, "migrate")
+        migrated = paygate(env, workdir, "migrate", timeout=START_TIMEOUT_SECONDS)
         if migrated.returncode != 0:
             raise SystemExit(f"paygate migrate failed:\n{migrated.stderr}")
         merchant = asyncio.run(create_merchant_record(load_settings({"PAYGATE_DATABASE_URL": database_url}),
@@ -434,14 +591,21 @@ def main(argv: list[str] | None = None) -> int:
         urls = {"facade": f"http://127.0.0.1:{http_port}", "grpc": f"127.0.0.1:{grpc_port}",
                 "baseline": f"http://127.0.0.1:{baseline_port}"}
         load_before = os.getloadavg()[0]
-        rows = asyncio.run(measure(urls, merchant["test"]["secret_key"], args.requests, args.concurrency,
-                                   args.warmup, min(args.rounds, args.requests)))
+        rows: list[Any]
+        if args.client == "wrk":
+            rows = measure_wrk(urls, merchant["test"]["secret_key"], args.seconds, args.concurrency, args.rounds,
+                               args.warmup, workdir)
+        else:
+            rows = asyncio.run(measure(urls, merchant["test"]["secret_key"], args.requests, args.concurrency,
+                                       args.warmup, min(args.rounds, args.requests)))
         load_after = os.getloadavg()[0]
     finally:
         processes.stop_all()
         shutil.rmtree(workdir, ignore_errors=True)
 
-    context = (f"paygate bench: {args.requests} requests per row, {args.concurrency} concurrent workers, "
+    client = (f"wrk (1 thread), {args.concurrency} connections, {args.seconds:g} s per batch" if args.client == "wrk"
+              else f"httpx, {args.requests} requests per row, {args.concurrency} concurrent workers")
+    context = (f"paygate bench: {client}, "
                f"{args.warmup} warm-up requests per target, {min(args.rounds, args.requests)} interleaved rounds\n"
                f"database {_safe_url(database_url) if args.database_url else 'temporary SQLite file'}, "
                f"paygate log level {args.log_level}, {args.workers} paygate worker(s), facade channel "
