@@ -137,20 +137,34 @@ class OneHopCursor:
 
     async def _run(self, fn: Callable[[sqlite3.Connection, str, Any], _Outcome], operation: str,
                    parameters: Any) -> None:
-        adapt = self._adapt_connection
+        adapt: OneHopConnection = self._adapt_connection  # type: ignore[assignment]
         connection: aiosqlite.Connection = adapt._connection  # type: ignore[assignment]
         async with adapt._execute_mutex:
-            outcome = await connection._execute(fn, connection._conn, operation, parameters)
+            outcome = await adapt._on_thread(partial(fn, connection._conn, operation, parameters))
+        self._keep(outcome)
+
+    def _keep(self, outcome: _Outcome) -> None:
         self.description, rows, self.rowcount, self.lastrowid = outcome
         self._rows = collections.deque(rows)
 
     def execute(self, operation: str, parameters: Any = None) -> None:
+        adapt: OneHopConnection = self._adapt_connection  # type: ignore[assignment]
         try:
+            adapt._idle = False
+            if _instant(operation) and adapt._quiet():
+                # Opens or closes a savepoint, or a snapshot: no lock to wait for, nothing to write. Run here.
+                self._keep(_run_one(adapt._connection._conn, operation, parameters))
+                return
+            if operation.lstrip()[:6].upper() != "SELECT":
+                adapt._writes = True
             await_(self._run(_run_one, operation, parameters))
         except Exception as error:
-            self._adapt_connection._handle_exception(error)
+            adapt._handle_exception(error)
 
     def executemany(self, operation: str, seq_of_parameters: Any) -> None:
+        adapt: OneHopConnection = self._adapt_connection  # type: ignore[assignment]
+        adapt._idle = False
+        adapt._writes = True
         try:
             await_(self._run(_run_many, operation, seq_of_parameters))
         except Exception as error:
@@ -191,9 +205,69 @@ class OneHopCursor:
         return rows
 
 
+_INSTANT = ("SAVEPOINT ", "RELEASE SAVEPOINT ", "ROLLBACK TO SAVEPOINT ")
+
+
+def _instant(operation: str) -> bool:
+    """Statements that never wait for a lock nor write a page: a deferred BEGIN (a snapshot is taken at the first
+    read), and SQLAlchemy's savepoint statements (inside a transaction that holds its locks already)."""
+    return operation == "BEGIN" or operation.startswith(_INSTANT)
+
+
 class OneHopConnection(AsyncAdapt_aiosqlite_connection):
-    __slots__ = ()
+    """Each statement one hop to the connection's thread; what cannot wait nor write (`_instant`, the COMMIT or
+    ROLLBACK of a transaction that wrote nothing) runs on the event loop, without a hop, when nothing of this
+    connection is in flight on its thread (a cancelled statement may still be: then it queues behind it). A ROLLBACK
+    right after a COMMIT or ROLLBACK (the pool's reset) is skipped: there is no transaction to end."""
+
+    __slots__ = ("_idle", "_sent", "_writes")
     _cursor_cls = OneHopCursor  # type: ignore[assignment]
+
+    def __init__(self, dbapi: Any, connection: Any) -> None:
+        super().__init__(dbapi, connection)
+        self._idle = False  # the last operation was a COMMIT or ROLLBACK that succeeded
+        self._writes = False  # the transaction ran something other than a SELECT or an instant statement
+        self._sent = [0, 0]  # operations queued to the thread (by the loop), finished (by the thread)
+
+    def _quiet(self) -> bool:
+        return self._sent[0] == self._sent[1]
+
+    def _on_thread(self, work: Callable[[], Any]) -> Awaitable[Any]:
+        sent = self._sent
+
+        def counted() -> Any:
+            try:
+                return work()
+            finally:
+                sent[1] += 1  # only this thread writes it
+
+        sent[0] += 1
+        connection: aiosqlite.Connection = self._connection  # type: ignore[assignment]
+        return connection._execute(counted)
+
+    def _end(self, how: str) -> None:
+        connection: aiosqlite.Connection = self._connection  # type: ignore[assignment]
+        if not connection._connection:  # closed: as SQLAlchemy's adapter, nothing to end
+            return
+        if how == "rollback" and self._idle and self._quiet():
+            return
+        try:
+            conn = connection._conn
+            end = conn.commit if how == "commit" else conn.rollback
+            if not self._writes and self._quiet():
+                end()
+            else:
+                await_(self._on_thread(end))
+        except Exception as error:
+            self._idle = False
+            self._handle_exception(error)
+        self._idle, self._writes = True, False
+
+    def commit(self) -> None:
+        self._end("commit")
+
+    def rollback(self) -> None:
+        self._end("rollback")
 
 
 class OneHopDBAPI(AsyncAdapt_aiosqlite_dbapi):
