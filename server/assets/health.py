@@ -3,6 +3,11 @@
 A probe is one `eth_chainId` call with a short timeout; its answer is cached per network for TTL_SECONDS and
 refreshed on the next read after that, all stale networks at once, so a dead node costs a reader at most
 TIMEOUT_SECONDS once per TTL. A probe that errs, times out or answers the wrong chain id counts as not answering.
+
+One `RpcHealth` per process, in the runtime (`rt.health`): the asset lists read it, and so does opening a payment
+attempt (server/payment_intents/attempts.py), so an asset listed `payable: false` cannot be paid with either (the
+spec: "only payable assets may be used to pay"). A transaction never probes: its servicer calls `answering()` first,
+outside the transaction, and the transaction reads the verdicts with `payable()`.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from collections.abc import Iterable
 
 import httpx
 
-from server.assets.catalogue import Network
+from server.assets.catalogue import Asset, Network
 
 TIMEOUT_SECONDS = 2.0
 TTL_SECONDS = 30.0
@@ -53,3 +58,11 @@ class RpcHealth:
     def _stale(self) -> list[str]:
         now = time.monotonic()
         return [i for i in self._networks if i not in self._answered or now - self._answered[i][1] >= TTL_SECONDS]
+
+    def payable(self, asset: Asset) -> bool:
+        """Whether `asset` may be paid with now: configured payable and, for a crypto asset, its network's RPC
+        answered the last probe (never probed: not payable). No I/O: a caller refreshes with `answering()` first."""
+        if not asset.payable or asset.is_fiat:
+            return asset.payable
+        seen = self._answered.get(asset.network)
+        return seen is not None and seen[0]
