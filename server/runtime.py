@@ -25,7 +25,7 @@ from server.db import Database
 from server.payment_intents.client_secret import ClientSecrets
 from server.rails.base import ChainScanner
 from server.rails.provider_a import client_factory
-from server.rails.registry import Rails, chain_scanners
+from server.rails.registry import Rails, chain_scanners, probe
 from server.rates import RateSource, TableRates
 from server.rpc.auth import Authenticator
 from server.sealing import SecretBox
@@ -71,7 +71,7 @@ class Runtime:
                    box=box, screening=Screening.from_settings(settings),
                    scanners=chain_scanners(catalogue), rails=Rails(catalogue, db, settings),
                    cards=Cards(box=box, clients=client_factory(settings.provider_a_api_base)),
-                   health=RpcHealth(catalogue.networks.values()), clock=clock or SystemClock())
+                   health=RpcHealth(catalogue.networks.values(), probe), clock=clock or SystemClock())
 
     def add_job(self, name: str, run: Callable[[Runtime], Awaitable[None]], seconds: float) -> None:
         self.jobs.append(Job(name, run, seconds))
