@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import hashlib
+import json
 import os
 import secrets
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,8 +23,9 @@ import sqlalchemy as sa
 
 from server.cli import create_merchant_record
 from server.config import load_settings
-from server.rails.evm import devchain
+from server.rails.evm import devchain, solidity
 from server.rails.evm.devchain import DevChain
+from server.rails.evm.solidity import Compiled
 from server.wallet.hd import new_mnemonic
 
 PG_ADMIN_URL = os.environ.get("PAYGATE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
@@ -52,6 +56,23 @@ contract_address = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"
 _test_node: DevChain | None = None
 
 
+def compiled_token() -> Compiled:
+    """The test token compiled once per machine and source (solcjs takes 15 s on a loaded machine, counted in the
+    first test's timeout): kept in the temporary directory under the hash of the source."""
+    source = (solidity.CONTRACTS / "TestToken.sol").read_bytes()
+    cached = Path(tempfile.gettempdir()) / f"paygate-testtoken-{hashlib.sha256(source).hexdigest()[:16]}.json"
+    try:
+        saved = json.loads(cached.read_text())
+        return Compiled(abi=saved["abi"], bytecode=saved["bytecode"])
+    except (OSError, ValueError, KeyError):
+        pass
+    compiled = solidity.compile_contract()
+    partial = cached.with_suffix(f".{os.getpid()}.tmp")
+    partial.write_text(json.dumps({"abi": compiled.abi, "bytecode": compiled.bytecode}))
+    partial.replace(cached)  # atomic: a concurrent reader sees the whole file or none
+    return compiled
+
+
 def node_networks() -> str:
     """TEST_NETWORKS with ETH-TEST's rpc_url on a real node: a dev chain (Anvil with the test tokens, deployed at the
     addresses above) that this test process starts on first use and keeps until it exits. An asset is payable only
@@ -59,7 +80,7 @@ def node_networks() -> str:
     attempts; no test sends transactions to this one (tests that pay use tests/chain.py's `chain`)."""
     global _test_node
     if _test_node is None or _test_node.process.poll() is not None:
-        _test_node = devchain.start(free_port())
+        _test_node = devchain.start(free_port(), compiled=compiled_token())
         atexit.register(_test_node.stop)
     return TEST_NETWORKS.replace("http://127.0.0.1:8545", _test_node.rpc_url)
 
