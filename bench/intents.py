@@ -40,7 +40,7 @@ from facade import KEEPALIVE_SECONDS, Processes, Row, run_batch  # noqa: E402
 
 from server.cli import create_merchant_record  # noqa: E402
 from server.config import load_settings  # noqa: E402
-from tests.harness import TEST_NETWORKS, create_database, drop_database, free_port, paygate  # noqa: E402
+from tests.harness import create_database, drop_database, free_port, node_networks, paygate  # noqa: E402
 
 ASSET = "USDT-ETH-TEST"  # an asset of the test catalogue (no chain is needed to quote and derive an address)
 OPERATIONS = ("create-customer", "create-intent", "choose-crypto", "intent-flow")
@@ -107,7 +107,7 @@ async def measure(url: str, secret_key: str, requests: int, concurrency: int, wa
 def run_one(kind: str, workers: int, args: argparse.Namespace, workdir: Path) -> dict[str, Row]:
     here = workdir / f"{kind}-{workers}"
     here.mkdir()
-    (here / "networks.toml").write_text(TEST_NETWORKS)
+    (here / "networks.toml").write_text(node_networks())  # choosing crypto needs a node that answers
     database_url = create_database(kind, here)
     http_port, grpc_port = free_port(), free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAYGATE_")}

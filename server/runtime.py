@@ -1,8 +1,8 @@
 """The composition root's product: every long-lived dependency of one process, built once at start-up.
 
 `Runtime.build(settings)` makes the database, the catalogue, the authenticator, the rates, the wallet keys, the
-client secrets, the webhook sealing key, the AML screening, the chain rails and the clock; `compose(settings)`
-(server/composition.py) builds one and lets each package register its listeners and jobs into it
+client secrets, the webhook sealing key, the AML screening, the chain rails, the RPC health probe and the clock;
+`compose(settings)` (server/composition.py) builds one and lets each package register its listeners and jobs into it
 (`register(runtime)` in each package's `wiring.py`). Servicers, listeners and jobs receive it explicitly; nothing
 reads it from a module global. Tests build their own (`Runtime.build(settings, clock=…)`).
 """
@@ -17,6 +17,7 @@ from typing import NamedTuple
 from server import keyfiles
 from server.aml import Screening
 from server.assets.catalogue import Catalogue, load
+from server.assets.health import RpcHealth
 from server.cards.accounts import Cards
 from server.clock import Clock, SystemClock
 from server.config import Settings
@@ -24,7 +25,7 @@ from server.db import Database
 from server.payment_intents.client_secret import ClientSecrets
 from server.rails.base import ChainScanner
 from server.rails.provider_a import client_factory
-from server.rails.registry import Rails, chain_scanners
+from server.rails.registry import Rails, chain_scanners, probe
 from server.rates import RateSource, TableRates
 from server.rpc.auth import Authenticator
 from server.sealing import SecretBox
@@ -53,6 +54,7 @@ class Runtime:
     scanners: dict[str, ChainScanner]  # the watcher's scanner per watchable network (rpc_url set)
     rails: Rails  # receiving and paying out, per network and per card provider
     cards: Cards  # provider_a accounts of the merchants (DESIGN §9)
+    health: RpcHealth  # whether each network's RPC answered recently: what makes its assets payable (DESIGN §12)
     clock: Clock
     jobs: list[Job] = field(default_factory=list)  # filled by the packages' register(runtime) at start-up
 
@@ -69,7 +71,7 @@ class Runtime:
                    box=box, screening=Screening.from_settings(settings),
                    scanners=chain_scanners(catalogue), rails=Rails(catalogue, db, settings),
                    cards=Cards(box=box, clients=client_factory(settings.provider_a_api_base)),
-                   clock=clock or SystemClock())
+                   health=RpcHealth(catalogue.networks.values(), probe), clock=clock or SystemClock())
 
     def add_job(self, name: str, run: Callable[[Runtime], Awaitable[None]], seconds: float) -> None:
         self.jobs.append(Job(name, run, seconds))

@@ -22,7 +22,7 @@ from web3.providers import HTTPProvider
 
 from server.rails.evm import devchain
 from server.rails.evm.networks_file import upsert_network
-from tests.harness import free_port
+from tests.harness import compiled_token, free_port
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ def _start_devchain(workdir: Path, attempts: int = 3) -> devchain.DevChain:
     worker's chain tests failing at setup; the failure of the last attempt, with Anvil's own output, is raised."""
     for attempt in range(1, attempts + 1):
         try:
-            return devchain.start(free_port(), log_path=workdir / f"anvil-{attempt}.log")
+            return devchain.start(free_port(), log_path=workdir / f"anvil-{attempt}.log", compiled=compiled_token())
         except devchain.DevChainError as e:
             if attempt == attempts:
                 raise

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
+import hashlib
+import json
 import os
 import secrets
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +23,9 @@ import sqlalchemy as sa
 
 from server.cli import create_merchant_record
 from server.config import load_settings
+from server.rails.evm import devchain, solidity
+from server.rails.evm.devchain import DevChain
+from server.rails.evm.solidity import Compiled
 from server.wallet.hd import new_mnemonic
 
 PG_ADMIN_URL = os.environ.get("PAYGATE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
@@ -44,6 +51,38 @@ display_name = "Test USD Coin"
 decimals = 6
 contract_address = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"
 """
+
+
+_test_node: DevChain | None = None
+
+
+def compiled_token() -> Compiled:
+    """The test token compiled once per machine and source (solcjs takes 15 s on a loaded machine, counted in the
+    first test's timeout): kept in the temporary directory under the hash of the source."""
+    source = (solidity.CONTRACTS / "TestToken.sol").read_bytes()
+    cached = Path(tempfile.gettempdir()) / f"paygate-testtoken-{hashlib.sha256(source).hexdigest()[:16]}.json"
+    try:
+        saved = json.loads(cached.read_text())
+        return Compiled(abi=saved["abi"], bytecode=saved["bytecode"])
+    except (OSError, ValueError, KeyError):
+        pass
+    compiled = solidity.compile_contract()
+    partial = cached.with_suffix(f".{os.getpid()}.tmp")
+    partial.write_text(json.dumps({"abi": compiled.abi, "bytecode": compiled.bytecode}))
+    partial.replace(cached)  # atomic: a concurrent reader sees the whole file or none
+    return compiled
+
+
+def node_networks() -> str:
+    """TEST_NETWORKS with ETH-TEST's rpc_url on a real node: a dev chain (Anvil with the test tokens, deployed at the
+    addresses above) that this test process starts on first use and keeps until it exits. An asset is payable only
+    while its network's RPC answers (DESIGN §12), so a service must have a node behind its catalogue to open payment
+    attempts; no test sends transactions to this one (tests that pay use tests/chain.py's `chain`)."""
+    global _test_node
+    if _test_node is None or _test_node.process.poll() is not None:
+        _test_node = devchain.start(free_port(), compiled=compiled_token())
+        atexit.register(_test_node.stop)
+    return TEST_NETWORKS.replace("http://127.0.0.1:8545", _test_node.rpc_url)
 
 
 # The BIP-39 test vector (not Anvil's mnemonic, whose accounts are the funded payers) and a fixed server secret:
@@ -116,12 +155,12 @@ def paygate(env: dict[str, str], workdir: Path, *args: str, timeout: float = 60)
 def start(kind: str, workdir: Path, *, only: tuple[str, ...] = (), networks_file: Path | None = None,
           config: str = "", extra_env: dict[str, str] | None = None, clock_file: Path | None = None) -> Service:
     """`only`: the parts to run (`paygate serve --only …`); all three when empty. `networks_file`: a real chain's
-    (tests/chain.py) instead of the static test catalogue. `config`: paygate.toml content. `clock_file`: the
-    service's clock is the wall clock plus the seconds written in this file (tests/clock.py)."""
+    (tests/chain.py) instead of the static test catalogue (`node_networks()`). `config`: paygate.toml content.
+    `clock_file`: the service's clock is the wall clock plus the seconds written in this file (tests/clock.py)."""
     workdir.mkdir(parents=True, exist_ok=True)
     if networks_file is None:
         networks_file = workdir / "networks.toml"
-        networks_file.write_text(TEST_NETWORKS)
+        networks_file.write_text(node_networks())
     if config:
         (workdir / "paygate.toml").write_text(config)
     url = create_database(kind, workdir)

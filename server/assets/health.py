@@ -1,39 +1,35 @@
 """Whether each network's RPC answered recently: what makes its configured assets `payable` (DESIGN §12).
 
-A probe is one `eth_chainId` call with a short timeout; its answer is cached per network for TTL_SECONDS and
-refreshed on the next read after that, all stale networks at once, so a dead node costs a reader at most
-TIMEOUT_SECONDS once per TTL. A probe that errs, times out or answers the wrong chain id counts as not answering.
+A probe is the network's rail family's own question to its node (`probe` in server/rails/registry.py; for EVM one
+`eth_chainId` call with a short timeout, server/rails/evm/probe.py); its verdict is cached per network for TTL_SECONDS
+and refreshed on the next read after that, all stale networks at once, so a dead node costs a reader at most one
+probe's timeout once per TTL.
+
+One `RpcHealth` per process, in the runtime (`rt.health`): the asset lists read it, and so does opening a payment
+attempt (server/payment_intents/attempts.py), so an asset listed `payable: false` cannot be paid with either (the
+spec: "only payable assets may be used to pay"). A transaction never probes: its servicer calls `answering()` first,
+outside the transaction, and the transaction reads the verdicts with `payable()`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 
-import httpx
+from server.assets.catalogue import Asset, Network
 
-from server.assets.catalogue import Network
-
-TIMEOUT_SECONDS = 2.0
 TTL_SECONDS = 30.0
 
-
-async def probe(client: httpx.AsyncClient, network: Network) -> bool:
-    try:
-        response = await client.post(network.rpc_url, json={"jsonrpc": "2.0", "id": 1, "method": "eth_chainId",
-                                                            "params": []})
-        answer = response.json().get("result") if response.status_code == 200 else None
-        return isinstance(answer, str) and (not network.chain_id or int(answer, 16) == network.chain_id)
-    except (httpx.HTTPError, ValueError, AttributeError):
-        return False
+Probe = Callable[[Network], Awaitable[bool]]
 
 
 class RpcHealth:
-    """The cached answer of each network's RPC probe; networks without an rpc_url are never probed."""
+    """The cached verdict of each network's RPC probe; networks without an rpc_url are never probed."""
 
-    def __init__(self, networks: Iterable[Network]) -> None:
+    def __init__(self, networks: Iterable[Network], probe: Probe) -> None:
         self._networks = {n.id: n for n in networks if n.rpc_url}
+        self._probe = probe
         self._answered: dict[str, tuple[bool, float]] = {}  # network id → (answered, monotonic time of the probe)
         self._lock = asyncio.Lock()
 
@@ -43,9 +39,7 @@ class RpcHealth:
             async with self._lock:  # concurrent readers wait for one round of probes instead of each starting one
                 stale = self._stale()
                 if stale:
-                    # trust_env=False: the node is the operator's; a proxy from the environment is not on its path.
-                    async with httpx.AsyncClient(timeout=TIMEOUT_SECONDS, trust_env=False) as client:
-                        results = await asyncio.gather(*(probe(client, self._networks[i]) for i in stale))
+                    results = await asyncio.gather(*(self._probe(self._networks[i]) for i in stale))
                     now = time.monotonic()
                     self._answered.update({i: (ok, now) for i, ok in zip(stale, results, strict=True)})
         return frozenset(i for i, (ok, _) in self._answered.items() if ok)
@@ -53,3 +47,11 @@ class RpcHealth:
     def _stale(self) -> list[str]:
         now = time.monotonic()
         return [i for i in self._networks if i not in self._answered or now - self._answered[i][1] >= TTL_SECONDS]
+
+    def payable(self, asset: Asset) -> bool:
+        """Whether `asset` may be paid with now: configured payable and, for a crypto asset, its network's RPC
+        answered the last probe (never probed: not payable). No I/O: a caller refreshes with `answering()` first."""
+        if not asset.payable or asset.is_fiat:
+            return asset.payable
+        seen = self._answered.get(asset.network)
+        return seen is not None and seen[0]

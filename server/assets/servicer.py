@@ -7,7 +7,6 @@ import grpc
 from paygate.v1 import assets_pb2, assets_pb2_grpc
 
 from server.assets.catalogue import Asset
-from server.assets.health import RpcHealth
 from server.errors import Unauthenticated
 from server.rpc.context import current_caller
 from server.runtime import Runtime
@@ -22,11 +21,10 @@ class AssetServicer(assets_pb2_grpc.AssetServiceServicer):
         self._rt = rt
         self._all = list(rt.catalogue.assets)
         self._mode = {live: rt.catalogue.for_mode(live) for live in (False, True)}
-        self._health = RpcHealth(rt.catalogue.networks.values())
 
     async def _listed(self, assets: list[Asset]) -> list[assets_pb2.Asset]:
         """A configured crypto asset is payable only while its network's RPC answers (DESIGN §12)."""
-        answering = await self._health.answering()
+        answering = await self._rt.health.answering()
         return [to_proto(a if a.is_fiat or a.network in answering else dataclasses.replace(a, payable=False))
                 for a in assets]
 

@@ -148,7 +148,7 @@ async def checkout_link(session: AsyncSession, auth: Authenticator, env: Env, li
         out.price_range.min, out.price_range.max = money_text(min(prices)), money_text(max(prices))
         out.price_range.currency = loaded.variants[row.default_variant_id].currency
     out.payment_method_types.extend(await method_types(session, row.merchant_id, row.livemode))
-    out.asset_ids.extend(a.id for a in env.catalogue.for_mode(row.livemode) if a.payable and not a.is_fiat)
+    out.asset_ids.extend(a.id for a in env.catalogue.for_mode(row.livemode) if not a.is_fiat and env.health.payable(a))
     return out
 
 

@@ -40,15 +40,17 @@ def check_open(loaded: Loaded, now: int) -> None:
 
 
 def payable_asset(env: Env, asset_id: str, livemode: bool, field: str = ASSET_FIELD) -> Asset:
-    """Only payable crypto assets of the caller's mode: test keys pay with -TEST assets, live keys on mainnets."""
+    """Only payable crypto assets of the caller's mode: test keys pay with -TEST assets, live keys on mainnets, and
+    only while their network's RPC answers (DESIGN §12, `server/assets/health.py`)."""
     asset = env.catalogue.by_id.get(asset_id)
     if asset is None or asset.is_fiat:
         raise invalid(field, f"{asset_id!r} is not a crypto asset of the catalogue")
     if asset.is_mainnet != livemode:
         hint = "test keys pay with assets ending in -TEST" if not livemode else "live keys pay on production networks"
         raise invalid(field, f"{asset_id!r} is not available in {'live' if livemode else 'test'} mode; {hint}")
-    if not asset.payable:
-        raise invalid(field, f"{asset_id!r} is not payable (its network has no reachable RPC configured)")
+    if not env.health.payable(asset):  # the servicer refreshed the probes (env.health.answering()) beforehand
+        raise invalid(field, f"{asset_id!r} is not payable now (its network's RPC did not answer recently); "
+                             "choose another asset")
     return asset
 
 

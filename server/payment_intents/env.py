@@ -1,4 +1,4 @@
-"""What payments read besides the database: settings, catalogue, rates, wallet keys and client secrets.
+"""What payments read besides the database: settings, catalogue, rates, wallet keys, client secrets and the RPC health.
 
 A `Runtime` (server/runtime.py) is one; functions of payments and refunds take an `Env` to say they need no more.
 """
@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from server.assets.catalogue import Catalogue
+from server.assets.health import RpcHealth
 from server.config import Settings
 from server.payment_intents.client_secret import ClientSecrets
 from server.rates import RateSource
@@ -29,3 +30,6 @@ class Env(Protocol):
 
     @property
     def secrets(self) -> ClientSecrets: ...
+
+    @property
+    def health(self) -> RpcHealth: ...

@@ -32,6 +32,7 @@ class PaymentIntentServicer(payment_intents_pb2_grpc.PaymentIntentServiceService
 
     async def CreatePaymentIntent(self, request: pb.CreatePaymentIntentRequest,
                                   context: grpc.aio.ServicerContext) -> pb.CreatePaymentIntentResponse:
+        await self._rt.health.answering()  # a permanent deposit's asset must be payable: probed outside the transaction
         async with self._rt.db.transaction() as session:
             loaded = await service.create(session, self._env, current_caller(), request)
         return pb.CreatePaymentIntentResponse(payment_intent=to_proto(self._env, loaded))
@@ -63,6 +64,7 @@ class PaymentIntentServicer(payment_intents_pb2_grpc.PaymentIntentServiceService
 
     async def UpdatePaymentIntent(self, request: pb.UpdatePaymentIntentRequest,
                                   context: grpc.aio.ServicerContext) -> pb.UpdatePaymentIntentResponse:
+        await self._rt.health.answering()  # an attempt opens only on a payable asset: probed outside the transaction
         async with self._rt.db.transaction() as session:
             loaded = await service.update(session, self._env, current_caller(), request, self._cards)
         # The spec's shape: the intent as a one-entry list.
@@ -96,6 +98,7 @@ class PaymentIntentServicer(payment_intents_pb2_grpc.PaymentIntentServiceService
                                           ) -> pb.UpdateCheckoutPaymentIntentResponse:
         fields = merged(request)
         caller, trusted = await checkout.checkout_caller(self._rt.auth, optional_caller(), fields.key)
+        await self._rt.health.answering()  # as in UpdatePaymentIntent
         async with self._rt.db.transaction() as session:
             loaded = await checkout.open_intent(session, self._env, caller, trusted, fields.id, fields.client_secret,
                                                 for_update=True)

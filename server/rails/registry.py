@@ -1,7 +1,7 @@
 """Which rail serves a network or a provider. Adding a rail: a package under `server/rails/` and one line here.
 
     FAMILIES   chain family (a network's `family` in the networks file, "evm" by default) → how to build the rail
-               of a network, and the watcher's scanner of it
+               of a network, the watcher's scanner of it, and the probe that says whether its node answers
     PROVIDERS  card provider id (in the `providers` setting) → how to build its rail (DESIGN §9)
 
 A caller asks for the capability it needs (`payouts`, `addresses`, `balances`, `receivers`): None when the rail has
@@ -11,7 +11,7 @@ no such capability (a card provider has no addresses), so no caller ever tests a
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from server.assets.catalogue import Catalogue, CatalogueError, Network
@@ -28,6 +28,7 @@ from server.rails.base import (
     Rail,
     Receiver,
 )
+from server.rails.evm import probe as evm_probe
 from server.rails.evm.rail import EvmRail
 from server.rails.evm.scanner import EvmScanner
 from server.rails.provider_a import PROVIDER as PROVIDER_A
@@ -39,9 +40,11 @@ log = logging.getLogger("paygate.rails")
 class Family:
     rail: Callable[[Network, Catalogue, Database, Settings], Rail]
     scanner: Callable[[Network], ChainScanner]  # the watcher's scanner of a network (its own connection)
+    probe: Callable[[Network], Awaitable[bool]]  # whether the network's node answers now (server/assets/health.py)
 
 
-FAMILIES: dict[str, Family] = {"evm": Family(rail=EvmRail.build, scanner=EvmScanner.for_network)}
+FAMILIES: dict[str, Family] = {"evm": Family(rail=EvmRail.build, scanner=EvmScanner.for_network,
+                                             probe=evm_probe.answers)}
 PROVIDERS: dict[str, Callable[[Catalogue, Database, Settings], Rail]] = {
     PROVIDER_A: lambda catalogue, db, settings: ProviderARail.build(settings.provider_a_api_base)}
 
@@ -51,6 +54,11 @@ def _family(network: Network) -> Family:
     if family is None:
         raise CatalogueError(f"network {network.id}: no rail for chain family {network.family!r}")
     return family
+
+
+def probe(network: Network) -> Awaitable[bool]:
+    """Whether `network`'s node answers now, asked the way its family asks (the RPC health's probe)."""
+    return _family(network).probe(network)
 
 
 def chain_scanners(catalogue: Catalogue) -> dict[str, ChainScanner]:

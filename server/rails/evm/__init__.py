@@ -5,6 +5,7 @@
                       reserved in the database, fee-bumped replacement, cancel, gap fill);
 * `transactions.py` — EIP-1559 transfers built, signed, decoded and re-priced (pure), and address validation;
 * `node.py`         — the JSON-RPC calls payouts make (balances, nonces, fees, gas, send, receipts);
+* `probe.py`        — whether the node answers (`eth_chainId`): what makes the network's assets payable;
 * `models.py`       — the nonce counter and every transaction signed from a source address;
 * `client.py`       — the JSON-RPC calls the watcher makes, batched: head, blocks with transactions, receipts, and
                       `eth_getLogs` for ERC-20 `Transfer` logs filtered by recipient;

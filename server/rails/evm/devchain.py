@@ -96,11 +96,13 @@ class DevChain:
                 self.process.wait()
 
 
-def start(port: int = 8545, *, log_path: Path | None = None, block_time: float | None = None) -> DevChain:
+def start(port: int = 8545, *, log_path: Path | None = None, block_time: float | None = None,
+          compiled: Compiled | None = None) -> DevChain:
     """Starts Anvil on 127.0.0.1:`port`, deploys and mints the tokens, then (optionally) mines every `block_time`
-    seconds. Until then every transaction is mined at once (automine), which is what tests want."""
+    seconds. Until then every transaction is mined at once (automine), which is what tests want. `compiled`: the
+    token already compiled (compiling takes seconds; tests that start many chains compile once)."""
     try:
-        compiled = compile_contract()
+        compiled = compiled or compile_contract()
     except CompileError as e:
         raise DevChainError(f"compiling contracts/TestToken.sol: {e}") from None
     with tempfile.TemporaryDirectory(prefix="paygate-anvil-") as tmp:

@@ -1,8 +1,8 @@
 """Assets over HTTP: /v1/assets, /v1/assets/all, /assets/all, /v1/assets/fees, /merchants/{id}/assets, and the
 caller's own merchant at /v1/merchants/me (spec "Asset", "Assets", "Hosted checkout calls"; DESIGN.md §2, §3, §11).
 
-The test service runs with a networks file that gives ETH-TEST an rpc_url (tests/harness.py), and no rpc_url for
-the production networks.
+The test service runs with a networks file that gives ETH-TEST the rpc_url of a real node (a dev chain the test
+process starts, `tests/harness.py::node_networks`), and no rpc_url for the production networks.
 """
 
 from __future__ import annotations
@@ -124,9 +124,13 @@ def test_live_key_lists_fiat(live_api):
     assert {a["id"] for a in assets if a["is_fiat"]} >= FIAT
 
 
-# Test network assets are payable only while their RPC answers (DESIGN §12): whether the harness's 127.0.0.1:8545
-# answers is up to the machine, so the payable rules are tested with a closed port and on Anvil in
+# Test network assets are payable only while their RPC answers (DESIGN §12): the rules with a closed port are in
 # tests/e2e/http/test_loose_ends.py (this file used to assert "an rpc_url makes them payable").
+
+
+def test_test_assets_are_payable_while_their_node_answers(api):
+    assets = by_id(assets_of(api.get("/v1/assets")))
+    assert [assets[i]["payable"] for i in sorted(TEST_CRYPTO)] == [True] * len(TEST_CRYPTO)
 
 
 def test_production_assets_are_listed_but_not_payable_without_an_rpc_url(live_api):

@@ -5,6 +5,7 @@ The refund-order and payable-with-Anvil tests run on the session's Anvil through
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -93,18 +94,47 @@ def test_an_over_large_refund_on_an_empty_treasury_is_refund_amount_exceeded(
 # ---------------------------------------------------------------- payable: a recent answer from the network's RPC
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_an_asset_whose_rpc_does_not_answer_is_not_payable(tmp_path: Path, backend: str) -> None:
-    networks = tmp_path / "networks.toml"
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def silent_rpc(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    """A paygate whose ETH-TEST RPC is a closed port: nothing answers its probe."""
+    workdir = Path(tmp_path_factory.mktemp(f"silent-rpc-{request.param}"))
+    networks = workdir / "networks.toml"
     networks.write_text(TEST_NETWORKS.replace("127.0.0.1:8545", f"127.0.0.1:{free_port()}"))
-    svc = start(backend, tmp_path / "svc", networks_file=networks)
-    try:
-        merchant = svc.create_merchant()
-        with httpx.Client(base_url=svc.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=30) as api:
-            assets = {a["id"]: a for a in ok(api.get("/v1/assets"))["assets"]}
-        assert not [i for i in TEST_ASSETS if assets[i]["payable"] is not False], assets
-    finally:
-        stop(svc)
+    svc = start(request.param, workdir / "svc", networks_file=networks)
+    yield svc
+    stop(svc)
+
+
+@pytest.fixture
+def silent_api(silent_rpc: Service) -> Iterator[httpx.Client]:
+    merchant = silent_rpc.create_merchant()
+    with httpx.Client(base_url=silent_rpc.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=30) as api:
+        yield api
+
+
+def test_an_asset_whose_rpc_does_not_answer_is_not_payable(silent_api: httpx.Client) -> None:
+    assets = {a["id"]: a for a in ok(silent_api.get("/v1/assets"))["assets"]}
+    assert not [i for i in TEST_ASSETS if assets[i]["payable"] is not False], assets
+
+
+@pytest.mark.parametrize("asset_id", sorted(TEST_ASSETS))
+def test_no_payment_attempt_opens_on_an_asset_whose_rpc_does_not_answer(silent_api: httpx.Client,
+                                                                       asset_id: str) -> None:
+    intent = ok(silent_api.post("/v1/payment_intents", json={"amount": "10.00", "currency": "USD"}))
+    body = fails(silent_api.post(f"/v1/payment_intents/{intent['id']}", json={
+        "payment_method_type": "crypto", "payment_method_options": {"crypto": {"asset_id": asset_id}}}),
+        400, "parameter_invalid", "payment_method_options.crypto.asset_id")
+    assert "not payable now" in body["msg"], body
+    after = ok(silent_api.get(f"/v1/payment_intents/{intent['id']}"))
+    assert after["status"] == "RequiresPaymentMethod" and after["charges"] == [], after
+
+
+def test_no_permanent_deposit_is_promised_in_an_asset_whose_rpc_does_not_answer(silent_api: httpx.Client) -> None:
+    customer = ok(silent_api.post("/v1/customers", json={"email": "ann@example.com"}))
+    fails(silent_api.post("/v1/payment_intents", json={
+        "amount": "10.00", "currency": "USD", "customer": customer["id"], "permanent_deposit": True,
+        "permanent_deposit_asset_id": "USDT-ETH-TEST"}), 400, "parameter_invalid", "permanent_deposit_asset_id")
+    assert ok(silent_api.get("/v1/payment_intents"))["total"] == 0
 
 
 def test_an_asset_whose_rpc_answers_is_payable(paygate: Service) -> None:  # noqa: F811

@@ -29,7 +29,7 @@ from server.payment_intents.aggregate import load_one
 from server.payment_intents.env import Env
 from server.payment_intents.models import Charge, PaymentIntent
 from server.rpc.context import Caller
-from tests.harness import TEST_NETWORKS
+from tests.harness import node_networks
 
 USDT = "USDT-ETH-TEST"
 ETH = "ETH-ETH-TEST"
@@ -136,10 +136,12 @@ def world(tmp_path: Path) -> Iterator[World]:
     SQLModel.metadata.create_all(engine)
     engine.dispose()
     networks = tmp_path / "networks.toml"
-    networks.write_text(TEST_NETWORKS)
+    networks.write_text(node_networks())  # a node behind ETH-TEST: attempts open only on payable assets
     rt = compose(load_settings({"PAYGATE_DATABASE_URL": url, "PAYGATE_NETWORKS": str(networks)}),
                  var_dir=tmp_path / "var")
     assert len(rt.db.hooks.of(hooks.TRANSFER_CHANGED)) == 2  # payments and the treasury ledger listen
+    # The servicers probe the RPCs before each update; these tests call the service directly, so they probe once.
+    assert asyncio.run(rt.health.answering()) == {"ETH-TEST"}
     yield World(rt.db, rt)
     asyncio.run(rt.db.close())
 
