@@ -149,11 +149,15 @@ async def webhook(db: Database, env: Env, cards: Cards, merchant_id: str, payloa
     if event is None or account is None:
         raise invalid(SIGNATURE_FIELD, "does not verify with this merchant's provider_a webhook secret, "
                                        "or its timestamp is too old")
-    if event.get("type") not in PAYMENT_EVENTS:
+    kind, data = event.get("type"), event.get("data")
+    obj = data.get("object") if isinstance(data, dict) else None
+    meta = obj.get("metadata") if isinstance(obj, dict) else None
+    if not isinstance(kind, str) or kind not in PAYMENT_EVENTS or not isinstance(obj, dict) \
+            or not isinstance(meta, dict):
+        return  # signed, but not about a payment paygate made: acknowledged and ignored
+    payment_id, charge_id = obj.get("id"), meta.get("paygate_charge_id")
+    if not isinstance(payment_id, str) or not isinstance(charge_id, str):
         return
-    obj = (event.get("data") or {}).get("object") or {}
-    payment_id = str(obj.get("id", ""))
-    charge_id = str((obj.get("metadata") or {}).get("paygate_charge_id", ""))
     async with db.read() as session:
         charge = await session.get(Charge, charge_id) if charge_id else None
     if charge is None or charge.merchant_id != merchant_id or charge.livemode != account.livemode \

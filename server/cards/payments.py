@@ -11,6 +11,7 @@ changes nothing once the charge is decided: a replayed or late report is harmles
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from paygate.v1 import payment_intents_pb2 as pb
@@ -27,13 +28,17 @@ from server.payment_intents.env import Env
 from server.payment_intents.models import Charge
 from server.payment_intents.states import Event, Status, UnexpectedState, allowed
 from server.payment_intents.totals import ChargeStatus, fee
+from server.rails.card import MAX_AMOUNT_MINOR, UnknownCard
 from server.rails.provider_a import PROVIDER, Declined, Payment, ProviderUnavailable
-from server.rails.provider_a.minor import to_minor
+from server.rails.provider_a.minor import from_minor, to_minor
 
 CARDS = "cards"
 FIAT = "payment_method_options.fiat"
 # Provider statuses in which the payer has not submitted a card yet (the spec's flow: their page confirms).
 UNSUBMITTED = frozenset({"requires_payment_method", "requires_confirmation"})
+# A card token as the provider's client library makes them (`tok_` and letters, digits or underscores).
+TOKEN = re.compile(r"tok_[A-Za-z0-9_]{1,200}")
+UNKNOWN_TOKEN = "provider_a knows no such card token; tokenize the card again with its client library"
 
 
 def is_card(charge: Charge) -> bool:
@@ -80,6 +85,11 @@ def _check_payable(env: Env, loaded: Loaded, fiat: pb.FiatPaymentInput) -> None:
         raise invalid(f"{FIAT}.currency", f"this payment is priced in {intent.currency}; cards pay in that currency")
     if intent.paid_asset_id or intent.status != Status.REQUIRES_PAYMENT_METHOD:
         raise UnexpectedState(intent.status, "open_a_payment_attempt")
+    decimals = _decimals(env, intent.currency)
+    if to_minor(intent.amount, decimals) > MAX_AMOUNT_MINOR:
+        raise invalid("payment_method_type", f"provider_a takes card payments of at most "
+                                             f"{from_minor(MAX_AMOUNT_MINOR, decimals)} {intent.currency}; "
+                                             f"pay with crypto")
 
 
 async def open_card(session: AsyncSession, env: Env, cards: Cards, loaded: Loaded,
@@ -93,7 +103,7 @@ async def open_card(session: AsyncSession, env: Env, cards: Cards, loaded: Loade
     token, pm_id = fiat.token.strip(), fiat.payment_method_id.strip()
     if token and pm_id:
         raise invalid(f"{FIAT}.token", "give a token or a payment_method_id, not both")
-    if token and not token.startswith("tok_"):
+    if token and not TOKEN.fullmatch(token):
         raise invalid(f"{FIAT}.token", "expected a card token from provider_a's client library (tok_…)")
     if fiat.save_payment_method and not intent.customer_id:
         raise invalid(f"{FIAT}.save_payment_method", "saving a card needs a customer on the payment intent")
@@ -179,6 +189,8 @@ async def _confirm_token(session: AsyncSession, env: Env, acct: Account, loaded:
     except Declined as e:
         await apply(session, env, loaded, charge, e.payment, failure=(e.code, e.message))
         return
+    except UnknownCard:
+        raise invalid(f"{FIAT}.token", UNKNOWN_TOKEN) from None  # the whole call is undone: nothing changes
     except ProviderUnavailable as e:
         raise Unavailable(f"{e}; try again") from None
     await apply(session, env, loaded, charge, payment)
@@ -208,6 +220,8 @@ async def save_for_trial(session: AsyncSession, env: Env, cards: Cards, loaded: 
             card = await acct.client.save_token(customer, token)
         except Declined as e:
             raise invalid(f"{FIAT}.token", f"the card was refused: {e.message}") from None
+        except UnknownCard:
+            raise invalid(f"{FIAT}.token", UNKNOWN_TOKEN) from None
         except ProviderUnavailable as e:
             raise Unavailable(f"{e}; try again") from None
         row = await saved.remember(session, merchant_id=intent.merchant_id, livemode=intent.livemode,

@@ -3,11 +3,12 @@
 A card rail has no addresses, nonces or confirmations. A payment is the provider's PaymentIntent, its outcome comes
 from the provider (the confirm answer, its signed webhook, or asking again), and a refund is one provider call.
 Amounts are minor-unit integers, ids are the provider's; nothing here knows paygate's rows.
+A payment is at most `MAX_AMOUNT_MINOR` minor units (Stripe's limit: eight digits, 999,999.99 USD).
 
     CardProvider   one merchant's account at the provider: payments, cards and customers, refunds
     values         Payment, Card, ProviderRefund
-    errors         Declined (the card was refused: recorded on the charge), ProviderUnavailable (anything else),
-                   BadSignature (a webhook that does not verify)
+    errors         Declined (the card was refused: recorded on the charge), UnknownCard (a token the provider does
+                   not know), ProviderUnavailable (anything else), BadSignature (a webhook that does not verify)
 
 provider_a (server/rails/provider_a/) implements it with the `stripe` library.
 """
@@ -16,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Protocol
+
+MAX_AMOUNT_MINOR = 99_999_999
 
 
 class ProviderUnavailable(Exception):
@@ -30,6 +33,10 @@ class Declined(Exception):
         self.code = code
         self.message = message
         self.payment = payment
+
+
+class UnknownCard(Exception):
+    """The provider knows no such card token (or it belongs to another account): the payer's input, not an outage."""
 
 
 class BadSignature(Exception):
@@ -101,9 +108,13 @@ class CardProvider(Protocol):
 
     async def retrieve_card(self, payment_method: str) -> Card: ...
 
-    async def card_from_token(self, token: str) -> Card: ...
+    async def card_from_token(self, token: str) -> Card:
+        """Raises `UnknownCard` for a token the provider does not know."""
+        ...
 
-    async def save_token(self, customer: str, token: str) -> Card: ...
+    async def save_token(self, customer: str, token: str) -> Card:
+        """Raises `UnknownCard` for a token the provider does not know."""
+        ...
 
     async def create_customer(self, *, metadata: dict[str, str], idempotency_key: str, email: str = "") -> str: ...
 

@@ -5,7 +5,8 @@ share a global `stripe.api_key`. `api_base` points it at localstripe in the test
 Stripe's own API. Nothing here knows paygate's rows: amounts are minor-unit integers, ids are the provider's.
 
 What the provider answers is translated into small frozen values (`Payment`, `Card`, `ProviderRefund`); its errors
-into `Declined` (the card was refused: a payer's problem, recorded on the charge) and `ProviderUnavailable`
+into `Declined` (the card was refused: a payer's problem, recorded on the charge), `UnknownCard` (a card token it
+does not know: the payer's input) and `ProviderUnavailable`
 (anything else: unreachable, refused request, bad key), which never carries the key or a card number.
 """
 
@@ -16,7 +17,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from server.rails.card import BadSignature, Card, Declined, Payment, ProviderRefund, ProviderUnavailable
+from server.rails.card import BadSignature, Card, Declined, Payment, ProviderRefund, ProviderUnavailable, UnknownCard
 
 if TYPE_CHECKING:
     import stripe
@@ -79,18 +80,28 @@ class ProviderA:
                                            http_client=stripe.HTTPXClient(timeout=timeout), max_network_retries=2)
         self._v1 = self._client.v1
 
-    async def _call(self, what: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    async def _call(self, what: str, fn: Callable[..., Any], *args: Any, missing_card: bool = False,
+                    **kwargs: Any) -> Any:
+        """`missing_card`: the call names a card token, so "no such object" is the payer's input (`UnknownCard`)."""
         stripe = _stripe()
         try:
             obj = await fn(*args, **kwargs)
             return obj.to_dict() if isinstance(obj, stripe.StripeObject) else obj
         except stripe.CardError as e:
             raise _declined(e) from None
+        except stripe.InvalidRequestError as e:
+            if missing_card and (e.code == "resource_missing" or e.http_status == 404):
+                raise UnknownCard(f"provider_a knows no such card token ({what})") from None
+            raise self._unavailable(what, e) from None
         except stripe.StripeError as e:
+            raise self._unavailable(what, e) from None
+
+    @staticmethod
+    def _unavailable(what: str, e: stripe.StripeError) -> ProviderUnavailable:
             # The provider's own words (never our key: the library does not echo it) for the operator's log.
-            log.warning("provider_a call failed", extra={"call": what, "status": e.http_status,
-                                                         "error": type(e).__name__, "provider_message": str(e)[:200]})
-            raise ProviderUnavailable(f"provider_a refused or did not answer {what}") from None
+        log.warning("provider_a call failed", extra={"call": what, "status": e.http_status,
+                                                     "error": type(e).__name__, "provider_message": str(e)[:200]})
+        return ProviderUnavailable(f"provider_a refused or did not answer {what}")
 
     async def create_payment(self, *, amount: int, currency: str, metadata: dict[str, str], idempotency_key: str,
                              customer: str = "") -> Payment:
@@ -146,15 +157,23 @@ class ProviderA:
             return card_of((await self._v1.payment_methods.create_async(
                 params={"type": "card", "card": {"token": token}})).to_dict())
         except stripe.InvalidRequestError as e:
+            if e.code == "resource_missing":
+                raise UnknownCard("provider_a knows no such card token") from None
             if e.http_status != 400:
-                raise ProviderUnavailable("provider_a refused the card token") from None
-        token_obj = await self._call("retrieve_token", self._v1.tokens.retrieve_async, token)
+                raise self._unavailable("create_payment_method", e) from None
+        except stripe.CardError as e:
+            raise _declined(e) from None
+        except stripe.StripeError as e:
+            raise self._unavailable("create_payment_method", e) from None
+        token_obj = await self._call("retrieve_token", self._v1.tokens.retrieve_async, token, missing_card=True)
+        if not _get(token_obj, "card"):
+            raise UnknownCard("the token is not a card's")
         return card_of(_get(token_obj, "card"))
 
     async def save_token(self, customer: str, token: str) -> Card:
         """Keeps the tokenized card on the provider customer (a card source: both Stripe and localstripe)."""
         obj = await self._call("save_card", self._v1.customers.payment_sources.create_async, customer,
-                               params={"source": token})
+                               params={"source": token}, missing_card=True)
         return card_of(obj)
 
     async def create_customer(self, *, metadata: dict[str, str], idempotency_key: str, email: str = "") -> str:
