@@ -109,7 +109,7 @@ def test_the_page_reads_the_intent_again_10_seconds_after_each_answer(
         page: Page, paygate: Service, shop: httpx.Client) -> None:
     link = coffee_link(shop)
     open_quote(page, paygate, link, ephemeral_token(shop, "dee@example.com"))
-    page.wait_for_function(f"({READS})().length >= 3", timeout=POLL_WAIT_MS)
+    page.wait_for_function(f"() => ({READS})().length >= 3", timeout=POLL_WAIT_MS)
     reads = page.evaluate(READS)
     gaps = [after["start"] - before["end"] for before, after in pairwise(reads)]
     # A timer never fires early; it may fire late on a busy machine, but not by seconds.

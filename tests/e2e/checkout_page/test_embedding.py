@@ -137,6 +137,6 @@ def test_a_test_mode_page_without_a_return_url_posts_to_any_parent(
     merchant_site.frame_url = f"{page_url(paygate, link)}?ephemeral_token={token(shop, 'lou@example.com')}"
     page.goto(f"{merchant_site.origin}/embed")
     expect(page.frame_locator("#pay").locator("#continue")).to_be_visible()
-    page.wait_for_function("window.messages.some((m) => m.data.type === 'ready')")
+    page.wait_for_function("() => window.messages.some((m) => m.data.type === 'ready')")
     messages = page.evaluate("window.messages")
     assert messages[0]["data"] == {"type": "ready"} and messages[0]["origin"] == paygate.http_url
