@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 from bip_utils import Bip39MnemonicGenerator
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 
 from tests.chain import Chain, chain  # noqa: F401  (the session's Anvil)
 from tests.conftest import ok
@@ -29,6 +29,11 @@ from tests.mail import Mailbox, smtp_server
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
+# How long a step of a test may take: playwright's own default for assertions (5 s) is shorter than the 20 s an
+# action gets, and on a loaded machine a page that opens a card charge at the provider outlives it. An upper bound:
+# an assertion returns as soon as it holds.
+STEP_TIMEOUT_MS = 20_000
+expect.set_options(timeout=STEP_TIMEOUT_MS)
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +132,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 def context(browser: Browser, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
     viewport = getattr(request, "param", PHONE)
     ctx = browser.new_context(viewport=viewport)
-    ctx.set_default_timeout(20_000)
+    ctx.set_default_timeout(STEP_TIMEOUT_MS)
     yield ctx
     report = getattr(request.node, "report_call", None)
     if report is not None and report.failed:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from itertools import pairwise
 from typing import Any
 from urllib.parse import unquote
 
@@ -78,3 +79,38 @@ def test_the_amount_copy_button_copies_the_bare_amount(
     page.click("button[data-copy='pay-amount']")
     expect(page.locator("button[data-copy='pay-amount']")).to_have_text("Copied")
     assert page.evaluate("navigator.clipboard.readText()") == quote["amount"]
+
+
+def test_the_progress_shows_confirming_n_of_n_as_blocks_are_mined_on_top(
+        page: Page, paygate: Service, shop: httpx.Client, chain: Chain) -> None:
+    link = coffee_link(shop)
+    quote = open_quote(page, paygate, link, ephemeral_token(shop, "cal@example.com"))
+    chain.send_token("USDT", PAYER, quote["address"], units(quote["amount"]))
+    # Submitted: in a block, nothing on top yet (or already one on top, if the watcher looked late).
+    expect(page.locator("#p-seen")).to_have_class(re.compile("is-active|is-done"), timeout=POLL_WAIT_MS)
+    chain.mine(1)
+    # The dev chain wants 3 confirmations: one block on top is "Confirming 1/3" (2/3 if a block of paygate's own
+    # landed meanwhile), never yet confirmed.
+    expect(page.locator("#confirmations")).to_have_text(re.compile(r"^[12]/3$"), timeout=POLL_WAIT_MS)
+    expect(page.locator("#p-confirming")).to_have_class("is-active")
+    expect(page.locator("#p-seen")).to_have_class("is-done")
+    expect(page.locator("#p-confirmed")).to_have_class("")
+    chain.mine(12)
+    expect(page.locator("#step-done")).to_be_visible(timeout=POLL_WAIT_MS)
+
+
+# The page's own record of its reads of the intent (POST /payment_intents/link/<id>, not …/update), in its clock.
+READS = """() => performance.getEntriesByType("resource")
+  .filter((e) => /\\/payment_intents\\/link\\/pi_[A-Za-z0-9]+$/.test(new URL(e.name).pathname))
+  .map((e) => ({start: e.startTime, end: e.responseEnd}))"""
+
+
+def test_the_page_reads_the_intent_again_10_seconds_after_each_answer(
+        page: Page, paygate: Service, shop: httpx.Client) -> None:
+    link = coffee_link(shop)
+    open_quote(page, paygate, link, ephemeral_token(shop, "dee@example.com"))
+    page.wait_for_function(f"() => ({READS})().length >= 3", timeout=POLL_WAIT_MS)
+    reads = page.evaluate(READS)
+    gaps = [after["start"] - before["end"] for before, after in pairwise(reads)]
+    # A timer never fires early; it may fire late on a busy machine, but not by seconds.
+    assert all(10_000 - 1 <= gap <= 12_500 for gap in gaps), gaps

@@ -129,3 +129,14 @@ def test_a_parent_on_another_origin_than_the_return_urls_receives_no_message(
     expect(frame.locator("#step-pay")).to_be_visible()  # ready and several resizes were posted by now
     page.wait_for_timeout(1000)
     assert page.evaluate("window.messages") == []
+
+
+def test_a_test_mode_page_without_a_return_url_posts_to_any_parent(
+        page: Page, paygate: Service, shop: httpx.Client, merchant_site: Shop) -> None:
+    link = coffee_link(shop)  # no return_url: in test mode, whoever frames the page hears from it
+    merchant_site.frame_url = f"{page_url(paygate, link)}?ephemeral_token={token(shop, 'lou@example.com')}"
+    page.goto(f"{merchant_site.origin}/embed")
+    expect(page.frame_locator("#pay").locator("#continue")).to_be_visible()
+    page.wait_for_function("() => window.messages.some((m) => m.data.type === 'ready')")
+    messages = page.evaluate("window.messages")
+    assert messages[0]["data"] == {"type": "ready"} and messages[0]["origin"] == paygate.http_url
