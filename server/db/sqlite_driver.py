@@ -96,11 +96,13 @@ def async_creator(url: str) -> Callable[[], Awaitable[aiosqlite.Connection]]:
 _Outcome = tuple[Any, list[Any], int, Any]  # description, rows, rowcount, lastrowid
 
 
-def _run_one(conn: sqlite3.Connection, operation: str, parameters: Any) -> _Outcome:
+def _run(conn: sqlite3.Connection, operation: str, parameters: Any, many: bool) -> _Outcome:
     """On the connection's thread: the whole statement, its cursor closed (the statement reset) before returning."""
     cursor = conn.cursor()
     try:
-        if parameters is None:
+        if many:
+            cursor.executemany(operation, parameters)
+        elif parameters is None:
             cursor.execute(operation)
         else:
             cursor.execute(operation, parameters)
@@ -110,14 +112,12 @@ def _run_one(conn: sqlite3.Connection, operation: str, parameters: Any) -> _Outc
         cursor.close()
 
 
+def _run_one(conn: sqlite3.Connection, operation: str, parameters: Any) -> _Outcome:
+    return _run(conn, operation, parameters, many=False)
+
+
 def _run_many(conn: sqlite3.Connection, operation: str, seq_of_parameters: Any) -> _Outcome:
-    cursor = conn.cursor()
-    try:
-        cursor.executemany(operation, seq_of_parameters)
-        description = cursor.description
-        return description, (cursor.fetchall() if description else []), cursor.rowcount, cursor.lastrowid
-    finally:
-        cursor.close()
+    return _run(conn, operation, seq_of_parameters, many=True)
 
 
 class OneHopCursor:
