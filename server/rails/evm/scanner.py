@@ -75,6 +75,15 @@ class EvmScanner:
             transfers += self._tokens(logs, hashes)
         return ScanResult(start=start, end=end, parent_hash=parent, hashes=hashes, transfers=transfers)
 
+    async def transfers_of(self, tx_hash: str, recipients: set[str]) -> tuple[list[SeenTransfer], int]:
+        [receipt] = await self.client.receipts([tx_hash])
+        head = await self.head()
+        if receipt is None or receipt["status"] != 1:
+            return [], head
+        block = int(receipt["blockNumber"])
+        found = (await self.scan(block, block, recipients)).transfers
+        return [t for t in found if t.tx_hash.lower() == tx_hash.lower()], head
+
     async def _native(self, blocks: list[BlockData | None], recipients: set[str]) -> list[SeenTransfer]:
         asset = self._assets.native
         if asset is None:
