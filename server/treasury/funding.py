@@ -18,7 +18,7 @@ from decimal import Decimal
 
 from sqlmodel import col, select
 
-from server.rails.base import TransferLookup
+from server.rails.base import ChainUnavailable, TransferLookup
 from server.rails.evm.models import SignedTransaction
 from server.rails.registry import chain_scanners
 from server.runtime import Runtime
@@ -69,13 +69,17 @@ async def record(rt: Runtime, network_id: str, tx_hash: str) -> list[Funding]:
     if len(tx_hash) != 66 or not tx_hash.startswith("0x") or any(c not in "0123456789abcdef" for c in tx_hash[2:]):
         raise FundingRefused("--tx: expected a transaction hash, 0x and 64 hex digits")
     treasuries = await _treasuries(rt, network.is_mainnet)
-    scanner = chain_scanners(rt.catalogue).get(network_id)
-    if scanner is None or not isinstance(scanner, TransferLookup):
-        raise FundingRefused(f"--network: {network_id} cannot be read (no RPC endpoint)")
+    scanners = chain_scanners(rt.catalogue)
     try:
+        scanner = scanners.get(network_id)
+        if scanner is None or not isinstance(scanner, TransferLookup):
+            raise FundingRefused(f"--network: {network_id} cannot be read (no RPC endpoint)")
         transfers, head = await scanner.transfers_of(tx_hash, set(treasuries))
+    except ChainUnavailable as e:
+        raise FundingRefused(f"--network: {network_id} did not answer ({e}); try again later") from None
     finally:
-        await scanner.close()
+        for each in scanners.values():
+            await each.close()
     if not transfers:
         raise FundingRefused(f"--tx: {tx_hash} is not a mined, successful transfer to a treasury on {network_id}")
     depth = head - transfers[0].block_number + 1

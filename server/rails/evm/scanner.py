@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from web3.exceptions import TransactionNotFound
 from web3.types import BlockData, LogReceipt
 
 from server.assets.catalogue import Asset, Network
@@ -76,7 +77,12 @@ class EvmScanner:
         return ScanResult(start=start, end=end, parent_hash=parent, hashes=hashes, transfers=transfers)
 
     async def transfers_of(self, tx_hash: str, recipients: set[str]) -> tuple[list[SeenTransfer], int]:
-        [receipt] = await self.client.receipts([tx_hash])
+        try:
+            receipt = await self.client.w3.eth.get_transaction_receipt(tx_hash)  # type: ignore[arg-type]
+        except TransactionNotFound:
+            receipt = None
+        except Exception as e:
+            raise ChainUnavailable(f"{self.client.rpc_url}: eth_getTransactionReceipt: {e}") from e
         head = await self.head()
         if receipt is None or receipt["status"] != 1:
             return [], head
