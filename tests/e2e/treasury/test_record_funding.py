@@ -19,18 +19,21 @@ from tests.harness import paygate as run_paygate
 
 EXTRA_ENV = {"PAYGATE_SWEEPS": "false"}
 ETH, USDT = "ETH-ETH-TEST", "USDT-ETH-TEST"
+# A hang guard, not a speed claim: one CLI run is ~6 s of CPU (imports, composition, schema check), which took 45 s
+# of wall time at a load average of 24 on this 2-core machine, past the harness's 60 s default.
+CLI_SECONDS = 240
 
 
 def record(paygate: Service, tx_hash: str) -> list[dict[str, Any]]:
     done = run_paygate(paygate.env, paygate.workdir, "treasury", "record-funding", "--network", "ETH-TEST",
-                       "--tx", tx_hash, "--json")
+                       "--tx", tx_hash, "--json", timeout=CLI_SECONDS)
     assert done.returncode == 0, done.stderr
     found: list[dict[str, Any]] = json.loads(done.stdout)
     return found
 
 
 def treasury_drift(paygate: Service, shop: Merchant) -> dict[str, str]:
-    done = run_paygate(paygate.env, paygate.workdir, "treasury", "reconcile", "--json")
+    done = run_paygate(paygate.env, paygate.workdir, "treasury", "reconcile", "--json", timeout=CLI_SECONDS)
     assert done.returncode in (0, 3), done.stderr
     return {d["asset_id"]: d["drift"] for d in json.loads(done.stdout)["drifted"]
             if d["address"] == shop.treasury.lower()}
@@ -75,6 +78,6 @@ def test_a_transaction_that_is_not_a_transfer_to_a_treasury_is_refused_and_posts
     for tx, says in [(elsewhere.tx_hash, "not a mined, successful transfer to a treasury"),
                      ("0x1234", "expected a transaction hash")]:
         done = run_paygate(paygate.env, paygate.workdir, "treasury", "record-funding", "--network", "ETH-TEST",
-                           "--tx", tx)
+                           "--tx", tx, timeout=CLI_SECONDS)
         assert done.returncode == 2 and says in done.stderr, done.stderr
     assert available(shop, ETH) == "0"
