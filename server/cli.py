@@ -8,6 +8,9 @@
                                                  a secret key that may only approve or reject payouts
     paygate merchants set-approval --merchant M --approvals N [--threshold AMOUNT]
                                                  payouts above AMOUNT need N approver keys' approvals
+    paygate merchants set-settlement-currency --merchant M --currency CODE
+                                                 the fiat of the balance's totals (a fiat of the catalogue; USD
+                                                 by default)
     paygate serve [--only http|grpc|scheduler] [--workers N]
                                                  run the service (all three parts by default), in N processes
                                                  sharing the ports (SO_REUSEPORT; README "Using every core")
@@ -19,6 +22,9 @@
                                                  ledger, per asset: ledger, chain, drift (exit status 3 on drift)
     paygate treasury backfill-ledger [--json]    opening ledger entries for payments and refunds from before the
                                                  ledger (an upgraded database); a second run posts nothing
+    paygate treasury record-funding --network N --tx HASH [--json]
+                                                 funds sent to a treasury by hand (e.g. gas) posted as the
+                                                 merchant's available money; a second run posts nothing
     paygate devchain [--port 8545] [--networks-file PATH]
                                                  a local Anvil chain with test USDT/USDC (until Ctrl-C)
 
@@ -78,6 +84,10 @@ def _parser() -> argparse.ArgumentParser:
                           help="approver keys' approvals a payout needs (0: none)")
     approval.add_argument("--threshold", default="0",
                           help="only payouts above this amount (in their asset's units) need them; default 0")
+    settlement = merchants.add_parser("set-settlement-currency",
+                                      help="the fiat the balance's totals are shown in (DESIGN §15)")
+    settlement.add_argument("--merchant", required=True)
+    settlement.add_argument("--currency", required=True, help="a fiat code of the catalogue, e.g. EUR")
     serve = sub.add_parser("serve", help="run the service")
     serve.add_argument("--only", choices=["http", "grpc", "scheduler"], action="append",
                        help="run only this part (repeatable); default: all three in one process")
@@ -98,6 +108,10 @@ def _parser() -> argparse.ArgumentParser:
     reconcile.add_argument("--json", action="store_true")
     backfill = treasury.add_parser("backfill-ledger", help="opening entries for money from before the ledger")
     backfill.add_argument("--json", action="store_true")
+    funding = treasury.add_parser("record-funding", help="post funds sent to a treasury by hand (e.g. gas)")
+    funding.add_argument("--network", required=True, help="the network id, e.g. ETH-TEST")
+    funding.add_argument("--tx", required=True, help="the funding transaction's hash")
+    funding.add_argument("--json", action="store_true")
     devchain = sub.add_parser("devchain", help="run a local Anvil chain with test tokens")
     devchain.add_argument("--port", type=int, default=8545)
     devchain.add_argument("--networks-file", type=Path, default=DEFAULT_NETWORKS_FILE)
@@ -130,6 +144,9 @@ def main(argv: list[str] | None = None, *, clock: Clock | None = None) -> int:
         elif args.command == "merchants" and args.action == "set-approval":
             asyncio.run(set_approval(settings, args.merchant, args.approvals, args.threshold))
             print(f"merchant {args.merchant}: payouts above {args.threshold} need {args.approvals} approval(s)")
+        elif args.command == "merchants" and args.action == "set-settlement-currency":
+            code = asyncio.run(set_settlement_currency(settings, args.merchant, args.currency))
+            print(f"merchant {args.merchant}: balances shown in {code}")
         elif args.command == "merchants":
             _print_merchant(asyncio.run(create_merchant_record(settings, args.name)), as_json=args.json)
         elif args.command == "serve":
@@ -153,6 +170,11 @@ def main(argv: list[str] | None = None, *, clock: Clock | None = None) -> int:
             done = asyncio.run(backfill_ledger(settings))
             print(json.dumps(done) if args.json else
                   f"ledger backfilled: {done['transfers']} transfer(s), {done['refunds']} refund(s)")
+        elif args.command == "treasury" and args.action == "record-funding":
+            recorded = asyncio.run(record_funding(settings, args.network, args.tx))
+            print(json.dumps(recorded) if args.json else "\n".join(
+                f"{r['merchant_id']} {r['asset_id']} {r['amount']} at {r['address']}: "
+                + ("recorded" if r["posted"] else "already recorded") for r in recorded))
         elif args.command == "treasury":
             return print_reconciliation(asyncio.run(reconcile_treasury(settings)), as_json=args.json)
         elif args.command == "refunds":
@@ -263,6 +285,24 @@ async def backfill_ledger(settings: Settings) -> dict[str, int]:
     return {"transfers": done.transfers, "refunds": done.refunds}
 
 
+async def record_funding(settings: Settings, network: str, tx_hash: str) -> list[dict[str, Any]]:
+    """`paygate treasury record-funding`: funds sent to a treasury by hand, posted to the merchant's available."""
+    from server.payment_intents.totals import text
+    from server.treasury.funding import FundingRefused, record
+
+    _ensure_schema(settings)
+    rt = _runtime(settings)
+    try:
+        done = await record(rt, network, tx_hash)
+    except FundingRefused as e:
+        raise Stop(str(e), 2) from None
+    finally:
+        await rt.db.close()
+    return [{"merchant_id": f.merchant_id, "livemode": f.livemode, "network": f.network, "address": f.address,
+             "asset_id": f.asset_id, "amount": text(f.amount), "cause_id": f.cause_id, "posted": f.posted}
+            for f in done]
+
+
 def print_reconciliation(lines: list[Any], *, as_json: bool) -> int:
     """Per asset: ledger, chain, drift; then each place that drifted. Exit status 3 when anything drifted."""
     from server.payment_intents.totals import text
@@ -354,6 +394,28 @@ async def create_key(settings: Settings, merchant_id: str, livemode: bool, role:
     finally:
         await rt.db.close()
     return {"id": row.id, "merchant_id": merchant_id, "livemode": livemode, "role": role, "secret_key": secret}
+
+
+async def set_settlement_currency(settings: Settings, merchant_id: str, code: str) -> str:
+    """`paygate merchants set-settlement-currency`: the fiat of `GET /v1/stats/balance`'s totals (DESIGN §15)."""
+    from server.merchants.models import Merchant
+
+    _ensure_schema(settings)
+    rt = _runtime(settings)
+    try:
+        currency = rt.catalogue.currency(code.strip().upper())
+        if currency is None or not currency.is_fiat:
+            known = ", ".join(sorted(a.id for a in rt.catalogue.assets if a.is_fiat))
+            raise Stop(f"--currency: {code!r} is not a fiat currency of the catalogue ({known})", 2)
+        async with rt.db.transaction() as session:
+            merchant = await session.get(Merchant, merchant_id, with_for_update=True)
+            if merchant is None:
+                raise Stop(f"--merchant: no merchant {merchant_id!r}", 2)
+            merchant.settlement_currency = currency.id
+            session.add(merchant)
+        return currency.id
+    finally:
+        await rt.db.close()
 
 
 async def set_approval(settings: Settings, merchant_id: str, approvals: int, threshold: str) -> None:

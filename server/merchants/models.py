@@ -19,6 +19,8 @@ class Merchant(SQLModel, table=True):
     payout_approvals_required: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     payout_approval_threshold: Decimal = Field(
         default=Decimal(0), sa_column=Column(DecimalText, nullable=False, server_default="0"))
+    # The fiat the balance's totals are shown in (DESIGN §15: "the merchant's settlement fiat, USD by default").
+    settlement_currency: str = Field(default="USD", max_length=10, sa_column_kwargs={"server_default": "USD"})
 
 
 ROLE_APPROVER = "approver"

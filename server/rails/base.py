@@ -80,6 +80,14 @@ class ChainScanner(Protocol):
     async def scan(self, start: int, end: int, recipients: set[str]) -> ScanResult: ...
 
 
+@runtime_checkable
+class TransferLookup(Protocol):
+    async def transfers_of(self, tx_hash: str, recipients: set[str]) -> tuple[list[SeenTransfer], int]:
+        """The transfers of one mined, successful transaction to `recipients` (native and tokens), and the head's
+        block number; ([], head) when it is not mined or failed."""
+        ...
+
+
 # ---------------------------------------------------------------------------------------------------- capabilities
 
 

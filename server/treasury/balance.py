@@ -1,5 +1,6 @@
-"""The merchant's balance (`GET /v1/stats/balance`): the ledger's sums per asset, and their value in the settlement
-currency at current rates. The per-asset amounts are the ledger's sums exactly; only the fiat totals are rounded
+"""The merchant's balance (`GET /v1/stats/balance`): the ledger's sums per asset, and their value in the merchant's
+settlement currency (a fiat of the catalogue, USD by default; `paygate merchants set-settlement-currency`) at current
+rates. The per-asset amounts are the ledger's sums exactly; only the fiat totals are rounded
 (each from its exact sum, to the currency's decimals, half up)."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.assets.catalogue import Catalogue
+from server.merchants.models import Merchant
 from server.money import MONEY
 from server.payment_intents.totals import text
 from server.rates import RateSource, RateUnavailable
@@ -19,7 +21,7 @@ from server.treasury import ledger
 from server.treasury.models import Account
 
 log = logging.getLogger("paygate.treasury")
-SETTLEMENT_CURRENCY = "USD"  # DESIGN §15: the merchant's settlement fiat, USD by default (no per-merchant setting yet)
+DEFAULT_SETTLEMENT_CURRENCY = "USD"  # DESIGN §15: the merchant's settlement fiat, USD by default
 SHOWN = (Account.AVAILABLE, Account.PENDING, Account.LOCKED, Account.FROZEN)
 
 
@@ -63,7 +65,12 @@ class Balance:
 async def of_merchant(session: AsyncSession, catalogue: Catalogue, rates: RateSource, merchant_id: str,
                       livemode: bool) -> Balance:
     sums = await ledger.balances(session, merchant_id, livemode)
-    currency = catalogue.currency(SETTLEMENT_CURRENCY)
+    merchant = await session.get(Merchant, merchant_id)
+    code = merchant.settlement_currency if merchant is not None else DEFAULT_SETTLEMENT_CURRENCY
+    currency = catalogue.currency(code)
+    if currency is None or not currency.is_fiat:  # set only through `paygate merchants set-settlement-currency`
+        log.warning("unknown settlement currency, showing USD", extra={"merchant": merchant_id, "currency": code})
+        currency = catalogue.currency(DEFAULT_SETTLEMENT_CURRENCY)
     assert currency is not None, "USD is built into the catalogue"
     fiat = ZERO
     per_asset: list[tuple[str, Amounts]] = []

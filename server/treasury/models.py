@@ -34,6 +34,9 @@ class CauseType(StrEnum):
     # Gas the treasury paid for a refund (a token's, or a cancel's): cause_id is the refund transaction (rtx_…).
     # Apart from REFUND so that a refund's own settlement (`settle_cause`) never sees it.
     NETWORK_FEE = "network_fee"
+    # Funds the merchant sent to its own treasury by hand (e.g. gas for token sweeps and refunds), recorded by the
+    # operator with `paygate treasury record-funding`: cause_id is "<tx hash>:<log index>" (-1 for native).
+    FUNDING = "funding"
 
 
 class LedgerEntry(SQLModel, table=True):

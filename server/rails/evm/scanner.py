@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from web3.exceptions import TransactionNotFound
 from web3.types import BlockData, LogReceipt
 
 from server.assets.catalogue import Asset, Network
@@ -74,6 +75,20 @@ class EvmScanner:
             logs = await self.client.transfer_logs(list(self._assets.tokens), list(recipients), start, end)
             transfers += self._tokens(logs, hashes)
         return ScanResult(start=start, end=end, parent_hash=parent, hashes=hashes, transfers=transfers)
+
+    async def transfers_of(self, tx_hash: str, recipients: set[str]) -> tuple[list[SeenTransfer], int]:
+        try:
+            receipt = await self.client.w3.eth.get_transaction_receipt(tx_hash)  # type: ignore[arg-type]
+        except TransactionNotFound:
+            receipt = None
+        except Exception as e:
+            raise ChainUnavailable(f"{self.client.rpc_url}: eth_getTransactionReceipt: {e}") from e
+        head = await self.head()
+        if receipt is None or receipt["status"] != 1:
+            return [], head
+        block = int(receipt["blockNumber"])
+        found = (await self.scan(block, block, recipients)).transfers
+        return [t for t in found if t.tx_hash.lower() == tx_hash.lower()], head
 
     async def _native(self, blocks: list[BlockData | None], recipients: set[str]) -> list[SeenTransfer]:
         asset = self._assets.native

@@ -49,3 +49,22 @@ def test_neither_the_live_key_nor_another_merchant_sees_it(chain: Chain, shop: M
     other = paygate.create_merchant("Other")
     with httpx.Client(base_url=paygate.http_url, auth=(other["test"]["secret_key"], "")) as api:
         assert balance(api)["balance_details"] == []
+
+
+def test_the_totals_are_in_the_settlement_currency_the_operator_sets(
+        chain: Chain, shop: Merchant, paygate: Service) -> None:
+    from tests.harness import paygate as run_paygate
+
+    paid_intent(chain, shop, "USDT-ETH-TEST", "10.80")  # 10.692 USDT available, less the 1 % fee
+    merchant_id = shop.merchant["merchant_id"]
+    refused = run_paygate(paygate.env, paygate.workdir, "merchants", "set-settlement-currency",
+                          "--merchant", merchant_id, "--currency", "USDT-ETH-TEST")
+    assert refused.returncode == 2 and "not a fiat currency" in refused.stderr, refused.stderr
+    assert balance(shop.api)["currency"] == "USD"
+    done = run_paygate(paygate.env, paygate.workdir, "merchants", "set-settlement-currency",
+                       "--merchant", merchant_id, "--currency", "eur")
+    assert done.returncode == 0, done.stderr
+    found = balance(shop.api)
+    # EUR at 1.08 USD: 10.692 / 1.08 = 9.9
+    assert (found["currency"], found["available_balance"], found["total_balance"]) == ("EUR", "9.9", "9.9")
+    assert detail(found, "USDT-ETH-TEST")["available_balance"] == "10.692"
