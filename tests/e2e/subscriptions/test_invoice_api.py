@@ -64,3 +64,15 @@ def test_lists_filter_by_customer_and_status(shop: httpx.Client, chain: Chain) -
     theirs = ok(shop.get("/v1/invoices", params={"customer_id": two["id"]}))["data"]
     assert [(i["id"], i["status"]) for i in theirs] == [(waiting["invoice"], "open")]
     fails(shop.get("/v1/subscriptions", params={"status": "sleeping"}), 400, "parameter_invalid", "status")
+
+
+def test_a_subscription_and_its_invoices_carry_the_merchant_order_id_of_its_purchase_as_external_id(
+        shop: httpx.Client, chain: Chain) -> None:
+    c, one, two = club(shop), customer(shop), customer(shop)
+    ordered = subscribe(shop, chain, c, one, merchant_order_id="order-7781")
+    buy(shop, c, two, merchant_order_id="order-7782")
+    assert ordered["external_id"] == "order-7781"
+    assert [i["external_id"] for i in invoices(shop, ordered["id"])] == ["order-7781"]
+    found = ok(shop.get("/v1/subscriptions", params={"external_id": "order-7781"}))
+    assert (found["total"], [s["id"] for s in found["data"]]) == (1, [ordered["id"]])
+    assert ok(shop.get("/v1/subscriptions", params={"external_id": "order-0000"}))["total"] == 0
