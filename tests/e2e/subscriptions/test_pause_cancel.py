@@ -47,6 +47,24 @@ def test_a_paused_subscription_resumes_by_itself_at_resumes_at(
     assert mailed_intent(inbox, who["email"], 1)[1] == invoice["payment_intent_id"]
 
 
+def test_a_draft_kept_while_paused_is_never_collected_not_even_on_resume(
+        shop: httpx.Client, chain: Chain, inbox: Inbox) -> None:
+    c, who = club(shop), customer(shop)
+    sub = subscribe(shop, chain, c, who)
+    ok(shop.post(f"/v1/subscriptions/{sub['id']}/pause", json={"behavior": "keep_as_draft"}))
+    advance(shop, sub["id"], sub["current_period_end"] + 60)
+    draft = invoices(shop, sub["id"])[-1]
+    assert (draft["status"], draft["cycle_number"]) == ("draft", 2)
+    resumed = ok(shop.post(f"/v1/subscriptions/{sub['id']}/resume", json={}))
+    assert resumed["status"] == "active"
+    advance(shop, sub["id"], resumed["current_period_start"] + DAY)
+    kept = ok(shop.get(f"/v1/invoices/{draft['id']}"))
+    assert (kept["status"], kept["payment_intent_id"], kept["payment_url"]) == ("draft", "", None)
+    collected = invoices(shop, sub["id"])[-1]
+    assert collected["id"] != draft["id"] and collected["status"] == "open"
+    assert mailed_intent(inbox, who["email"], 1)[1] == collected["payment_intent_id"]  # the only mail: the new period's
+
+
 def test_pause_needs_an_active_subscription_and_a_future_resumes_at(shop: httpx.Client, chain: Chain) -> None:
     c, who = club(shop), customer(shop)
     sub = subscribe(shop, chain, c, who)
