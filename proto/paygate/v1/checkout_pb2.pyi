@@ -122,14 +122,16 @@ class GetCheckoutLinkResponse(_message.Message):
     def __init__(self, link: _Optional[_Union[CheckoutLink, _Mapping]] = ...) -> None: ...
 
 class SendVerificationCodeRequest(_message.Message):
-    __slots__ = ("key", "payment_link_id", "email")
+    __slots__ = ("key", "payment_link_id", "email", "phone")
     KEY_FIELD_NUMBER: _ClassVar[int]
     PAYMENT_LINK_ID_FIELD_NUMBER: _ClassVar[int]
     EMAIL_FIELD_NUMBER: _ClassVar[int]
+    PHONE_FIELD_NUMBER: _ClassVar[int]
     key: str
     payment_link_id: str
     email: str
-    def __init__(self, key: _Optional[str] = ..., payment_link_id: _Optional[str] = ..., email: _Optional[str] = ...) -> None: ...
+    phone: str
+    def __init__(self, key: _Optional[str] = ..., payment_link_id: _Optional[str] = ..., email: _Optional[str] = ..., phone: _Optional[str] = ...) -> None: ...
 
 class SendVerificationCodeResponse(_message.Message):
     __slots__ = ("expires_at", "retry_after")
