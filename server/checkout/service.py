@@ -192,10 +192,9 @@ def _code_address(request: pb.SendVerificationCodeRequest, senders: Mapping[str,
         return "email", request.email
     if "phone" not in senders:
         raise invalid("phone", "phone codes are not enabled on this gateway; use email")
-    phone = request.phone.strip()
-    if not _E164.fullmatch(phone):
+    if not _E164.fullmatch(request.phone):
         raise invalid("phone", "expected an E.164 number: + and 7 to 15 digits, e.g. +4712345678")
-    return "phone", phone
+    return "phone", request.phone
 
 
 async def start(session: AsyncSession, auth: Authenticator, env: Env,
