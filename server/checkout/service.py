@@ -204,12 +204,13 @@ async def start(session: AsyncSession, auth: Authenticator, env: Env,
         raise LinkInactive("payment_link_id: the payment link is not active", field="payment_link_id")
     caller = link_caller(row)
     resolve = customers_pb2.ResolveIdentityRequest(
-        payment_link_id=row.id, email=request.email, verification_code=request.verification_code,
-        ephemeral_token=request.ephemeral_token, auth_token=request.auth_token)
-    methods = sum(bool(m) for m in (request.verification_code or request.email, request.ephemeral_token,
-                                    request.auth_token))
+        payment_link_id=row.id, email=request.email, phone=request.phone,
+        verification_code=request.verification_code, ephemeral_token=request.ephemeral_token,
+        auth_token=request.auth_token)
+    methods = sum(bool(m) for m in (request.verification_code or request.email or request.phone,
+                                    request.ephemeral_token, request.auth_token))
     if methods == 0:
-        raise invalid("email", "sign in with the code sent by e-mail (email and verification_code), "
+        raise invalid("email", "sign in with the one-time code (email or phone, and verification_code), "
                                "an ephemeral_token or an auth_token")
     who = await identity.resolve(session, caller, resolve, now=now)
     auth_token = request.auth_token

@@ -204,6 +204,15 @@ def test_a_phone_code_signs_in_with_the_same_number(
     assert resolved["customer_id"].startswith("cus_") and resolved["phone"] == "+4712345678"
 
 
+def test_the_checkout_page_call_starts_paying_with_a_phone_code(
+        anonymous: httpx.Client, api: httpx.Client, mailbox: Mailbox, link_id: str) -> None:
+    code = phone_code_sent(anonymous, mailbox, link_id, "+4712345678")
+    started = ok(anonymous.post("/checkout/sessions", json={
+        "payment_link_id": link_id, "phone": "+4712345678", "verification_code": code}))
+    assert started["payment_intent_id"].startswith("pi_") and started["client_secret"]
+    assert ok(api.get(f"/v1/customers/{started['customer_id']}"))["phone"] == "+4712345678"
+
+
 def test_a_phone_code_is_not_an_email_code(
         anonymous: httpx.Client, api: httpx.Client, mailbox: Mailbox, link_id: str) -> None:
     code = phone_code_sent(anonymous, mailbox, link_id, "+4712345678")
