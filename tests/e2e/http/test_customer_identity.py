@@ -85,7 +85,7 @@ def issue_code(service: Service, mailbox: Mailbox, merchant: dict[str, Any], sub
     return mailbox.code_for(subject.lower(), since)
 
 
-def issue_phone_code(service: Service, mailbox: Mailbox, merchant: dict[str, Any], phone: str) -> str:
+def texted_code(service: Service, mailbox: Mailbox, merchant: dict[str, Any], phone: str) -> str:
     """A phone code as a shopper gets it: asked for through the same checkout call with `phone`, delivered as mail
     to the e-mail-to-SMS gateway (the test service's PAYGATE_SMS_EMAIL_GATEWAY) and read from the SMTP server."""
     with httpx.Client(base_url=service.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=30) as shop:
@@ -484,7 +484,7 @@ def test_resolve_email_with_the_right_code_reuses_the_customer(service, mailbox,
 
 
 def test_resolve_phone_with_the_right_code_creates_the_customer(service, mailbox, merchant, api):
-    code = issue_phone_code(service, mailbox, merchant, "+4712345678")
+    code = texted_code(service, mailbox, merchant, "+4712345678")
     resolved = ok(resolve(api, phone="+4712345678", verification_code=code))
     assert resolved["customer_id"].startswith("cus_") and resolved["phone"] == "+4712345678"
 
