@@ -122,6 +122,9 @@ class Settings:
     provider_a_api_base: str = ""
     mail_from: str = "paygate <no-reply@paygate.invalid>"
     mail_dir: Path = Path("var/mail")
+    # Phone one-time codes: the domain of an e-mail-to-SMS gateway; a code for +4712345678 is mailed (through
+    # smtp_url or mail_dir, like e-mailed codes) to 4712345678@<domain>. Empty: phone codes are refused.
+    sms_email_gateway: str = ""
 
     @property
     def card_js_url(self) -> str:
@@ -175,6 +178,7 @@ _ENV = {
     "PAYGATE_PROVIDER_A_API_BASE": "provider_a_api_base",
     "PAYGATE_MAIL_FROM": "mail_from",
     "PAYGATE_MAIL_DIR": "mail_dir",
+    "PAYGATE_SMS_EMAIL_GATEWAY": "sms_email_gateway",
 }
 
 
@@ -344,8 +348,15 @@ def _mail(raw: dict[str, object]) -> dict[str, object]:
         raise ConfigError("quote_seconds: expected a whole number of seconds") from None
     if not 5 <= quote_seconds <= 24 * 3600:
         raise ConfigError(f"quote_seconds {quote_seconds}: expected 5 to 86400 seconds")
+    gateway = str(raw.get("sms_email_gateway", "")).strip().lower()
+    if gateway and not _DOMAIN.fullmatch(gateway):
+        raise ConfigError(f"sms_email_gateway {gateway!r}: expected a domain, e.g. sms.example.net")
     return {"smtp_url": smtp_url, "mail_from": mail_from, "quote_seconds": quote_seconds,
-            "mail_dir": Path(str(raw.get("mail_dir") or Settings.mail_dir))}
+            "mail_dir": Path(str(raw.get("mail_dir") or Settings.mail_dir)), "sms_email_gateway": gateway}
+
+
+# A host name of two or more ASCII labels (the part after "@" of the e-mail-to-SMS gateway's addresses).
+_DOMAIN = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]", re.ASCII)
 
 
 def _reflection_default(mnemonic: str, secret_key: str) -> bool:

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from tests.harness import Service, start, stop
-from tests.mail import Mailbox, smtp_server
+from tests.mail import SMS_GATEWAY, Mailbox, smtp_server
 
 
 @pytest.fixture(scope="session")
@@ -56,7 +56,8 @@ def facade_channel(request: pytest.FixtureRequest) -> str:
 def service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
             mailbox: Mailbox, facade_channel: str) -> Iterator[Service]:
     svc = start(request.param, Path(tmp_path_factory.mktemp(f"paygate-{request.param}")),
-                extra_env={"PAYGATE_SMTP_URL": mailbox.url, "PAYGATE_FACADE_CHANNEL": facade_channel})
+                extra_env={"PAYGATE_SMTP_URL": mailbox.url, "PAYGATE_SMS_EMAIL_GATEWAY": SMS_GATEWAY,
+                           "PAYGATE_FACADE_CHANNEL": facade_channel})
     yield svc
     stop(svc)
 

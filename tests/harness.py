@@ -102,6 +102,11 @@ def _pg_url(database: str) -> str:
     return PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + database
 
 
+# The service runs this checkout's code and generated stubs (proto/), whichever checkout the .venv was installed from.
+_ROOT = Path(__file__).parents[1]
+_PYTHONPATH = os.pathsep.join((str(_ROOT / "proto"), str(_ROOT)))
+
+
 def create_database(kind: str, workdir: Path) -> str:
     if kind == "sqlite":
         return f"sqlite:///{workdir / 'paygate.db'}"
@@ -168,7 +173,7 @@ def start(kind: str, workdir: Path, *, only: tuple[str, ...] = (), networks_file
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAYGATE_")}
     env.update(PAYGATE_DATABASE_URL=url, PAYGATE_HTTP_ADDR=f"127.0.0.1:{http_port}",
                PAYGATE_GRPC_ADDR=f"127.0.0.1:{grpc_port}", PAYGATE_NETWORKS=str(networks_file),
-               PAYGATE_CHECKOUT_URL="https://checkout.test", PYTHONPATH=str(Path(__file__).parents[1]),
+               PAYGATE_CHECKOUT_URL="https://checkout.test", PYTHONPATH=_PYTHONPATH,
                PAYGATE_WALLET_MNEMONIC=TEST_MNEMONIC, PAYGATE_SECRET_KEY=TEST_SECRET_KEY,
                # Test receivers listen on loopback (DESIGN §14: private targets need the operator's consent).
                PAYGATE_WEBHOOK_ALLOW_PRIVATE="true", PAYGATE_ENCRYPTION_KEY=TEST_ENCRYPTION_KEY,

@@ -16,6 +16,14 @@ from aiosmtpd.controller import Controller
 
 from tests.harness import free_port
 
+# The e-mail-to-SMS gateway domain (PAYGATE_SMS_EMAIL_GATEWAY) of the test services: a phone code for +4712345678 is
+# mailed to 4712345678@SMS_GATEWAY, which this SMTP server receives like any other message.
+SMS_GATEWAY = "sms.example.net"
+
+
+def sms_address(phone: str) -> str:
+    return f"{phone.removeprefix('+')}@{SMS_GATEWAY}"
+
 
 @dataclass
 class Mailbox:
@@ -49,6 +57,10 @@ class Mailbox:
                         return found.group(1)
             time.sleep(0.05)
         raise AssertionError(f"no code e-mailed to {address}")
+
+    def sent_to(self, address: str, since: int = 0) -> list[Message]:
+        with self.lock:
+            return [m for m in self.messages[since:] if m["To"] == address]
 
 
 @contextmanager

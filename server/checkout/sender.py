@@ -1,9 +1,14 @@
-"""Delivering one-time codes: a `Sender` per channel. Only e-mail is wired (SMTP with aiosmtplib, or .eml files
-under `mail_dir` when no SMTP server is configured); a phone channel would be another `Sender` for "phone"."""
+"""Delivering one-time codes: a `Sender` per channel, chosen by `senders(settings)` from what the runtime built.
+
+Both channels go out as mail, through SMTP with aiosmtplib (`smtp_url`) or as .eml files under `mail_dir` when no SMTP
+server is configured: e-mail codes to the shopper's address, phone codes as a short plain-text mail to an
+e-mail-to-SMS gateway (`<E.164 digits>@<sms_email_gateway>`). No SMS provider's API is wired; without
+`sms_email_gateway` there is no phone sender and phone codes are refused."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
@@ -36,23 +41,23 @@ class Sender(Protocol):
     async def send(self, message: CodeMessage) -> None: ...
 
 
-def _email(settings: Settings, message: CodeMessage) -> EmailMessage:
+class Transport(Protocol):
+    async def deliver(self, mail: EmailMessage) -> None: ...
+
+
+def _stamped(settings: Settings, to: str, subject: str, text: str) -> EmailMessage:
     mail = EmailMessage()
     mail["From"] = settings.mail_from
-    mail["To"] = message.to
-    mail["Subject"] = f"{message.code} is your code for {message.merchant_name}"
+    mail["To"] = to
+    mail["Subject"] = subject
     mail["Date"] = formatdate(localtime=False)
     mail["Message-ID"] = make_msgid(domain="paygate.invalid")
-    mail.set_content(f"Your one-time code for paying {message.merchant_name} is:\n\n    {message.code}\n\n"
-                     f"It works for {message.minutes} minutes. If you did not ask for it, ignore this e-mail.\n")
+    mail.set_content(text)
     return mail
 
 
-class SmtpSender:
-    channel = "email"
-
+class SmtpTransport:
     def __init__(self, settings: Settings) -> None:
-        self._settings = settings
         parts = urlsplit(settings.smtp_url)
         self._tls = parts.scheme == "smtps"
         self._host = parts.hostname or "localhost"
@@ -60,32 +65,75 @@ class SmtpSender:
         self._user = unquote(parts.username) if parts.username else None
         self._password = unquote(parts.password) if parts.password else None
 
-    async def send(self, message: CodeMessage) -> None:
-        try:
-            await aiosmtplib.send(_email(self._settings, message), hostname=self._host, port=self._port,
-                                  username=self._user, password=self._password, use_tls=self._tls,
-                                  start_tls=None if not self._tls else False, timeout=SMTP_TIMEOUT_SECONDS)
-        except (aiosmtplib.SMTPException, OSError) as e:
-            # The address is the shopper's: log the failure, not the address or the code.
-            log.warning("one-time code e-mail not sent", extra={"error": e.__class__.__name__})
-            raise Unavailable("email: the code could not be sent now; try again in a minute") from None
+    async def deliver(self, mail: EmailMessage) -> None:
+        await aiosmtplib.send(mail, hostname=self._host, port=self._port, username=self._user,
+                              password=self._password, use_tls=self._tls, start_tls=None if not self._tls else False,
+                              timeout=SMTP_TIMEOUT_SECONDS)
 
 
-class FileSender:
+class FileTransport:
     """Development: each message becomes `<mail_dir>/<time>-<random>.eml`, readable with any mail client."""
 
-    channel = "email"
-
     def __init__(self, settings: Settings) -> None:
-        self._settings = settings
         self._dir: Path = settings.mail_dir
 
-    async def send(self, message: CodeMessage) -> None:
+    async def deliver(self, mail: EmailMessage) -> None:
         self._dir.mkdir(parents=True, exist_ok=True)
         path = self._dir / f"{clock.now()}-{random_base62(8)}.eml"
-        path.write_bytes(bytes(_email(self._settings, message)))
-        log.info("one-time code e-mail written", extra={"path": str(path)})
+        path.write_bytes(bytes(mail))
+        log.info("one-time code mail written", extra={"path": str(path)})
 
 
-def email_sender(settings: Settings) -> Sender:
-    return SmtpSender(settings) if settings.smtp_url else FileSender(settings)
+def transport(settings: Settings) -> Transport:
+    return SmtpTransport(settings) if settings.smtp_url else FileTransport(settings)
+
+
+async def _deliver(transport: Transport, mail: EmailMessage, field: str) -> None:
+    try:
+        await transport.deliver(mail)
+    except (aiosmtplib.SMTPException, OSError) as e:
+        # The address is the shopper's: log the failure, not the address or the code.
+        log.warning("one-time code mail not sent", extra={"channel": field, "error": e.__class__.__name__})
+        raise Unavailable(f"{field}: the code could not be sent now; try again in a minute") from None
+
+
+class EmailSender:
+    channel = "email"
+
+    def __init__(self, settings: Settings, transport: Transport) -> None:
+        self._settings = settings
+        self._transport = transport
+
+    async def send(self, message: CodeMessage) -> None:
+        text = (f"Your one-time code for paying {message.merchant_name} is:\n\n    {message.code}\n\n"
+                f"It works for {message.minutes} minutes. If you did not ask for it, ignore this e-mail.\n")
+        mail = _stamped(self._settings, message.to, f"{message.code} is your code for {message.merchant_name}", text)
+        await _deliver(self._transport, mail, "email")
+
+
+class SmsGatewaySender:
+    """Phone codes as mail to an e-mail-to-SMS gateway: `+4712345678` → `4712345678@<sms_email_gateway>`, the code
+    in a one-line plain-text body (the gateway turns the body into the text message)."""
+
+    channel = "phone"
+
+    def __init__(self, settings: Settings, transport: Transport) -> None:
+        self._settings = settings
+        self._transport = transport
+
+    def address(self, phone: str) -> str:
+        return f"{phone.removeprefix('+')}@{self._settings.sms_email_gateway}"
+
+    async def send(self, message: CodeMessage) -> None:
+        text = f"{message.code} is your code for {message.merchant_name}; it works for {message.minutes} min.\n"
+        mail = _stamped(self._settings, self.address(message.to), f"{message.merchant_name} code", text)
+        await _deliver(self._transport, mail, "phone")
+
+
+def senders(settings: Settings) -> Mapping[str, Sender]:
+    """The senders this deployment has, by channel: e-mail always; phone only with `sms_email_gateway`."""
+    via = transport(settings)
+    out: dict[str, Sender] = {"email": EmailSender(settings, via)}
+    if settings.sms_email_gateway:
+        out["phone"] = SmsGatewaySender(settings, via)
+    return out

@@ -7,6 +7,8 @@ nothing to buy; unknown ids answer `404 payment_link_not_found`.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal
 
 from paygate.v1 import checkout_pb2 as pb
@@ -152,26 +154,47 @@ async def checkout_link(session: AsyncSession, auth: Authenticator, env: Env, li
     return out
 
 
-async def send_code(session: AsyncSession, auth: Authenticator, sender: Sender,
+async def send_code(session: AsyncSession, auth: Authenticator, senders: Mapping[str, Sender],
                     request: pb.SendVerificationCodeRequest, *, now: int) -> pb.SendVerificationCodeResponse:
+    channel, address = _code_address(request, senders)
     row = await _link_row(session, auth, request.payment_link_id, request.key)
     if not row.active:
         raise LinkInactive("payment_link_id: the payment link is not active", field="payment_link_id")
     caller = link_caller(row)
-    subject = identity.code_subject("email", request.email, field="email")
+    subject = identity.code_subject(channel, address, field=channel)
     last = (await session.exec(select(VerificationCode.created).where(
         VerificationCode.merchant_id == caller.merchant_id, VerificationCode.livemode == caller.livemode,
-        VerificationCode.channel == "email", VerificationCode.subject == subject,
+        VerificationCode.channel == channel, VerificationCode.subject == subject,
     ).order_by(col(VerificationCode.created).desc()).limit(1))).first()
     if last is not None and now - last < RESEND_SECONDS:
         wait = RESEND_SECONDS - (now - last)
-        raise RateLimited(wait, f"email: a code was just sent; ask for another in {wait} s", field="email")
-    code = await identity.issue_verification_code(session, caller, "email", subject, CODE_LIFETIME_SECONDS,
-                                                 now=now, field="email")
+        raise RateLimited(wait, f"{channel}: a code was just sent; ask for another in {wait} s", field=channel)
+    code = await identity.issue_verification_code(session, caller, channel, subject, CODE_LIFETIME_SECONDS,
+                                                 now=now, field=channel)
     # Sent before the commit: a code that could not be delivered is not stored (nor counted against the address).
-    await sender.send(CodeMessage(to=subject, code=code, merchant_name=await _merchant_name(session, row.merchant_id),
-                                  minutes=CODE_LIFETIME_SECONDS // 60))
+    await senders[channel].send(CodeMessage(to=subject, code=code,
+                                            merchant_name=await _merchant_name(session, row.merchant_id),
+                                            minutes=CODE_LIFETIME_SECONDS // 60))
     return pb.SendVerificationCodeResponse(expires_at=now + CODE_LIFETIME_SECONDS, retry_after=RESEND_SECONDS)
+
+
+# E.164: "+", a country code not starting with 0, at most 15 digits in all; ASCII digits only.
+_E164 = re.compile(r"\+[1-9][0-9]{6,14}", re.ASCII)
+
+
+def _code_address(request: pb.SendVerificationCodeRequest, senders: Mapping[str, Sender]) -> tuple[str, str]:
+    """The channel and address of a code request: exactly one of email or phone, on a channel this gateway sends."""
+    if request.email and request.phone:
+        raise invalid("phone", "give either email or phone, not both")
+    if not request.phone:
+        if not request.email.strip():
+            raise invalid("email", "give the email (or the phone) the code is sent to")
+        return "email", request.email
+    if "phone" not in senders:
+        raise invalid("phone", "phone codes are not enabled on this gateway; use email")
+    if not _E164.fullmatch(request.phone):
+        raise invalid("phone", "expected an E.164 number: + and 7 to 15 digits, e.g. +4712345678")
+    return "phone", request.phone
 
 
 async def start(session: AsyncSession, auth: Authenticator, env: Env,
@@ -181,12 +204,13 @@ async def start(session: AsyncSession, auth: Authenticator, env: Env,
         raise LinkInactive("payment_link_id: the payment link is not active", field="payment_link_id")
     caller = link_caller(row)
     resolve = customers_pb2.ResolveIdentityRequest(
-        payment_link_id=row.id, email=request.email, verification_code=request.verification_code,
-        ephemeral_token=request.ephemeral_token, auth_token=request.auth_token)
-    methods = sum(bool(m) for m in (request.verification_code or request.email, request.ephemeral_token,
-                                    request.auth_token))
+        payment_link_id=row.id, email=request.email, phone=request.phone,
+        verification_code=request.verification_code, ephemeral_token=request.ephemeral_token,
+        auth_token=request.auth_token)
+    methods = sum(bool(m) for m in (request.verification_code or request.email or request.phone,
+                                    request.ephemeral_token, request.auth_token))
     if methods == 0:
-        raise invalid("email", "sign in with the code sent by e-mail (email and verification_code), "
+        raise invalid("email", "sign in with the one-time code (email or phone, and verification_code), "
                                "an ephemeral_token or an auth_token")
     who = await identity.resolve(session, caller, resolve, now=now)
     auth_token = request.auth_token

@@ -1,21 +1,23 @@
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import grpc
 from paygate.v1 import checkout_pb2 as pb
 from paygate.v1 import checkout_pb2_grpc
 
 from server.checkout import service
-from server.checkout.sender import Sender, email_sender
+from server.checkout.sender import Sender, senders
 from server.payment_intents.env import Env
 from server.rpc.context import optional_caller
 from server.runtime import Runtime
 
 
 class CheckoutServicer(checkout_pb2_grpc.CheckoutServiceServicer):
-    def __init__(self, rt: Runtime, sender: Sender | None = None) -> None:
+    def __init__(self, rt: Runtime, by_channel: Mapping[str, Sender] | None = None) -> None:
         self._rt = rt
         self._env: Env = rt  # the part of the runtime payments read
-        self._sender = sender or email_sender(rt.settings)
+        self._senders = by_channel if by_channel is not None else senders(rt.settings)
 
     async def GetCheckoutLink(self, request: pb.GetCheckoutLinkRequest,
                               context: grpc.aio.ServicerContext) -> pb.GetCheckoutLinkResponse:
@@ -28,7 +30,7 @@ class CheckoutServicer(checkout_pb2_grpc.CheckoutServiceServicer):
     async def SendVerificationCode(self, request: pb.SendVerificationCodeRequest,
                                    context: grpc.aio.ServicerContext) -> pb.SendVerificationCodeResponse:
         async with self._rt.db.transaction() as session:
-            return await service.send_code(session, self._rt.auth, self._sender, request,
+            return await service.send_code(session, self._rt.auth, self._senders, request,
                                            now=self._rt.clock.now())
 
     async def StartCheckout(self, request: pb.StartCheckoutRequest,

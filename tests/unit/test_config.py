@@ -266,6 +266,20 @@ def test_mail_from_must_hold_an_address():
     assert one_line_error({"PAYGATE_MAIL_FROM": "nobody"}).startswith("mail_from")
 
 
+def test_phone_codes_are_off_without_an_sms_email_gateway():
+    assert load_settings({}).sms_email_gateway == ""
+
+
+def test_sms_email_gateway_is_a_domain_kept_in_lower_case():
+    assert load_settings({"PAYGATE_SMS_EMAIL_GATEWAY": " SMS.Example.net "}).sms_email_gateway == "sms.example.net"
+
+
+@pytest.mark.parametrize("value", ["localhost", "sms@example.net", "sms example.net", "sms.exämple.net",
+                                   "https://sms.example.net", "sms.example.net."])
+def test_sms_email_gateway_must_be_a_domain(value):
+    assert one_line_error({"PAYGATE_SMS_EMAIL_GATEWAY": value}).startswith("sms_email_gateway")
+
+
 def test_quote_seconds_defaults_to_thirty_minutes_and_is_bounded():
     assert load_settings({}).quote_seconds == 1800
     assert load_settings({"PAYGATE_QUOTE_SECONDS": "6"}).quote_seconds == 6

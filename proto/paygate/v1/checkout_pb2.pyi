@@ -122,14 +122,16 @@ class GetCheckoutLinkResponse(_message.Message):
     def __init__(self, link: _Optional[_Union[CheckoutLink, _Mapping]] = ...) -> None: ...
 
 class SendVerificationCodeRequest(_message.Message):
-    __slots__ = ("key", "payment_link_id", "email")
+    __slots__ = ("key", "payment_link_id", "email", "phone")
     KEY_FIELD_NUMBER: _ClassVar[int]
     PAYMENT_LINK_ID_FIELD_NUMBER: _ClassVar[int]
     EMAIL_FIELD_NUMBER: _ClassVar[int]
+    PHONE_FIELD_NUMBER: _ClassVar[int]
     key: str
     payment_link_id: str
     email: str
-    def __init__(self, key: _Optional[str] = ..., payment_link_id: _Optional[str] = ..., email: _Optional[str] = ...) -> None: ...
+    phone: str
+    def __init__(self, key: _Optional[str] = ..., payment_link_id: _Optional[str] = ..., email: _Optional[str] = ..., phone: _Optional[str] = ...) -> None: ...
 
 class SendVerificationCodeResponse(_message.Message):
     __slots__ = ("expires_at", "retry_after")
@@ -140,7 +142,7 @@ class SendVerificationCodeResponse(_message.Message):
     def __init__(self, expires_at: _Optional[int] = ..., retry_after: _Optional[int] = ...) -> None: ...
 
 class StartCheckoutRequest(_message.Message):
-    __slots__ = ("key", "payment_link_id", "email", "verification_code", "ephemeral_token", "auth_token", "primary_variant", "addons", "product_version")
+    __slots__ = ("key", "payment_link_id", "email", "verification_code", "ephemeral_token", "auth_token", "primary_variant", "addons", "product_version", "phone")
     KEY_FIELD_NUMBER: _ClassVar[int]
     PAYMENT_LINK_ID_FIELD_NUMBER: _ClassVar[int]
     EMAIL_FIELD_NUMBER: _ClassVar[int]
@@ -150,6 +152,7 @@ class StartCheckoutRequest(_message.Message):
     PRIMARY_VARIANT_FIELD_NUMBER: _ClassVar[int]
     ADDONS_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_VERSION_FIELD_NUMBER: _ClassVar[int]
+    PHONE_FIELD_NUMBER: _ClassVar[int]
     key: str
     payment_link_id: str
     email: str
@@ -159,7 +162,8 @@ class StartCheckoutRequest(_message.Message):
     primary_variant: _payment_intents_pb2.PrimaryVariantSelection
     addons: _containers.RepeatedCompositeFieldContainer[_payment_intents_pb2.AddonSelection]
     product_version: int
-    def __init__(self, key: _Optional[str] = ..., payment_link_id: _Optional[str] = ..., email: _Optional[str] = ..., verification_code: _Optional[str] = ..., ephemeral_token: _Optional[str] = ..., auth_token: _Optional[str] = ..., primary_variant: _Optional[_Union[_payment_intents_pb2.PrimaryVariantSelection, _Mapping]] = ..., addons: _Optional[_Iterable[_Union[_payment_intents_pb2.AddonSelection, _Mapping]]] = ..., product_version: _Optional[int] = ...) -> None: ...
+    phone: str
+    def __init__(self, key: _Optional[str] = ..., payment_link_id: _Optional[str] = ..., email: _Optional[str] = ..., verification_code: _Optional[str] = ..., ephemeral_token: _Optional[str] = ..., auth_token: _Optional[str] = ..., primary_variant: _Optional[_Union[_payment_intents_pb2.PrimaryVariantSelection, _Mapping]] = ..., addons: _Optional[_Iterable[_Union[_payment_intents_pb2.AddonSelection, _Mapping]]] = ..., product_version: _Optional[int] = ..., phone: _Optional[str] = ...) -> None: ...
 
 class StartCheckoutResponse(_message.Message):
     __slots__ = ("payment_intent_id", "client_secret", "public_key", "customer_id", "email", "auth_token", "return_url")

@@ -17,14 +17,12 @@ from typing import Any
 import httpx
 import pytest
 
-from server.customers.identity import issue_verification_code
 from server.customers.models import EphemeralToken
 from server.db import Database
 from server.ids import digest
-from server.rpc.context import Caller
 from tests.conftest import basic, fails, ok
 from tests.harness import Service
-from tests.mail import Mailbox
+from tests.mail import Mailbox, sms_address
 
 RESOLVED_FIELDS = {"customer_id", "provider_a_customer_id", "email", "phone", "uuid", "addresses", "tax_regions",
                    "auth_token", "issued_by", "provider", "order_id", "is_saved_customer", "provider_b_customer_id",
@@ -87,12 +85,16 @@ def issue_code(service: Service, mailbox: Mailbox, merchant: dict[str, Any], sub
     return mailbox.code_for(subject.lower(), since)
 
 
-def issue_phone_code(service: Service, merchant: dict[str, Any], subject: str) -> str:
-    """Phone codes have no sender wired yet (only e-mail is; see README), so no client can ask for one: minted
-    directly, as a phone `Sender` would after the same checkout call."""
-    caller = Caller(merchant["merchant_id"], livemode=False, key_kind="secret")
-    return _run_in_db(  # type: ignore[no-any-return]
-        service, lambda s: issue_verification_code(s, caller, "phone", subject, now=int(time.time())))
+def texted_code(service: Service, mailbox: Mailbox, merchant: dict[str, Any], phone: str) -> str:
+    """A phone code as a shopper gets it: asked for through the same checkout call with `phone`, delivered as mail
+    to the e-mail-to-SMS gateway (the test service's PAYGATE_SMS_EMAIL_GATEWAY) and read from the SMTP server."""
+    with httpx.Client(base_url=service.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=30) as shop:
+        link_id = create_payment_link(shop)
+    since = mailbox.mark()
+    with httpx.Client(base_url=service.http_url, timeout=30) as page:
+        ok(page.post("/checkout/verification_codes", json={
+            "key": merchant["test"]["public_key"], "payment_link_id": link_id, "phone": phone}))
+    return mailbox.code_for(sms_address(phone), since)
 
 
 def other_code(code: str) -> str:
@@ -481,8 +483,8 @@ def test_resolve_email_with_the_right_code_reuses_the_customer(service, mailbox,
     assert ok(resolve(api, email="ann@example.com", verification_code=code))["customer_id"] == existing["id"]
 
 
-def test_resolve_phone_with_the_right_code_creates_the_customer(service, merchant, api):
-    code = issue_phone_code(service, merchant, "+4712345678")
+def test_resolve_phone_with_the_right_code_creates_the_customer(service, mailbox, merchant, api):
+    code = texted_code(service, mailbox, merchant, "+4712345678")
     resolved = ok(resolve(api, phone="+4712345678", verification_code=code))
     assert resolved["customer_id"].startswith("cus_") and resolved["phone"] == "+4712345678"
 
