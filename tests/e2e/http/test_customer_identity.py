@@ -76,25 +76,24 @@ def _run_in_db(service: Service, work: Any) -> Any:
 def issue_code(service: Service, mailbox: Mailbox, merchant: dict[str, Any], subject: str) -> str:
     """A one-time code as a shopper gets it: asked for on the merchant's payment link through the checkout call,
     read from the e-mail the SMTP server received."""
-    with httpx.Client(base_url=service.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=30) as shop:
-        link_id = create_payment_link(shop)
-    since = mailbox.mark()
-    with httpx.Client(base_url=service.http_url, timeout=30) as page:
-        ok(page.post("/checkout/verification_codes", json={
-            "key": merchant["test"]["public_key"], "payment_link_id": link_id, "email": subject}))
-    return mailbox.code_for(subject.lower(), since)
+    return _code_through_checkout(service, mailbox, merchant, {"email": subject}, subject.lower())
 
 
 def texted_code(service: Service, mailbox: Mailbox, merchant: dict[str, Any], phone: str) -> str:
     """A phone code as a shopper gets it: asked for through the same checkout call with `phone`, delivered as mail
     to the e-mail-to-SMS gateway (the test service's PAYGATE_SMS_EMAIL_GATEWAY) and read from the SMTP server."""
+    return _code_through_checkout(service, mailbox, merchant, {"phone": phone}, sms_address(phone))
+
+
+def _code_through_checkout(service: Service, mailbox: Mailbox, merchant: dict[str, Any], who: dict[str, str],
+                           mailed_to: str) -> str:
     with httpx.Client(base_url=service.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=30) as shop:
         link_id = create_payment_link(shop)
     since = mailbox.mark()
     with httpx.Client(base_url=service.http_url, timeout=30) as page:
         ok(page.post("/checkout/verification_codes", json={
-            "key": merchant["test"]["public_key"], "payment_link_id": link_id, "phone": phone}))
-    return mailbox.code_for(sms_address(phone), since)
+            "key": merchant["test"]["public_key"], "payment_link_id": link_id, **who}))
+    return mailbox.code_for(mailed_to, since)
 
 
 def other_code(code: str) -> str:
