@@ -44,6 +44,7 @@ from server.config import DEFAULT_NETWORKS_FILE, ConfigError, Settings, load_set
 
 if TYPE_CHECKING:
     from server.clock import Clock
+    from server.db.engine import Database
     from server.runtime import Runtime
 
 
@@ -231,18 +232,19 @@ async def create_merchant_record(settings: Settings, name: str) -> dict[str, Any
     """The JSON of `paygate merchants create --json`: id, name, and each mode's keys."""
     from server.merchants.service import create_merchant
     from server.wallet.addresses import treasury_address
+    from server.wallet.keys import Keys
 
     if not name.strip():
         raise Stop("--name must not be empty", 2)
     _ensure_schema(settings)
-    rt = _runtime(settings)
+    db, wallet = _database(settings), Keys.of(settings)
     try:
-        async with rt.db.transaction() as session:
+        async with db.transaction() as session:
             merchant, keys = await create_merchant(session, name)
             # Allocates the merchant's wallet account in each mode; live stays empty without a configured mnemonic.
-            treasury = {mode: await treasury_address(session, rt.keys, merchant.id, mode == "live") for mode in keys}
+            treasury = {mode: await treasury_address(session, wallet, merchant.id, mode == "live") for mode in keys}
     finally:
-        await rt.db.close()
+        await db.close()
     out: dict[str, Any] = {"merchant_id": merchant.id, "name": merchant.name}
     for mode, k in keys.items():
         out[mode] = {"secret_key": k.secret_key, "public_key": k.public_key, "treasury_address": treasury[mode] or ""}
@@ -258,6 +260,14 @@ def _runtime(settings: Settings, clock: Clock | None = None) -> Runtime:
         return compose(settings, clock=clock)
     except CatalogueError as e:
         raise Stop(str(e), 2) from None
+
+
+def _database(settings: Settings) -> Database:
+    """The database alone, for commands that touch no chain: composing the runtime loads the rails (web3, key
+    derivation), seconds of start-up an operator's one-row change should not wait for."""
+    from server.db.engine import Database
+
+    return Database(settings.database_url, group_commit=False)
 
 
 async def reconcile_treasury(settings: Settings) -> list[Any]:
@@ -363,20 +373,21 @@ async def set_card_provider(settings: Settings, merchant_id: str, livemode: bool
     from server.cards.accounts import set_keys
     from server.errors import DomainError
     from server.merchants.models import Merchant
+    from server.sealing import SecretBox
 
     _ensure_schema(settings)
-    rt = _runtime(settings)
+    db, box = _database(settings), SecretBox(settings.encryption_key)
     try:
-        async with rt.db.transaction() as session:
+        async with db.transaction() as session:
             if await session.get(Merchant, merchant_id) is None:
                 raise Stop(f"--merchant: no merchant {merchant_id!r}", 2)
-            await set_keys(session, rt.box, merchant_id=merchant_id, livemode=livemode,
+            await set_keys(session, box, merchant_id=merchant_id, livemode=livemode,
                            secret_key=secret_key, publishable_key=publishable_key, webhook_secret=webhook_secret)
     except DomainError as e:
         field, _, problem = str(e).partition(":")
         raise Stop(f"--{field.replace('_', '-')}:{problem}", 2) from None
     finally:
-        await rt.db.close()
+        await db.close()
 
 
 async def create_key(settings: Settings, merchant_id: str, livemode: bool, role: str) -> dict[str, Any]:
@@ -385,29 +396,34 @@ async def create_key(settings: Settings, merchant_id: str, livemode: bool, role:
     from server.merchants.service import create_role_key
 
     _ensure_schema(settings)
-    rt = _runtime(settings)
+    db = _database(settings)
     try:
-        async with rt.db.transaction() as session:
+        async with db.transaction() as session:
             if await session.get(Merchant, merchant_id) is None:
                 raise Stop(f"--merchant: no merchant {merchant_id!r}", 2)
             row, secret = await create_role_key(session, merchant_id, livemode, role)
     finally:
-        await rt.db.close()
+        await db.close()
     return {"id": row.id, "merchant_id": merchant_id, "livemode": livemode, "role": role, "secret_key": secret}
 
 
 async def set_settlement_currency(settings: Settings, merchant_id: str, code: str) -> str:
     """`paygate merchants set-settlement-currency`: the fiat of `GET /v1/stats/balance`'s totals (DESIGN §15)."""
+    from server.assets.catalogue import CatalogueError, load
     from server.merchants.models import Merchant
 
     _ensure_schema(settings)
-    rt = _runtime(settings)
     try:
-        currency = rt.catalogue.currency(code.strip().upper())
+        catalogue = load(settings.networks_file, settings.providers)
+    except CatalogueError as e:
+        raise Stop(str(e), 2) from None
+    db = _database(settings)
+    try:
+        currency = catalogue.currency(code.strip().upper())
         if currency is None or not currency.is_fiat:
-            known = ", ".join(sorted(a.id for a in rt.catalogue.assets if a.is_fiat))
+            known = ", ".join(sorted(a.id for a in catalogue.assets if a.is_fiat))
             raise Stop(f"--currency: {code!r} is not a fiat currency of the catalogue ({known})", 2)
-        async with rt.db.transaction() as session:
+        async with db.transaction() as session:
             merchant = await session.get(Merchant, merchant_id, with_for_update=True)
             if merchant is None:
                 raise Stop(f"--merchant: no merchant {merchant_id!r}", 2)
@@ -415,7 +431,7 @@ async def set_settlement_currency(settings: Settings, merchant_id: str, code: st
             session.add(merchant)
         return currency.id
     finally:
-        await rt.db.close()
+        await db.close()
 
 
 async def set_approval(settings: Settings, merchant_id: str, approvals: int, threshold: str) -> None:
@@ -433,16 +449,16 @@ async def set_approval(settings: Settings, merchant_id: str, approvals: int, thr
     if not 0 <= approvals <= 10:
         raise Stop("--approvals: must be 0 to 10", 2)
     _ensure_schema(settings)
-    rt = _runtime(settings)
+    db = _database(settings)
     try:
-        async with rt.db.transaction() as session:
+        async with db.transaction() as session:
             merchant = await session.get(Merchant, merchant_id, with_for_update=True)
             if merchant is None:
                 raise Stop(f"--merchant: no merchant {merchant_id!r}", 2)
             merchant.payout_approvals_required, merchant.payout_approval_threshold = approvals, amount
             session.add(merchant)
     finally:
-        await rt.db.close()
+        await db.close()
 
 
 def _ensure_schema(settings: Settings) -> None:
