@@ -41,6 +41,8 @@ CLIENT_IP_METADATA = "x-forwarded-for"
 
 
 _PRINTABLE_ASCII = re.compile(r"^[\x20-\x7e]+$")
+# A provider's webhook carries no paygate credential; whatever a sender puts in these stays at the edge.
+_NOT_FORWARDED = frozenset({"authorization", "cookie", "proxy-authorization"})
 
 
 class _TooLarge(Exception):
@@ -202,23 +204,25 @@ class Gateway:
             metadata.append(("idempotency-key", key))
         return metadata
 
-    async def provider_a_webhook(self, request: Request) -> Response:
-        """`POST /webhooks/provider_a/{merchant_id}`: provider_a signs the exact bytes of its body, so they travel to
-        the server untouched (no JSON transcoding); the server verifies and applies (server/cards/outcome.py)."""
+    async def provider_webhook(self, request: Request) -> Response:
+        """`POST /webhooks/{provider}/{merchant_id}`: a card provider signs the exact bytes of its body, so they
+        travel to the server untouched (no JSON transcoding) with the headers; the server picks the provider's
+        signature header, verifies and applies (server/cards/outcome.py)."""
         rid: str = request.state.request_id
         try:
             body = await self._read_body(request)
         except _TooLarge:
             return envelope.error(413, "request_too_large", f"body: larger than {self.max_body_bytes} bytes")
-        signature = request.headers.get("stripe-signature", "")
-        message = provider_webhooks_pb2.ReceiveProviderAWebhookRequest(
-            merchant_id=request.path_params["merchant_id"], payload=body,
-            signature=signature if _PRINTABLE_ASCII.match(signature) else "invalid")
+        message = provider_webhooks_pb2.ReceiveProviderWebhookRequest(
+            provider=request.path_params["provider"], merchant_id=request.path_params["merchant_id"], payload=body,
+            # Credentials never travel on; a header that is not printable ASCII could not be a signature anyway.
+            headers={k: v if not v or _PRINTABLE_ASCII.match(v) else "invalid" for k, v in request.headers.items()
+                     if k not in _NOT_FORWARDED})
         assert self.channel is not None
         call = self.channel.unary_unary(
-            "/paygate.v1.ProviderWebhookService/ReceiveProviderAWebhook",
-            request_serializer=provider_webhooks_pb2.ReceiveProviderAWebhookRequest.SerializeToString,
-            response_deserializer=provider_webhooks_pb2.ReceiveProviderAWebhookResponse.FromString)
+            "/paygate.v1.ProviderWebhookService/ReceiveProviderWebhook",
+            request_serializer=provider_webhooks_pb2.ReceiveProviderWebhookRequest.SerializeToString,
+            response_deserializer=provider_webhooks_pb2.ReceiveProviderWebhookResponse.FromString)
         try:
             response = await call(message, metadata=[("x-request-id", rid),
                                                      (CLIENT_IP_METADATA, self.client_ip(request))],
@@ -296,7 +300,7 @@ def create_app(grpc_target: str, *, max_body_bytes: int = 1 << 20, title: str = 
 
     routes: list[BaseRoute] = [Route("/healthz", gateway.health, methods=["GET"]),
                                Route("/openapi.json", openapi_json, methods=["GET"]),
-                               Route("/webhooks/provider_a/{merchant_id}", gateway.provider_a_webhook,
+                               Route("/webhooks/{provider}/{merchant_id}", gateway.provider_webhook,
                                      methods=["POST"]),
                                *route_table(gateway)]
     # The hosted checkout page, under the path of checkout_url (DESIGN §9).

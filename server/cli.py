@@ -3,7 +3,8 @@
     paygate migrate                              bring the database schema to the newest revision
     paygate merchants create --name N [--json]   a merchant with test and live keys (secrets shown once)
     paygate merchants set-card-provider --merchant M --mode test|live --secret-key SK --publishable-key PK
-            [--webhook-secret WHSEC]             the merchant's provider_a keys (secrets sealed at rest)
+            [--webhook-secret WHSEC] [--provider provider_a]
+                                                 the merchant's card provider keys (secrets sealed at rest)
     paygate merchants keys create --merchant M --mode test|live --role approver [--json]
                                                  a secret key that may only approve or reject payouts
     paygate merchants set-approval --merchant M --approvals N [--threshold AMOUNT]
@@ -64,8 +65,9 @@ def _parser() -> argparse.ArgumentParser:
     create = merchants.add_parser("create", help="create a merchant with test and live keys")
     create.add_argument("--name", required=True)
     create.add_argument("--json", action="store_true", help="print JSON")
-    cards = merchants.add_parser("set-card-provider", help="set the merchant's provider_a keys for one mode")
+    cards = merchants.add_parser("set-card-provider", help="set the merchant's card provider keys for one mode")
     cards.add_argument("--merchant", required=True)
+    cards.add_argument("--provider", default="provider_a", help="a registered card provider (server/rails/registry.py)")
     cards.add_argument("--mode", required=True, choices=["test", "live"])
     cards.add_argument("--secret-key", required=True, help="sk_… (or - to read it from stdin)")
     cards.add_argument("--publishable-key", required=True)
@@ -134,9 +136,9 @@ def main(argv: list[str] | None = None, *, clock: Clock | None = None) -> int:
             secret = sys.stdin.readline().strip() if args.secret_key == "-" else args.secret_key
             webhook = sys.stdin.readline().strip() if args.webhook_secret == "-" else args.webhook_secret
             asyncio.run(set_card_provider(settings, args.merchant, args.mode == "live", secret,
-                                          args.publishable_key, webhook))
-            print(f"merchant {args.merchant}: provider_a {args.mode} keys set "
-                  f"(webhook: POST /webhooks/provider_a/{args.merchant})")
+                                          args.publishable_key, webhook, provider=args.provider))
+            print(f"merchant {args.merchant}: {args.provider} {args.mode} keys set "
+                  f"(webhook: POST /webhooks/{args.provider}/{args.merchant})")
         elif args.command == "merchants" and args.action == "keys":
             made = asyncio.run(create_key(settings, args.merchant, args.mode == "live", args.role))
             print(json.dumps(made) if args.json else
@@ -368,20 +370,25 @@ async def refund_unexpected(settings: Settings, intent_id: str, asset_id: str, a
 
 
 async def set_card_provider(settings: Settings, merchant_id: str, livemode: bool, secret_key: str,
-                            publishable_key: str, webhook_secret: str = "") -> None:
-    """`paygate merchants set-card-provider`: the merchant's provider_a keys for one mode, secrets sealed."""
+                            publishable_key: str, webhook_secret: str = "", *, provider: str = "provider_a") -> None:
+    """`paygate merchants set-card-provider`: the merchant's keys at a card provider for one mode, secrets
+    sealed."""
     from server.cards.accounts import set_keys
     from server.errors import DomainError
     from server.merchants.models import Merchant
+    from server.rails.registry import PROVIDERS, card_rail
     from server.sealing import SecretBox
 
+    rail = card_rail(settings, provider)
+    if rail is None:
+        raise Stop(f"--provider: no card provider {provider!r} (registered: {', '.join(sorted(PROVIDERS))})", 2)
     _ensure_schema(settings)
     db, box = _database(settings), SecretBox(settings.encryption_key)
     try:
         async with db.transaction() as session:
             if await session.get(Merchant, merchant_id) is None:
                 raise Stop(f"--merchant: no merchant {merchant_id!r}", 2)
-            await set_keys(session, box, merchant_id=merchant_id, livemode=livemode,
+            await set_keys(session, box, rail, merchant_id=merchant_id, livemode=livemode,
                            secret_key=secret_key, publishable_key=publishable_key, webhook_secret=webhook_secret)
     except DomainError as e:
         field, _, problem = str(e).partition(":")

@@ -24,8 +24,7 @@ from server.config import Settings
 from server.db import Database
 from server.payment_intents.client_secret import ClientSecrets
 from server.rails.base import ChainScanner
-from server.rails.provider_a import client_factory
-from server.rails.registry import Rails, chain_scanners, probe
+from server.rails.registry import Rails, card_rails, chain_scanners, probe
 from server.rates import RateSource, TableRates
 from server.rpc.auth import Authenticator
 from server.sealing import SecretBox
@@ -49,11 +48,11 @@ class Runtime:
     rates: RateSource
     keys: Keys
     secrets: ClientSecrets
-    box: SecretBox  # webhook signing secrets and provider_a keys at rest
+    box: SecretBox  # webhook signing secrets and card provider keys at rest
     screening: Screening
     scanners: dict[str, ChainScanner]  # the watcher's scanner per watchable network (rpc_url set)
     rails: Rails  # receiving and paying out, per network and per card provider
-    cards: Cards  # provider_a accounts of the merchants (DESIGN §9)
+    cards: Cards  # the merchants' card provider accounts (DESIGN §9)
     health: RpcHealth  # whether each network's RPC answered recently: what makes its assets payable (DESIGN §12)
     clock: Clock
     jobs: list[Job] = field(default_factory=list)  # filled by the packages' register(runtime) at start-up
@@ -70,7 +69,7 @@ class Runtime:
                    secrets=ClientSecrets(settings.secret_key, var_dir),
                    box=box, screening=Screening.from_settings(settings),
                    scanners=chain_scanners(catalogue), rails=Rails(catalogue, db, settings),
-                   cards=Cards(box=box, clients=client_factory(settings.provider_a_api_base)),
+                   cards=Cards(box=box, rails=card_rails(settings)),
                    health=RpcHealth(catalogue.networks.values(), probe), clock=clock or SystemClock())
 
     def add_job(self, name: str, run: Callable[[Runtime], Awaitable[None]], seconds: float) -> None:

@@ -1,4 +1,4 @@
-"""Secrets encrypted at rest (DESIGN §14): webhook signing secrets and provider_a secret keys.
+"""Secrets encrypted at rest (DESIGN §14): webhook signing secrets and card provider secret keys.
 
 An HMAC key or a provider's API key must be readable to use, so it cannot be hashed like an API key; it is stored
 sealed with `cryptography`'s Fernet instead, under `encryption_key` from configuration: a database dump alone

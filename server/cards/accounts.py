@@ -1,21 +1,21 @@
-"""A merchant's provider_a keys per mode: set by the operator, sealed at rest, opened only to call the provider.
+"""A merchant's card provider keys per mode: set by the operator, sealed at rest, opened only to call the provider.
 
 `Cards` is what card code needs besides the database, passed explicitly (no module globals): the sealing box, the
-provider client factory and the read-through interval.
+card rails of the registry by provider id (server/rails/card.py `CardRail`) and the read-through interval.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
 from server.cards.models import ProviderAccount
 from server.errors import invalid
-from server.rails.card import CardProvider
-from server.rails.provider_a import PROVIDER
+from server.rails.card import BadKey, CardProvider, CardRail
 from server.sealing import SecretBox
 
 # A pending card charge is asked about at most this often (per charge, whoever reads the intent).
@@ -25,45 +25,37 @@ READ_THROUGH_SECONDS = 3
 @dataclass(frozen=True)
 class Cards:
     box: SecretBox
-    clients: Callable[[str], CardProvider]  # a merchant's secret key → its provider account
+    rails: Mapping[str, CardRail]  # provider id → its rail
     read_through_seconds: int = READ_THROUGH_SECONDS
 
 
 @dataclass(frozen=True)
 class Account:
-    """A merchant's provider_a account in one mode, opened: a client with its secret key, and the public parts."""
+    """A merchant's account at a card provider in one mode, opened: a client with its secret key, and the public
+    parts."""
 
     merchant_id: str
     livemode: bool
+    provider: str
     publishable_key: str
     client: CardProvider
     webhook_secret: str
+    rail: CardRail
 
 
-def _check_key(field: str, value: str, prefixes: tuple[str, ...], livemode: bool) -> str:
-    value = value.strip()
-    mode = "live" if livemode else "test"
-    if not value:
-        raise invalid(field, "must not be empty")
-    if not any(value.startswith(f"{p}_{mode}_") for p in prefixes):
-        raise invalid(field, f"a {mode}-mode key starts with {' or '.join(f'{p}_{mode}_' for p in prefixes)}")
-    if len(value) > 255 or not value.isascii() or any(c.isspace() for c in value):
-        raise invalid(field, "is not a provider_a key")
-    return value
-
-
-async def set_keys(session: AsyncSession, box: SecretBox, *, merchant_id: str, livemode: bool, secret_key: str,
-                   publishable_key: str, webhook_secret: str = "") -> ProviderAccount:
-    """Stores (or replaces) the merchant's provider_a keys for one mode; the secrets sealed."""
-    secret_key = _check_key("secret_key", secret_key, ("sk", "rk"), livemode)
-    publishable_key = _check_key("publishable_key", publishable_key, ("pk",), livemode)
-    webhook_secret = webhook_secret.strip()
-    if webhook_secret and not webhook_secret.startswith("whsec_"):
-        raise invalid("webhook_secret", "a provider_a webhook signing secret starts with whsec_")
+async def set_keys(session: AsyncSession, box: SecretBox, rail: CardRail, *, merchant_id: str, livemode: bool,
+                   secret_key: str, publishable_key: str, webhook_secret: str = "") -> ProviderAccount:
+    """Stores (or replaces) the merchant's keys at `rail`'s provider for one mode; the secrets sealed."""
+    secret_key, publishable_key, webhook_secret = secret_key.strip(), publishable_key.strip(), webhook_secret.strip()
+    try:
+        rail.check_keys(livemode=livemode, secret_key=secret_key, publishable_key=publishable_key,
+                        webhook_secret=webhook_secret)
+    except BadKey as e:
+        raise invalid(e.field, e.problem) from None
     now = clock.now()
-    row = await session.get(ProviderAccount, (merchant_id, livemode, PROVIDER))
+    row = await session.get(ProviderAccount, (merchant_id, livemode, rail.name))
     if row is None:
-        row = ProviderAccount(merchant_id=merchant_id, livemode=livemode, provider=PROVIDER, secret_key="",
+        row = ProviderAccount(merchant_id=merchant_id, livemode=livemode, provider=rail.name, secret_key="",
                               publishable_key="", created=now, updated=now)
     row.secret_key = box.seal(secret_key, livemode=livemode)
     row.publishable_key = publishable_key
@@ -75,9 +67,30 @@ async def set_keys(session: AsyncSession, box: SecretBox, *, merchant_id: str, l
 
 
 async def account(session: AsyncSession, cards: Cards, merchant_id: str, livemode: bool) -> Account | None:
-    row = await session.get(ProviderAccount, (merchant_id, livemode, PROVIDER))
-    if row is None:
-        return None
-    return Account(merchant_id=merchant_id, livemode=livemode, publishable_key=row.publishable_key,
-                   client=cards.clients(cards.box.open(row.secret_key)),
-                   webhook_secret=cards.box.open(row.webhook_secret) if row.webhook_secret else "")
+    """The account new card payments of the merchant use in this mode: at the provider whose keys were set last."""
+    row = (await session.exec(select(ProviderAccount).where(
+        ProviderAccount.merchant_id == merchant_id, ProviderAccount.livemode == livemode,
+        col(ProviderAccount.provider).in_(sorted(cards.rails))).order_by(
+        col(ProviderAccount.updated).desc(), col(ProviderAccount.provider)))).first()
+    return _opened(cards, row) if row is not None else None
+
+
+async def account_at(session: AsyncSession, cards: Cards, provider: str, merchant_id: str,
+                     livemode: bool) -> Account | None:
+    """The merchant's account at one provider (the one a charge or a webhook names)."""
+    row = await session.get(ProviderAccount, (merchant_id, livemode, provider)) if provider in cards.rails else None
+    return _opened(cards, row) if row is not None else None
+
+
+async def takes_cards(session: AsyncSession, merchant_id: str, livemode: bool) -> bool:
+    """Whether the merchant has a card provider's keys for the mode (`paygate merchants set-card-provider`)."""
+    row = (await session.exec(select(ProviderAccount.provider).where(
+        ProviderAccount.merchant_id == merchant_id, ProviderAccount.livemode == livemode).limit(1))).first()
+    return row is not None
+
+
+def _opened(cards: Cards, row: ProviderAccount) -> Account:
+    rail = cards.rails[row.provider]
+    return Account(merchant_id=row.merchant_id, livemode=row.livemode, provider=row.provider,
+                   publishable_key=row.publishable_key, client=rail.client(cards.box.open(row.secret_key)),
+                   webhook_secret=cards.box.open(row.webhook_secret) if row.webhook_secret else "", rail=rail)

@@ -1,4 +1,4 @@
-"""Card rows: a merchant's provider_a keys per mode, and the cards saved for its customers. No card number, ever."""
+"""Card rows: a merchant's card provider keys per mode, and the cards saved for its customers. No card number, ever."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from sqlmodel import Field, SQLModel
 
 
 class ProviderAccount(SQLModel, table=True):
-    """A merchant's provider_a keys in one mode. The secret key and the webhook secret are sealed (server/sealing.py);
-    the publishable key is public by design (the payer's browser gets it)."""
+    """A merchant's keys at a card provider in one mode. The secret key and the webhook secret are sealed
+    (server/sealing.py); the publishable key is public by design (the payer's browser gets it)."""
 
     __tablename__ = "provider_accounts"
 
@@ -23,7 +23,8 @@ class ProviderAccount(SQLModel, table=True):
 
 
 class SavedPaymentMethod(SQLModel, table=True):
-    """A card saved for a customer at provider_a: what the spec's SavedPaymentMethod shows, and the provider's ids."""
+    """A card saved for a customer at a card provider: what the spec's SavedPaymentMethod shows, and the provider's
+    ids."""
 
     __tablename__ = "saved_payment_methods"
     __table_args__ = (sa.Index("ix_saved_payment_methods_customer", "customer_id", "fingerprint"),)

@@ -1,4 +1,4 @@
-"""How paygate learns a card payment's outcome when the payer's side finished it: provider_a's signed webhook, and
+"""How paygate learns a card payment's outcome when the payer's side finished it: the provider's signed webhook, and
 the read-through (reading an intent whose card charge is pending asks the provider), so a lost webhook never loses
 a payment (DESIGN §9).
 
@@ -10,7 +10,7 @@ taken from the webhook's body, so a replayed, reordered or stale-but-signed even
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Mapping
 
 import sqlalchemy as sa
 from sqlmodel import col, select
@@ -19,21 +19,16 @@ from server import clock
 from server.cards import accounts, payments
 from server.cards.accounts import Cards
 from server.db import Database
-from server.errors import Unavailable, invalid
+from server.errors import NotFound, Unavailable, invalid
 from server.payment_intents import settle
 from server.payment_intents.aggregate import Loaded, load_one
 from server.payment_intents.env import Env
 from server.payment_intents.models import Charge, PaymentIntent
 from server.payment_intents.states import Status
 from server.payment_intents.totals import ChargeStatus
-from server.rails.provider_a import BadSignature, Payment, ProviderUnavailable, verify_event
+from server.rails.card import BadSignature, Payment, PaymentEvent, ProviderUnavailable
 
 log = logging.getLogger("paygate.cards")
-# Event types whose object is a provider PaymentIntent that may change a charge.
-PAYMENT_EVENTS = frozenset({"payment_intent.succeeded", "payment_intent.payment_failed", "payment_intent.processing",
-                            "payment_intent.canceled", "payment_intent.requires_action",
-                            "payment_intent.amount_capturable_updated"})
-SIGNATURE_FIELD = "Stripe-Signature"
 
 
 async def _report(db: Database, env: Env, cards: Cards, charge_id: str, payment: Payment) -> None:
@@ -52,7 +47,7 @@ async def _report(db: Database, env: Env, cards: Cards, charge_id: str, payment:
 
 
 async def refresh(db: Database, env: Env, cards: Cards, intent_id: str) -> bool:
-    """Asks provider_a about the intent's pending card charges, each at most once per `read_through_seconds` (claimed
+    """Asks the provider about the intent's pending card charges, each at most once per `read_through_seconds` (claimed
     in the database, so any number of readers and processes ask once). True when a charge was asked about."""
     now = clock.now()
     due = now - cards.read_through_seconds
@@ -68,7 +63,8 @@ async def refresh(db: Database, env: Env, cards: Cards, intent_id: str) -> bool:
                 col(Charge.id) == charge.id, col(Charge.provider_checked_at) <= due).values(provider_checked_at=now))
             if getattr(claimed, "rowcount", 0) != 1:
                 continue
-            acct = await accounts.account(session, cards, charge.merchant_id, charge.livemode)
+            acct = await accounts.account_at(session, cards, charge.payment_provider, charge.merchant_id,
+                                             charge.livemode)
         if acct is None:
             continue
         try:
@@ -82,18 +78,19 @@ async def refresh(db: Database, env: Env, cards: Cards, intent_id: str) -> bool:
 
 
 async def cancel_pending(db: Database, env: Env, cards: Cards, intent_id: str) -> None:
-    """The intent was canceled (or expired): its pending card charges are canceled at provider_a, best effort, so the
-    payer can no longer finish them (3-D Secure on the page). A payment that succeeded meanwhile is applied instead
-    (recorded as received late on the canceled intent, like late crypto funds)."""
+    """The intent was canceled (or expired): its pending card charges are canceled at their provider, best effort,
+    so the payer can no longer finish them (3-D Secure on the page). A payment that succeeded meanwhile is applied
+    instead (recorded as received late on the canceled intent, like late crypto funds)."""
     async with db.read() as session:
         pending = list(await session.exec(select(Charge).where(
             Charge.payment_intent_id == intent_id, Charge.payment_method_type == payments.CARDS,
             Charge.status == ChargeStatus.PENDING, col(Charge.provider_payment_id) != "")))
-        acct = await accounts.account(session, cards, pending[0].merchant_id, pending[0].livemode) \
-            if pending else None
-    if acct is None:
-        return
+        opened = {c.payment_provider: await accounts.account_at(session, cards, c.payment_provider, c.merchant_id,
+                                                                 c.livemode) for c in pending}
     for charge in pending:
+        acct = opened[charge.payment_provider]
+        if acct is None:
+            continue
         try:
             payment = await acct.client.cancel_payment(charge.provider_payment_id)
         except ProviderUnavailable:
@@ -107,8 +104,8 @@ async def cancel_pending(db: Database, env: Env, cards: Cards, intent_id: str) -
 
 async def cancel_abandoned(db: Database, env: Env, cards: Cards, limit: int = 50) -> int:
     """Pending card payments of intents that are already Canceled (expired by the scheduler, or canceled while
-    provider_a did not answer) are canceled at provider_a, so 3-D Secure can no longer finish them. Asked again on
-    every run until provider_a answers: the charge stays Pending until then. The number of intents asked about."""
+    the provider did not answer) are canceled at the provider, so 3-D Secure can no longer finish them. Asked again
+    on every run until it answers: the charge stays Pending until then. The number of intents asked about."""
     async with db.read() as session:
         intent_ids = list(await session.exec(
             select(Charge.payment_intent_id).distinct()
@@ -126,45 +123,44 @@ def card_pending(loaded: Loaded) -> bool:
                for c in loaded.charges)
 
 
-async def webhook(db: Database, env: Env, cards: Cards, merchant_id: str, payload: bytes, signature: str) -> None:
-    """`POST /webhooks/provider_a/{merchant_id}`: verified with the merchant's provider_a webhook secret (either
-    mode's), else `400` and nothing changes. A verified event about a PaymentIntent of this merchant makes paygate
+async def webhook(db: Database, env: Env, cards: Cards, provider: str, merchant_id: str, payload: bytes,
+                  headers: Mapping[str, str]) -> None:
+    """`POST /webhooks/{provider}/{merchant_id}`: verified with the merchant's webhook secret at that provider
+    (either mode's), else `400` and nothing changes. A verified event about a payment of this merchant makes paygate
     read that payment back from the provider and apply it; anything else is acknowledged and ignored (localstripe,
     like a shared Stripe account, sends every event to every endpoint)."""
+    rail = cards.rails.get(provider)
+    if rail is None:
+        raise NotFound("card_provider", provider)
+    header = rail.signature_header
+    signature = next((v.strip() for k, v in headers.items() if k.lower() == header.lower()), "")
     if not signature:
-        raise invalid(SIGNATURE_FIELD, "missing; provider_a signs every webhook")
-    event: dict[str, Any] | None = None
+        raise invalid(header, f"missing; {provider} signs every webhook")
+    event: PaymentEvent | None = None
     account = None
     async with db.read() as session:
         for livemode in (False, True):
-            acct = await accounts.account(session, cards, merchant_id, livemode)
+            acct = await accounts.account_at(session, cards, provider, merchant_id, livemode)
             if acct is None or not acct.webhook_secret:
                 continue
             try:
-                event = verify_event(payload, signature, acct.webhook_secret)
+                event = rail.payment_event(payload, signature, acct.webhook_secret)
             except BadSignature:
                 continue
             account = acct
             break
-    if event is None or account is None:
-        raise invalid(SIGNATURE_FIELD, "does not verify with this merchant's provider_a webhook secret, "
-                                       "or its timestamp is too old")
-    kind, data = event.get("type"), event.get("data")
-    obj = data.get("object") if isinstance(data, dict) else None
-    meta = obj.get("metadata") if isinstance(obj, dict) else None
-    if not isinstance(kind, str) or kind not in PAYMENT_EVENTS or not isinstance(obj, dict) \
-            or not isinstance(meta, dict):
+    if account is None:
+        raise invalid(header, f"does not verify with this merchant's {provider} webhook secret, "
+                              "or its timestamp is too old")
+    if event is None:
         return  # signed, but not about a payment paygate made: acknowledged and ignored
-    payment_id, charge_id = obj.get("id"), meta.get("paygate_charge_id")
-    if not isinstance(payment_id, str) or not isinstance(charge_id, str):
-        return
     async with db.read() as session:
-        charge = await session.get(Charge, charge_id) if charge_id else None
+        charge = await session.get(Charge, event.charge_id)
     if charge is None or charge.merchant_id != merchant_id or charge.livemode != account.livemode \
-            or charge.provider_payment_id != payment_id:
+            or charge.payment_provider != provider or charge.provider_payment_id != event.payment_id:
         return  # not one of this merchant's card charges
     try:
-        payment = await account.client.retrieve_payment(payment_id)
+        payment = await account.client.retrieve_payment(event.payment_id)
     except ProviderUnavailable:
-        raise Unavailable("provider_a did not answer; send the webhook again") from None
+        raise Unavailable(f"{provider} did not answer; send the webhook again") from None
     await _report(db, env, cards, charge.id, payment)

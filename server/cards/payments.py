@@ -1,9 +1,10 @@
 """A card charge (DESIGN §9): opened on an intent, confirmed with a token or a saved card, and the provider's answer
 applied to the charge and the intent through the intent's state machine, events in the same transaction.
 
-The charge is one provider_a PaymentIntent (amount in minor units, idempotency key = our charge id, our ids in its
-metadata). Its row is written before the provider is asked, inside the caller's transaction that holds the intent's
-lock; if that transaction does not commit, the provider's PaymentIntent stays unconfirmed and is never charged.
+The charge is one PaymentIntent at the merchant's card provider (amount in minor units, idempotency key = our
+charge id, our ids in its metadata). Its row is written before the provider is asked, inside the caller's
+transaction that holds the intent's lock; if that transaction does not commit, the provider's PaymentIntent stays
+unconfirmed and is never charged.
 
 Outcomes, whoever reports them (the confirm answer, the webhook, the read-through), go through `apply`, which
 changes nothing once the charge is decided: a replayed or late report is harmless.
@@ -11,7 +12,6 @@ changes nothing once the charge is decided: a replayed or late report is harmles
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 
 from paygate.v1 import payment_intents_pb2 as pb
@@ -28,17 +28,20 @@ from server.payment_intents.env import Env
 from server.payment_intents.models import Charge
 from server.payment_intents.states import Event, Status, UnexpectedState, allowed
 from server.payment_intents.totals import ChargeStatus, fee
-from server.rails.card import MAX_AMOUNT_MINOR, UnknownCard
-from server.rails.provider_a import PROVIDER, Declined, Payment, ProviderUnavailable
-from server.rails.provider_a.minor import from_minor, to_minor
+from server.rails.card import (
+    MAX_AMOUNT_MINOR,
+    Declined,
+    Payment,
+    ProviderUnavailable,
+    UnknownCard,
+    from_minor,
+    to_minor,
+)
 
 CARDS = "cards"
 FIAT = "payment_method_options.fiat"
 # Provider statuses in which the payer has not submitted a card yet (the spec's flow: their page confirms).
 UNSUBMITTED = frozenset({"requires_payment_method", "requires_confirmation"})
-# A card token as the provider's client library makes them (`tok_` and letters, digits or underscores).
-TOKEN = re.compile(r"tok_[A-Za-z0-9_]{1,200}")
-UNKNOWN_TOKEN = "provider_a knows no such card token; tokenize the card again with its client library"
 
 
 def is_card(charge: Charge) -> bool:
@@ -61,7 +64,7 @@ async def _account(session: AsyncSession, cards: Cards, loaded: Loaded) -> Accou
     if acct is None:
         mode = "live" if intent.livemode else "test"
         raise invalid("payment_method_type", f"this merchant takes no card payments in {mode} mode yet "
-                                             "(no provider_a keys); pay with crypto")
+                                             "(no card provider keys); pay with crypto")
     return acct
 
 
@@ -87,7 +90,7 @@ def _check_payable(env: Env, loaded: Loaded, fiat: pb.FiatPaymentInput) -> None:
         raise UnexpectedState(intent.status, "open_a_payment_attempt")
     decimals = _decimals(env, intent.currency)
     if to_minor(intent.amount, decimals) > MAX_AMOUNT_MINOR:
-        raise invalid("payment_method_type", f"provider_a takes card payments of at most "
+        raise invalid("payment_method_type", f"card payments are at most "
                                              f"{from_minor(MAX_AMOUNT_MINOR, decimals)} {intent.currency}; "
                                              f"pay with crypto")
 
@@ -103,8 +106,6 @@ async def open_card(session: AsyncSession, env: Env, cards: Cards, loaded: Loade
     token, pm_id = fiat.token.strip(), fiat.payment_method_id.strip()
     if token and pm_id:
         raise invalid(f"{FIAT}.token", "give a token or a payment_method_id, not both")
-    if token and not TOKEN.fullmatch(token):
-        raise invalid(f"{FIAT}.token", "expected a card token from provider_a's client library (tok_…)")
     if fiat.save_payment_method and not intent.customer_id:
         raise invalid(f"{FIAT}.save_payment_method", "saving a card needs a customer on the payment intent")
     if intent.amount == 0 and loaded.invoice is not None:
@@ -112,6 +113,7 @@ async def open_card(session: AsyncSession, env: Env, cards: Cards, loaded: Loade
     if pm_id:
         return await pay_saved(session, env, cards, loaded, pm_id, idempotency_key="")
     acct = await _account(session, cards, loaded)
+    _check_token(acct, token)
     charge = _standing(loaded, now)
     if charge is None:
         charge = await _new_charge(session, env, loaded, acct, now)
@@ -134,6 +136,15 @@ async def open_card(session: AsyncSession, env: Env, cards: Cards, loaded: Loade
     return loaded
 
 
+def _check_token(acct: Account, token: str) -> None:
+    if token and not acct.rail.token.fullmatch(token):
+        raise invalid(f"{FIAT}.token", f"expected a card token from {acct.provider}'s client library")
+
+
+def _unknown_token(acct: Account) -> str:
+    return f"{acct.provider} knows no such card token; tokenize the card again with its client library"
+
+
 def charge_minor(env: Env, charge: Charge) -> int:
     return to_minor(charge.amount, _decimals(env, charge.asset_id))
 
@@ -147,7 +158,7 @@ async def _new_charge(session: AsyncSession, env: Env, loaded: Loaded, acct: Acc
                     livemode=intent.livemode, payment_method_type=CARDS, asset_id=intent.currency, network="",
                     amount=intent.amount, exchange_rate=Decimal(1), deposit_address="", address_index=0,
                     quote_expires_at=intent.expired_at, status=ChargeStatus.PENDING, created=now,
-                    payment_provider=PROVIDER, provider_public_key=acct.publishable_key,
+                    payment_provider=acct.provider, provider_public_key=acct.publishable_key,
                     idempotency_key=idempotency_key)
     session.add(charge)
     await session.flush()
@@ -179,8 +190,8 @@ async def _confirm_token(session: AsyncSession, env: Env, acct: Account, loaded:
         if charge.save_payment_method and intent.customer_id:
             customer = await saved.provider_customer(session, acct, intent.customer_id)
             card = await acct.client.save_token(customer, token)
-            row = await saved.remember(session, merchant_id=intent.merchant_id, livemode=intent.livemode,
-                                       customer_id=intent.customer_id, provider_customer_id=customer, card=card)
+            row = await saved.remember(session, acct, customer_id=intent.customer_id, provider_customer_id=customer,
+                                       card=card)
             charge.saved_payment_method_id = row.id
         else:
             card = await acct.client.card_from_token(token)
@@ -190,7 +201,7 @@ async def _confirm_token(session: AsyncSession, env: Env, acct: Account, loaded:
         await apply(session, env, loaded, charge, e.payment, failure=(e.code, e.message))
         return
     except UnknownCard:
-        raise invalid(f"{FIAT}.token", UNKNOWN_TOKEN) from None  # the whole call is undone: nothing changes
+        raise invalid(f"{FIAT}.token", _unknown_token(acct)) from None  # the whole call is undone: nothing changes
     except ProviderUnavailable as e:
         raise Unavailable(f"{e}; try again") from None
     await apply(session, env, loaded, charge, payment)
@@ -198,7 +209,7 @@ async def _confirm_token(session: AsyncSession, env: Env, acct: Account, loaded:
 
 async def save_for_trial(session: AsyncSession, env: Env, cards: Cards, loaded: Loaded, token: str,
                          pm_id: str) -> Loaded:
-    """A subscription's free trial by card (DESIGN §8): nothing to pay, so the card is saved with provider_a and
+    """A subscription's free trial by card (DESIGN §8): nothing to pay, so the card is saved at the provider and
     not charged, and the intent succeeds (`nothing_due`). A charge of 0 records which saved card it was: the
     subscription's renewals charge that one."""
     intent = loaded.intent
@@ -209,6 +220,7 @@ async def save_for_trial(session: AsyncSession, env: Env, cards: Cards, loaded: 
         raise invalid(f"{FIAT}.token", "a free trial by card saves the card, not charged: give a card token "
                                        "(tok_…) or a saved payment_method_id")
     acct = await _account(session, cards, loaded)
+    _check_token(acct, token)
     if pm_id:
         row = await saved.find(session, merchant_id=intent.merchant_id, livemode=intent.livemode,
                                customer_id=intent.customer_id, payment_method_id=pm_id)
@@ -221,11 +233,11 @@ async def save_for_trial(session: AsyncSession, env: Env, cards: Cards, loaded: 
         except Declined as e:
             raise invalid(f"{FIAT}.token", f"the card was refused: {e.message}") from None
         except UnknownCard:
-            raise invalid(f"{FIAT}.token", UNKNOWN_TOKEN) from None
+            raise invalid(f"{FIAT}.token", _unknown_token(acct)) from None
         except ProviderUnavailable as e:
             raise Unavailable(f"{e}; try again") from None
-        row = await saved.remember(session, merchant_id=intent.merchant_id, livemode=intent.livemode,
-                                   customer_id=intent.customer_id, provider_customer_id=customer, card=card)
+        row = await saved.remember(session, acct, customer_id=intent.customer_id, provider_customer_id=customer,
+                                   card=card)
     now = clock.now()
     charge = await _new_charge(session, env, loaded, acct, now)
     charge.saved_payment_method_id = row.id
@@ -250,7 +262,10 @@ async def pay_saved(session: AsyncSession, env: Env, cards: Cards, loaded: Loade
         for charge in loaded.charges:
             if charge.idempotency_key == idempotency_key:
                 return loaded  # charged already under this key: never twice
-    acct = await _account(session, cards, loaded)
+    acct = await accounts.account_at(session, cards, row.provider, intent.merchant_id, intent.livemode)
+    if acct is None:
+        raise invalid(f"{FIAT}.payment_method_id", f"the card was saved at {row.provider}, and this merchant has no "
+                                                   f"{row.provider} keys in this mode any more")
     charge = await _new_charge(session, env, loaded, acct, now, idempotency_key)
     charge.saved_payment_method_id = row.id
     _chosen(session, loaded, charge, now)
@@ -322,15 +337,15 @@ async def _succeeded(session: AsyncSession, env: Env, loaded: Loaded, charge: Ch
     if cards is not None and charge.save_payment_method and not charge.saved_payment_method_id and payment \
             and payment.payment_method and payment.customer and intent.customer_id:
         # The payer's own page confirmed with Stripe.js and asked to save the card: keep what it paid with.
-        acct = await accounts.account(session, cards, intent.merchant_id, intent.livemode)
+        acct = await accounts.account_at(session, cards, charge.payment_provider, intent.merchant_id,
+                                         intent.livemode)
         if acct is not None:
             try:
                 card = await acct.client.retrieve_card(payment.payment_method)
             except ProviderUnavailable:
                 return  # the payment stands; the card is simply not saved
-            row = await saved.remember(session, merchant_id=intent.merchant_id, livemode=intent.livemode,
-                                       customer_id=intent.customer_id, provider_customer_id=payment.customer,
-                                       card=card)
+            row = await saved.remember(session, acct, customer_id=intent.customer_id,
+                                       provider_customer_id=payment.customer, card=card)
             charge.saved_payment_method_id = row.id
 
 

@@ -1,12 +1,12 @@
-"""Card refunds (DESIGN §9): `POST /v1/refunds` on a card-paid intent pays back through provider_a, in the charge's
-currency, with the rules and events of crypto refunds (DESIGN §6): partial or full, several, the sum of non-failed
-refunds never above what was captured, decided one at a time under the intent's lock.
+"""Card refunds (DESIGN §9): `POST /v1/refunds` on a card-paid intent pays back through the charge's card
+provider, in its currency, with the rules and events of crypto refunds (DESIGN §6): partial or full, several, the
+sum of non-failed refunds never above what was captured, decided one at a time under the intent's lock.
 
 Pending row and `refund.created` first (committed with the amount check under the lock), then one provider call
 with idempotency key = our refund id, then Processing → Success (`refund.updated` each, `refund.succeeded`) or
 Failed (`refund.failed`, the amount refundable again) in one transaction with the intent's and customer's totals.
-Only a definite answer fails a refund: when provider_a does not answer, it may still have paid, so the refund stays
-Pending (its amount held) and the scheduler tries again (`retry_pending`): it first looks for a refund provider_a
+Only a definite answer fails a refund: when the provider does not answer, it may still have paid, so the refund stays
+Pending (its amount held) and the scheduler tries again (`retry_pending`): it first looks for a refund the provider
 made with our refund id in its metadata and adopts it, and only then asks for one, with the same idempotency key.
 """
 
@@ -32,8 +32,7 @@ from server.payment_intents import settle
 from server.payment_intents.env import Env
 from server.payment_intents.models import Charge, PaymentIntent
 from server.payment_intents.totals import ChargeStatus, text
-from server.rails.provider_a import Declined, ProviderUnavailable
-from server.rails.provider_a.minor import to_minor
+from server.rails.card import Declined, ProviderUnavailable, to_minor
 from server.refunds import convert as refund_convert
 from server.refunds import service as refunds
 from server.refunds.errors import InvalidPaymentIntent, RefundAmountExceeded
@@ -122,13 +121,14 @@ async def retry_pending(db: Database, env: Env, cards: Cards, *, now: int, limit
 
 
 async def send(db: Database, env: Env, cards: Cards, refund_id: str, *, retry: bool = False) -> Refund:
-    """Asks provider_a to pay a Pending card refund back and records the answer. Safe to repeat: the provider's
-    idempotency key is the refund id, and a refund no longer Pending is left alone."""
+    """Asks the charge's provider to pay a Pending card refund back and records the answer. Safe to repeat: the
+    provider's idempotency key is the refund id, and a refund no longer Pending is left alone."""
     async with db.read() as session:
         refund = await session.get(Refund, refund_id)
         assert refund is not None
         charge = await session.get(Charge, refund.charge_id)
-        acct = await accounts.account(session, cards, refund.merchant_id, refund.livemode)
+        acct = await accounts.account_at(session, cards, charge.payment_provider, refund.merchant_id,
+                                         refund.livemode) if charge is not None else None
     if refund.status != Status.PENDING or charge is None:
         return refund
     failure = ""

@@ -1,4 +1,4 @@
-"""Saved cards: the provider_a customer of a paygate customer (made once) and the `pm_` rows that name its cards.
+"""Saved cards: the provider customer of a paygate customer (made once) and the `pm_` rows that name its cards.
 
 A row holds what the spec's SavedPaymentMethod shows (brand, last4, expiry, funding, country, fingerprint) and the
 provider's ids; never a card number. One row per customer and card fingerprint: saving the same card again
@@ -16,19 +16,20 @@ from server.cards.accounts import Account
 from server.cards.models import SavedPaymentMethod
 from server.customers.models import Customer
 from server.ids import new_id
-from server.rails.provider_a import PROVIDER, Card
+from server.rails.card import Card
 
 
 async def provider_customer(session: AsyncSession, acct: Account, customer_id: str) -> str:
-    """The customer's id at provider_a, created on first use. The customer row is locked while it is made, so two
-    payments of one customer at once create one provider customer."""
+    """The customer's id at the account's provider, created on first use. The customer row is locked while it is
+    made, so two payments of one customer at once create one provider customer. Kept in the column the spec names,
+    `provider_a_customer_id`: a second provider adds its own (customers.proto names the field per provider)."""
     customer = await session.get(Customer, customer_id, with_for_update=True, populate_existing=True)
     assert customer is not None
     if customer.provider_a_customer_id:
         return customer.provider_a_customer_id
     provider_id = await acct.client.create_customer(
         metadata={"paygate_customer_id": customer.id, "paygate_merchant_id": customer.merchant_id},
-        idempotency_key=f"{customer.id}-provider_a-customer", email=customer.email)
+        idempotency_key=f"{customer.id}-{acct.provider}-customer", email=customer.email)
     customer.provider_a_customer_id = provider_id
     customer.updated = clock.now()
     session.add(customer)
@@ -36,16 +37,18 @@ async def provider_customer(session: AsyncSession, acct: Account, customer_id: s
     return provider_id
 
 
-async def remember(session: AsyncSession, *, merchant_id: str, livemode: bool, customer_id: str,
-                   provider_customer_id: str, card: Card) -> SavedPaymentMethod:
+async def remember(session: AsyncSession, acct: Account, *, customer_id: str, provider_customer_id: str,
+                   card: Card) -> SavedPaymentMethod:
+    """The customer's card at the account's provider, one row per card fingerprint."""
     if card.fingerprint:
         existing = (await session.exec(select(SavedPaymentMethod).where(
             SavedPaymentMethod.customer_id == customer_id, SavedPaymentMethod.fingerprint == card.fingerprint,
-            SavedPaymentMethod.provider == PROVIDER))).first()
+            SavedPaymentMethod.provider == acct.provider))).first()
         if existing is not None:
             return existing
     row = SavedPaymentMethod(
-        id=new_id("pm"), merchant_id=merchant_id, livemode=livemode, customer_id=customer_id, provider=PROVIDER,
+        id=new_id("pm"), merchant_id=acct.merchant_id, livemode=acct.livemode, customer_id=customer_id,
+        provider=acct.provider,
         provider_customer_id=provider_customer_id, provider_payment_method_id=card.id, type="card",
         brand=card.brand, last4=card.last4, funding=card.funding, exp_month=card.exp_month, exp_year=card.exp_year,
         country=card.country, fingerprint=card.fingerprint, created=clock.now())

@@ -18,10 +18,10 @@ class ProviderWebhookServicer(provider_webhooks_pb2_grpc.ProviderWebhookServiceS
         self._env: Env = rt  # the part of the runtime payments read
         self._cards = rt.cards
 
-    async def ReceiveProviderAWebhook(self, request: pb.ReceiveProviderAWebhookRequest,
-                                      context: grpc.aio.ServicerContext) -> pb.ReceiveProviderAWebhookResponse:
+    async def ReceiveProviderWebhook(self, request: pb.ReceiveProviderWebhookRequest,
+                                     context: grpc.aio.ServicerContext) -> pb.ReceiveProviderWebhookResponse:
         if len(request.payload) > MAX_PAYLOAD_BYTES:
             raise invalid("body", f"larger than {MAX_PAYLOAD_BYTES} bytes")
-        await outcome.webhook(self._rt.db, self._env, self._cards, request.merchant_id.strip(), request.payload,
-                              request.signature.strip())
-        return pb.ReceiveProviderAWebhookResponse(received=True)
+        await outcome.webhook(self._rt.db, self._env, self._cards, request.provider.strip(),
+                              request.merchant_id.strip(), request.payload, request.headers)
+        return pb.ReceiveProviderWebhookResponse(received=True)

@@ -17,7 +17,7 @@ from paygate.v1.money_pb2 import Price
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.cards.models import ProviderAccount
+from server.cards.accounts import takes_cards
 from server.checkout.sender import CodeMessage, Sender
 from server.customers import identity
 from server.customers.models import VerificationCode
@@ -73,10 +73,8 @@ async def public_key(session: AsyncSession, merchant_id: str, livemode: bool) ->
 
 
 async def method_types(session: AsyncSession, merchant_id: str, livemode: bool) -> list[str]:
-    """Crypto always; cards when the merchant has provider_a keys for the mode (`paygate merchants
-    set-card-provider`)."""
-    cards = await session.get(ProviderAccount, (merchant_id, livemode, "provider_a"))
-    return ["crypto", "cards"] if cards is not None else ["crypto"]
+    """Crypto always; cards when the merchant has a card provider's keys for the mode."""
+    return ["crypto", "cards"] if await takes_cards(session, merchant_id, livemode) else ["crypto"]
 
 
 async def _merchant_name(session: AsyncSession, merchant_id: str) -> str:

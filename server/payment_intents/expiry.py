@@ -48,4 +48,4 @@ async def expire_payment_intents(rt: Runtime) -> None:
     # leaves a Pending card charge on a Canceled intent, which this finds on the next run.
     asked = await outcome.cancel_abandoned(rt.db, rt, rt.cards)
     if asked:
-        log.info("pending card payments of canceled intents canceled at provider_a", extra={"count": asked})
+        log.info("pending card payments of canceled intents canceled at their provider", extra={"count": asked})

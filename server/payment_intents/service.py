@@ -180,7 +180,7 @@ def _method_of(method: str, options: pb.PaymentMethodOptionsInput) -> str:
 async def choose_method(session: AsyncSession, env: Env, loaded: Loaded, method: str,
                         options: pb.PaymentMethodOptionsInput, cards: Cards | None = None) -> Loaded:
     """Choosing crypto opens a payment attempt (or returns the open one for the same asset); choosing cards opens a
-    card charge at provider_a (server/cards)."""
+    card charge at its provider (server/cards)."""
     attempts.check_open(loaded, clock.now())
     chosen = _method_of(method, options)
     if loaded.intent.amount == 0 and loaded.invoice is not None and chosen == "crypto":

@@ -24,7 +24,7 @@ class PaymentIntentServicer(payment_intents_pb2_grpc.PaymentIntentServiceService
         self._cards = rt.cards
 
     async def _read_through(self, loaded: Loaded) -> bool:
-        """A pending card charge is asked about at provider_a (rate-limited per charge): a lost webhook loses
+        """A pending card charge is asked about at its provider (rate-limited per charge): a lost webhook loses
         nothing. True when the intent may have changed."""
         if not outcome.card_pending(loaded):
             return False

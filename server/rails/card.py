@@ -5,17 +5,24 @@ from the provider (the confirm answer, its signed webhook, or asking again), and
 Amounts are minor-unit integers, ids are the provider's; nothing here knows paygate's rows.
 A payment is at most `MAX_AMOUNT_MINOR` minor units (Stripe's limit: eight digits, 999,999.99 USD).
 
+    CardRail       the provider as the registry holds it (server/rails/registry.py, `PROVIDERS`): its id, its
+                   merchants' key format, its card tokens, its webhooks' signature, a client per merchant key
     CardProvider   one merchant's account at the provider: payments, cards and customers, refunds
-    values         Payment, Card, ProviderRefund
+    values         Payment, Card, ProviderRefund, PaymentEvent
     errors         Declined (the card was refused: recorded on the charge), UnknownCard (a token the provider does
-                   not know), ProviderUnavailable (anything else), BadSignature (a webhook that does not verify)
+                   not know), ProviderUnavailable (anything else), BadSignature (a webhook that does not verify),
+                   BadKey (an operator's key that is not this provider's)
+    to_minor, from_minor   amounts between paygate's Decimal and the minor-unit integers of every card provider
 
-provider_a (server/rails/provider_a/) implements it with the `stripe` library.
+Card code (server/cards/) speaks only to this module, so a second provider is a package beside provider_a
+(server/rails/provider_a/, the `stripe` library) and one line of the registry.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Protocol
 
 MAX_AMOUNT_MINOR = 99_999_999
@@ -41,6 +48,27 @@ class UnknownCard(Exception):
 
 class BadSignature(Exception):
     """A webhook whose signature does not verify, or whose timestamp is outside the tolerance."""
+
+
+class BadKey(ValueError):
+    """An operator's key that is not one of this provider's for the mode: `field` names the key."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+        self.problem = problem
+
+
+def to_minor(amount: Decimal, decimals: int) -> int:
+    """10.50 with 2 decimals → 1050. The amount never has more decimals than the currency (validated on input)."""
+    scaled = amount.scaleb(decimals)
+    if scaled != scaled.to_integral_value():
+        raise ValueError(f"{amount} has more than {decimals} decimal places")
+    return int(scaled)
+
+
+def from_minor(value: int, decimals: int) -> Decimal:
+    return Decimal(value).scaleb(-decimals)
 
 
 @dataclass(frozen=True)
@@ -78,6 +106,16 @@ class ProviderRefund:
     id: str
     status: str  # pending | succeeded | failed | canceled
     amount: int
+
+
+@dataclass(frozen=True)
+class PaymentEvent:
+    """A verified webhook about one of the provider's payments that paygate made: the provider's payment id and the
+    charge id paygate put in its metadata. The event's own content is never trusted beyond these: the payment is
+    read back from the provider before anything is applied."""
+
+    payment_id: str
+    charge_id: str
 
 
 class CardProvider(Protocol):
@@ -120,3 +158,24 @@ class CardProvider(Protocol):
 
     async def refund(self, *, payment_id: str, amount: int, metadata: dict[str, str],
                      idempotency_key: str) -> ProviderRefund: ...
+
+
+class CardRail(Protocol):
+    """A card provider as the registry holds it: one per process, a client per merchant key."""
+
+    name: str  # the provider's id: in the merchant's keys, the charges and saved cards, and its webhook URL
+    family: str  # "card"
+    token: re.Pattern[str]  # a card token as the provider's client library makes them
+    signature_header: str  # the HTTP header of its webhooks' signature
+
+    def client(self, secret_key: str) -> CardProvider: ...
+
+    def check_keys(self, *, livemode: bool, secret_key: str, publishable_key: str, webhook_secret: str) -> None:
+        """Raises `BadKey` for a key (stripped already; the webhook secret may be empty) that is not this
+        provider's for the mode."""
+        ...
+
+    def payment_event(self, payload: bytes, signature: str, secret: str) -> PaymentEvent | None:
+        """The payment a webhook is about, if it verifies with `secret` (else `BadSignature`); None when it is
+        signed but about anything else."""
+        ...

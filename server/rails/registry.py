@@ -2,7 +2,9 @@
 
     FAMILIES   chain family (a network's `family` in the networks file, "evm" by default) → how to build the rail
                of a network, the watcher's scanner of it, and the probe that says whether its node answers
-    PROVIDERS  card provider id (in the `providers` setting) → how to build its rail (DESIGN §9)
+    PROVIDERS  card provider id → how to build its rail (server/rails/card.py `CardRail`, DESIGN §9); every
+               registered provider can hold merchants' keys, the `providers` setting says which fiat assets the
+               catalogue offers
 
 A caller asks for the capability it needs (`payouts`, `addresses`, `balances`, `receivers`): None when the rail has
 no such capability (a card provider has no addresses), so no caller ever tests a family by name.
@@ -28,6 +30,7 @@ from server.rails.base import (
     Rail,
     Receiver,
 )
+from server.rails.card import CardRail
 from server.rails.evm import probe as evm_probe
 from server.rails.evm.rail import EvmRail
 from server.rails.evm.scanner import EvmScanner
@@ -45,8 +48,8 @@ class Family:
 
 FAMILIES: dict[str, Family] = {"evm": Family(rail=EvmRail.build, scanner=EvmScanner.for_network,
                                              probe=evm_probe.answers)}
-PROVIDERS: dict[str, Callable[[Catalogue, Database, Settings], Rail]] = {
-    PROVIDER_A: lambda catalogue, db, settings: ProviderARail.build(settings.provider_a_api_base)}
+PROVIDERS: dict[str, Callable[[Settings], CardRail]] = {
+    PROVIDER_A: lambda settings: ProviderARail.build(settings.provider_a_api_base)}
 
 
 def _family(network: Network) -> Family:
@@ -61,6 +64,16 @@ def probe(network: Network) -> Awaitable[bool]:
     return _family(network).probe(network)
 
 
+def card_rails(settings: Settings) -> dict[str, CardRail]:
+    """Every registered card provider's rail, by provider id (the `Cards` of the runtime)."""
+    return {name: build(settings) for name, build in PROVIDERS.items()}
+
+
+def card_rail(settings: Settings, name: str) -> CardRail | None:
+    build = PROVIDERS.get(name)
+    return build(settings) if build else None
+
+
 def chain_scanners(catalogue: Catalogue) -> dict[str, ChainScanner]:
     """A scanner for each network that can be watched (one with an rpc_url). No database needed: the watcher's."""
     return {net.id: _family(net).scanner(net) for net in catalogue.networks.values() if net.rpc_url}
@@ -73,7 +86,7 @@ class Rails:
         self._by_name: dict[str, Rail] = {
             net.id: _family(net).rail(net, catalogue, db, settings)
             for net in catalogue.networks.values() if net.rpc_url}
-        self._by_name.update({provider: PROVIDERS[provider](catalogue, db, settings)
+        self._by_name.update({provider: PROVIDERS[provider](settings)
                               for provider in sorted(settings.providers) if provider in PROVIDERS})
 
     def get(self, name: str) -> Rail | None:

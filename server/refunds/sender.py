@@ -278,7 +278,8 @@ async def send_refunds(rt: Runtime) -> None:
     async with rt.db.read() as session:
         pending = list(await session.exec(select(RefundTransaction).where(RefundTransaction.status == TX.PENDING)
                                           .order_by(col(RefundTransaction.nonce)).limit(BATCH)))
-        # Card refunds (no network) are provider_a's job; left in, Pending ones would crowd crypto out of the batch.
+        # Card refunds (no network) are their card provider's job; left in, Pending ones would crowd crypto out of
+        # the batch.
         new = list(await session.exec(select(Refund).where(Refund.status == Status.PENDING, col(Refund.network) != "")
                                       .order_by(col(Refund.sort_key)).limit(BATCH)))
     await rails.follow([_pending(t) for t in pending], owner, "refund")

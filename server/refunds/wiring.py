@@ -1,5 +1,5 @@
 """Refunds' part of the composition root: the job that signs, sends and follows refund transactions, and the one
-that asks provider_a again about card refunds it did not answer."""
+that asks the card provider again about card refunds it did not answer."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ from server.subscriptions.collect import ACTION_REQUIRED, PROCESSING, CardResult
 
 @dataclass(frozen=True)
 class ProviderCards:
-    """`CardCharger` over provider_a: what the composition gives the renewal when the process has a card rail."""
+    """`CardCharger` over the cards package: what the composition gives the renewal."""
 
     env: Env
     cards: Cards

@@ -22,7 +22,7 @@ def mailer_of(settings: Settings) -> Mailer:
 
 
 def collector_of(rt: Runtime, cards: CardCharger | None = None) -> Collector:
-    """What renewals collect with in this process: its e-mail, and its card rail (provider_a through the cards
+    """What renewals collect with in this process: its e-mail, and its cards (the card rails through the cards
     package, unless a test gives another)."""
     return Collector(env=rt, mailer=mailer_of(rt.settings), cards=cards or ProviderCards(env=rt, cards=rt.cards))
 

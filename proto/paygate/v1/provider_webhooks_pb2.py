@@ -25,19 +25,23 @@ _sym_db = _symbol_database.Default()
 from paygate.v1 import options_pb2 as paygate_dot_v1_dot_options__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"paygate/v1/provider_webhooks.proto\x12\npaygate.v1\x1a\x18paygate/v1/options.proto\"Y\n\x1eReceiveProviderAWebhookRequest\x12\x13\n\x0bmerchant_id\x18\x01 \x01(\t\x12\x0f\n\x07payload\x18\x02 \x01(\x0c\x12\x11\n\tsignature\x18\x03 \x01(\t\"3\n\x1fReceiveProviderAWebhookResponse\x12\x10\n\x08received\x18\x01 \x01(\x08\x32\x92\x01\n\x16ProviderWebhookService\x12x\n\x17ReceiveProviderAWebhook\x12*.paygate.v1.ReceiveProviderAWebhookRequest\x1a+.paygate.v1.ReceiveProviderAWebhookResponse\"\x04\x88\xb5\x18\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"paygate/v1/provider_webhooks.proto\x12\npaygate.v1\x1a\x18paygate/v1/options.proto\"\xd0\x01\n\x1dReceiveProviderWebhookRequest\x12\x10\n\x08provider\x18\x01 \x01(\t\x12\x13\n\x0bmerchant_id\x18\x02 \x01(\t\x12\x0f\n\x07payload\x18\x03 \x01(\x0c\x12G\n\x07headers\x18\x04 \x03(\x0b\x32\x36.paygate.v1.ReceiveProviderWebhookRequest.HeadersEntry\x1a.\n\x0cHeadersEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"2\n\x1eReceiveProviderWebhookResponse\x12\x10\n\x08received\x18\x01 \x01(\x08\x32\x8f\x01\n\x16ProviderWebhookService\x12u\n\x16ReceiveProviderWebhook\x12).paygate.v1.ReceiveProviderWebhookRequest\x1a*.paygate.v1.ReceiveProviderWebhookResponse\"\x04\x88\xb5\x18\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'paygate.v1.provider_webhooks_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_PROVIDERWEBHOOKSERVICE'].methods_by_name['ReceiveProviderAWebhook']._loaded_options = None
-  _globals['_PROVIDERWEBHOOKSERVICE'].methods_by_name['ReceiveProviderAWebhook']._serialized_options = b'\210\265\030\001'
-  _globals['_RECEIVEPROVIDERAWEBHOOKREQUEST']._serialized_start=76
-  _globals['_RECEIVEPROVIDERAWEBHOOKREQUEST']._serialized_end=165
-  _globals['_RECEIVEPROVIDERAWEBHOOKRESPONSE']._serialized_start=167
-  _globals['_RECEIVEPROVIDERAWEBHOOKRESPONSE']._serialized_end=218
-  _globals['_PROVIDERWEBHOOKSERVICE']._serialized_start=221
-  _globals['_PROVIDERWEBHOOKSERVICE']._serialized_end=367
+  _globals['_RECEIVEPROVIDERWEBHOOKREQUEST_HEADERSENTRY']._loaded_options = None
+  _globals['_RECEIVEPROVIDERWEBHOOKREQUEST_HEADERSENTRY']._serialized_options = b'8\001'
+  _globals['_PROVIDERWEBHOOKSERVICE'].methods_by_name['ReceiveProviderWebhook']._loaded_options = None
+  _globals['_PROVIDERWEBHOOKSERVICE'].methods_by_name['ReceiveProviderWebhook']._serialized_options = b'\210\265\030\001'
+  _globals['_RECEIVEPROVIDERWEBHOOKREQUEST']._serialized_start=77
+  _globals['_RECEIVEPROVIDERWEBHOOKREQUEST']._serialized_end=285
+  _globals['_RECEIVEPROVIDERWEBHOOKREQUEST_HEADERSENTRY']._serialized_start=239
+  _globals['_RECEIVEPROVIDERWEBHOOKREQUEST_HEADERSENTRY']._serialized_end=285
+  _globals['_RECEIVEPROVIDERWEBHOOKRESPONSE']._serialized_start=287
+  _globals['_RECEIVEPROVIDERWEBHOOKRESPONSE']._serialized_end=337
+  _globals['_PROVIDERWEBHOOKSERVICE']._serialized_start=340
+  _globals['_PROVIDERWEBHOOKSERVICE']._serialized_end=483
 # @@protoc_insertion_point(module_scope)

@@ -26,9 +26,9 @@ if _version_not_supported:
 
 
 class ProviderWebhookServiceStub:
-    """Notifications from card providers. provider_a signs the exact bytes of its body, so the HTTP facade routes
-    `POST /webhooks/provider_a/{merchant_id}` itself and passes the body through untouched (no JSON transcoding,
-    hence no google.api.http rule here).
+    """Notifications from card providers. A provider signs the exact bytes of its body, so the HTTP facade routes
+    `POST /webhooks/{provider}/{merchant_id}` itself and passes the body and headers through untouched (no JSON
+    transcoding, hence no google.api.http rule here).
     """
 
     def __init__(self, channel):
@@ -37,21 +37,22 @@ class ProviderWebhookServiceStub:
         Args:
             channel: A grpc.Channel.
         """
-        self.ReceiveProviderAWebhook = channel.unary_unary(
-                '/paygate.v1.ProviderWebhookService/ReceiveProviderAWebhook',
-                request_serializer=paygate_dot_v1_dot_provider__webhooks__pb2.ReceiveProviderAWebhookRequest.SerializeToString,
-                response_deserializer=paygate_dot_v1_dot_provider__webhooks__pb2.ReceiveProviderAWebhookResponse.FromString,
+        self.ReceiveProviderWebhook = channel.unary_unary(
+                '/paygate.v1.ProviderWebhookService/ReceiveProviderWebhook',
+                request_serializer=paygate_dot_v1_dot_provider__webhooks__pb2.ReceiveProviderWebhookRequest.SerializeToString,
+                response_deserializer=paygate_dot_v1_dot_provider__webhooks__pb2.ReceiveProviderWebhookResponse.FromString,
                 _registered_method=True)
 
 
 class ProviderWebhookServiceServicer:
-    """Notifications from card providers. provider_a signs the exact bytes of its body, so the HTTP facade routes
-    `POST /webhooks/provider_a/{merchant_id}` itself and passes the body through untouched (no JSON transcoding,
-    hence no google.api.http rule here).
+    """Notifications from card providers. A provider signs the exact bytes of its body, so the HTTP facade routes
+    `POST /webhooks/{provider}/{merchant_id}` itself and passes the body and headers through untouched (no JSON
+    transcoding, hence no google.api.http rule here).
     """
 
-    def ReceiveProviderAWebhook(self, request, context):
-        """Verifies a provider_a webhook with the merchant's webhook secret and applies the payment it reports.
+    def ReceiveProviderWebhook(self, request, context):
+        """Verifies a card provider's webhook with the merchant's webhook secret at that provider and applies the payment
+        it reports.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -60,10 +61,10 @@ class ProviderWebhookServiceServicer:
 
 def add_ProviderWebhookServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
-            'ReceiveProviderAWebhook': grpc.unary_unary_rpc_method_handler(
-                    servicer.ReceiveProviderAWebhook,
-                    request_deserializer=paygate_dot_v1_dot_provider__webhooks__pb2.ReceiveProviderAWebhookRequest.FromString,
-                    response_serializer=paygate_dot_v1_dot_provider__webhooks__pb2.ReceiveProviderAWebhookResponse.SerializeToString,
+            'ReceiveProviderWebhook': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReceiveProviderWebhook,
+                    request_deserializer=paygate_dot_v1_dot_provider__webhooks__pb2.ReceiveProviderWebhookRequest.FromString,
+                    response_serializer=paygate_dot_v1_dot_provider__webhooks__pb2.ReceiveProviderWebhookResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -74,13 +75,13 @@ def add_ProviderWebhookServiceServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class ProviderWebhookService:
-    """Notifications from card providers. provider_a signs the exact bytes of its body, so the HTTP facade routes
-    `POST /webhooks/provider_a/{merchant_id}` itself and passes the body through untouched (no JSON transcoding,
-    hence no google.api.http rule here).
+    """Notifications from card providers. A provider signs the exact bytes of its body, so the HTTP facade routes
+    `POST /webhooks/{provider}/{merchant_id}` itself and passes the body and headers through untouched (no JSON
+    transcoding, hence no google.api.http rule here).
     """
 
     @staticmethod
-    def ReceiveProviderAWebhook(request,
+    def ReceiveProviderWebhook(request,
             target,
             options=(),
             channel_credentials=None,
@@ -93,9 +94,9 @@ class ProviderWebhookService:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paygate.v1.ProviderWebhookService/ReceiveProviderAWebhook',
-            paygate_dot_v1_dot_provider__webhooks__pb2.ReceiveProviderAWebhookRequest.SerializeToString,
-            paygate_dot_v1_dot_provider__webhooks__pb2.ReceiveProviderAWebhookResponse.FromString,
+            '/paygate.v1.ProviderWebhookService/ReceiveProviderWebhook',
+            paygate_dot_v1_dot_provider__webhooks__pb2.ReceiveProviderWebhookRequest.SerializeToString,
+            paygate_dot_v1_dot_provider__webhooks__pb2.ReceiveProviderWebhookResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -14,10 +14,21 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from server.rails.card import BadSignature, Card, Declined, Payment, ProviderRefund, ProviderUnavailable, UnknownCard
+from server.rails.card import (
+    BadKey,
+    BadSignature,
+    Card,
+    Declined,
+    Payment,
+    PaymentEvent,
+    ProviderRefund,
+    ProviderUnavailable,
+    UnknownCard,
+)
 
 if TYPE_CHECKING:
     import stripe
@@ -216,11 +227,19 @@ def client_factory(api_base: str) -> ClientFactory:
     return make
 
 
+# The events about a PaymentIntent's outcome; any other event is acknowledged and ignored.
+PAYMENT_EVENTS = frozenset({"payment_intent.succeeded", "payment_intent.payment_failed", "payment_intent.processing",
+                            "payment_intent.requires_action", "payment_intent.canceled",
+                            "payment_intent.amount_capturable_updated"})
+
+
 class ProviderARail:
-    """provider_a as a rail of the registry (server/rails/registry.py, `PROVIDERS`): name and family, and a client
-    per merchant key. It has no addresses, balances or nonces, so it implements none of those capabilities."""
+    """provider_a as a card rail of the registry (server/rails/registry.py, `PROVIDERS`; server/rails/card.py
+    `CardRail`). It has no addresses, balances or nonces, so it implements none of those capabilities."""
 
     family = "card"
+    token = re.compile(r"tok_[A-Za-z0-9_]{1,200}")  # Stripe.js `createToken`
+    signature_header = "Stripe-Signature"
 
     def __init__(self, api_base: str = "") -> None:
         self.name = PROVIDER
@@ -232,6 +251,35 @@ class ProviderARail:
 
     def client(self, secret_key: str) -> ProviderA:
         return self.clients(secret_key)
+
+    def check_keys(self, *, livemode: bool, secret_key: str, publishable_key: str, webhook_secret: str) -> None:
+        _check_key("secret_key", secret_key, ("sk", "rk"), livemode)
+        _check_key("publishable_key", publishable_key, ("pk",), livemode)
+        if webhook_secret and not webhook_secret.startswith("whsec_"):
+            raise BadKey("webhook_secret", "a provider_a webhook signing secret starts with whsec_")
+
+    def payment_event(self, payload: bytes, signature: str, secret: str) -> PaymentEvent | None:
+        event = verify_event(payload, signature, secret)
+        kind, data = event.get("type"), event.get("data")
+        obj = data.get("object") if isinstance(data, dict) else None
+        meta = obj.get("metadata") if isinstance(obj, dict) else None
+        if not isinstance(kind, str) or kind not in PAYMENT_EVENTS or not isinstance(obj, dict) \
+                or not isinstance(meta, dict):
+            return None  # signed, but not about a payment paygate made
+        payment_id, charge_id = obj.get("id"), meta.get("paygate_charge_id")
+        if not isinstance(payment_id, str) or not isinstance(charge_id, str) or not charge_id:
+            return None
+        return PaymentEvent(payment_id=payment_id, charge_id=charge_id)
+
+
+def _check_key(field: str, value: str, prefixes: tuple[str, ...], livemode: bool) -> None:
+    mode = "live" if livemode else "test"
+    if not value:
+        raise BadKey(field, "must not be empty")
+    if not any(value.startswith(f"{p}_{mode}_") for p in prefixes):
+        raise BadKey(field, f"a {mode}-mode key starts with {' or '.join(f'{p}_{mode}_' for p in prefixes)}")
+    if len(value) > 255 or not value.isascii() or any(c.isspace() for c in value):
+        raise BadKey(field, "is not a provider_a key")
 
 
 def verify_event(payload: bytes, signature: str, secret: str) -> dict[str, Any]:

@@ -102,3 +102,22 @@ def test_a_webhook_for_an_unknown_or_malformed_merchant_is_refused(service: Serv
     signature = signed(merchant["provider_a"]["webhook_secret"], payload)
     for merchant_id in ("mch_" + "0" * 24, "mch_%C3%A9", "x" * 300):
         fails(post_webhook(service, merchant_id, payload, signature), 400, "parameter_invalid", "Stripe-Signature")
+
+
+def test_a_webhook_for_a_provider_paygate_has_no_rail_for_is_not_found(service: Service, merchant: dict[str, Any],
+                                                                       localstripe: LocalStripe) -> None:
+    payload = b"{\"type\": \"payment_intent.succeeded\"}"
+    signature = signed(merchant["provider_a"]["webhook_secret"], payload)
+    for provider in ("provider_z", "PROVIDER_A", "provider_a%00"):
+        got = httpx.post(f"{service.http_url}/webhooks/{provider}/{merchant['merchant_id']}", content=payload,
+                         headers={"Stripe-Signature": signature}, timeout=30)
+        assert provider.split("%")[0] in fails(got, 404, "card_provider_not_found")["msg"]
+
+
+def test_a_webhook_carries_no_credential_past_the_facade(service: Service, merchant: dict[str, Any],
+                                                         localstripe: LocalStripe) -> None:
+    """The signature is the only proof a webhook has: an API key beside it neither helps nor is accepted as one."""
+    payload = b"{\"type\": \"payment_intent.succeeded\"}"
+    got = httpx.post(f"{service.http_url}/webhooks/provider_a/{merchant['merchant_id']}", content=payload,
+                     headers={"Authorization": f"Bearer {merchant['test']['secret_key']}"}, timeout=30)
+    fails(got, 400, "parameter_invalid", "Stripe-Signature")

@@ -15,7 +15,7 @@ from server import clock
 from server.cards import refunds as card_refunds
 from server.config import load_settings
 from server.db import Database
-from server.rails.provider_a import client_factory
+from server.rails.provider_a import ProviderARail
 from server.refunds.models import Refund
 from server.rpc.context import Caller
 from server.runtime import Runtime
@@ -36,7 +36,7 @@ def in_service(service: Service, fn: Callable[[Database, Runtime], Awaitable[T]]
         rt = Runtime.build(settings, db=db, var_dir=service.workdir)
         if provider_down:
             rt = dataclasses.replace(rt, cards=dataclasses.replace(
-                rt.cards, clients=client_factory(f"http://127.0.0.1:{free_port()}")))
+                rt.cards, rails={"provider_a": ProviderARail(f"http://127.0.0.1:{free_port()}")}))
         try:
             return await fn(db, rt)
         finally:
@@ -111,7 +111,7 @@ def test_a_refund_made_but_not_answered_is_adopted_not_made_twice(
             charge_id = (await session.get(Refund, refund_id)).charge_id  # type: ignore[union-attr]
         payment = intent["charges"][0]["provider_a_payload"]["client_secret"].split("_secret_")[0]
         assert charge_id == intent["charges"][0]["id"]
-        await rt.cards.clients(merchant["provider_a"]["secret_key"]).refund(
+        await rt.cards.rails["provider_a"].client(merchant["provider_a"]["secret_key"]).refund(
             payment_id=payment, amount=300, metadata={"paygate_refund_id": refund_id}, idempotency_key=refund_id)
 
     in_service(service, made_but_lost)

@@ -4,7 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from server.rails.provider_a.minor import from_minor, to_minor
+from server.rails.card import from_minor, to_minor
 
 
 def test_a_decimal_amount_becomes_minor_units() -> None:

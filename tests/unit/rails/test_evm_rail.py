@@ -173,7 +173,7 @@ class CardRail:
 
 def test_a_configured_provider_gets_its_rail_and_no_address_capability(world: World,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.PROVIDERS, "provider_x", lambda catalogue, db, settings: CardRail())
+    monkeypatch.setitem(registry.PROVIDERS, "provider_x", lambda settings: CardRail())
     rails = Rails(world.catalogue, world.db, replace(load_settings({}), providers=frozenset({"provider_x"})))
     assert isinstance(rails.get("provider_x"), CardRail)
     assert rails.payouts("provider_x") is None and rails.addresses("provider_x") is None
