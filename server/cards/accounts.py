@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
 from server.cards.models import ProviderAccount
+from server.clock import now_of
 from server.errors import invalid
 from server.rails.card import CardProvider
 from server.rails.provider_a import PROVIDER
@@ -60,7 +60,7 @@ async def set_keys(session: AsyncSession, box: SecretBox, *, merchant_id: str, l
     webhook_secret = webhook_secret.strip()
     if webhook_secret and not webhook_secret.startswith("whsec_"):
         raise invalid("webhook_secret", "a provider_a webhook signing secret starts with whsec_")
-    now = clock.now()
+    now = now_of(session)
     row = await session.get(ProviderAccount, (merchant_id, livemode, PROVIDER))
     if row is None:
         row = ProviderAccount(merchant_id=merchant_id, livemode=livemode, provider=PROVIDER, secret_key="",
