@@ -74,7 +74,7 @@ def drop_database(url: str) -> None:
 
 
 async def seed(db: Database, count: int) -> dict[str, str]:
-    now = clock.now()
+    now = db.clock.now()
     ids = {"merchant": new_id("mch"), "product": new_id("prod"), "variant": new_id("var"), "plan": new_id("sp"),
            "customer": new_id("cus")}
     start, end = now - 31 * DAY, now - 60
@@ -104,7 +104,7 @@ async def seed(db: Database, count: int) -> dict[str, str]:
 
 async def bare(db: Database, ids: dict[str, str], count: int) -> None:
     """The sweep's writes by hand, in batches of renewal.BATCH, one transaction each."""
-    now = clock.now()
+    now = db.clock.now()
     async with db.read() as s:
         subs = [r[0] for r in await s.exec(sa.select(Subscription.id).limit(count))]  # type: ignore[call-overload]
     inv_t, pi_t, ev_t, sub_t = (cast(sa.Table, sa.inspect(m).local_table)
@@ -159,7 +159,7 @@ async def main() -> None:
             # Every package's outbox subscribers and listeners, as in a serving scheduler: the sweep's events are
             # fanned out to webhooks and seen by the treasury and subscriptions as they are in production.
             env = compose(settings, db=db, var_dir=workdir)
-            collector = Collector(env=env, mailer=FileMailer(workdir / "mail"))
+            collector = Collector(env=env, mailer=FileMailer(workdir / "mail", clock=db.clock))
             started = time.perf_counter()
             handled = await renewal.renew_due(db, collector)
             sweep = time.perf_counter() - started

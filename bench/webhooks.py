@@ -44,8 +44,8 @@ if str(ROOT) not in sys.path:
 
 from paygate.v1 import customers_pb2  # noqa: E402
 
-from server import clock  # noqa: E402
 from server.cli import create_merchant_record  # noqa: E402
+from server.clock import now_of  # noqa: E402
 from server.config import load_settings  # noqa: E402
 from server.db import Database  # noqa: E402
 from server.events.outbox import API_VERSION, record, subscribe  # noqa: E402
@@ -58,7 +58,7 @@ from tests.harness import create_database, drop_database, paygate  # noqa: E402
 async def seed_endpoint(url: str, merchant_id: str, receiver_url: str) -> None:
     db = Database(url)
     async with db.transaction() as session:
-        now = clock.now()
+        now = now_of(session)
         session.add(WebhookEndpoint(id=new_id("we"), merchant_id=merchant_id, livemode=False, url=receiver_url,
                                     enabled_events=["*"], secret="whsec_bench", api_version=API_VERSION,
                                     created=now, updated=now))

@@ -1,14 +1,16 @@
 """Time. `Clock` is what a runtime holds (server/runtime.py): `SystemClock` in every deployment. Tests that move a
 whole process forward in time (webhook retries, leases) start it with their own clock (tests/clock.py).
 
-`now()` here is the system clock, for code that has no runtime at hand (domain functions take `now` when a caller
-must choose it); `sort_key()` orders rows created within one second.
+There is no module-level "now": domain time is the runtime's clock only, so a process started with a moved clock
+never mixes it with wall time. Code inside a unit of work reads it from its session (`now_of(session)`: the
+Database that opened the session put its clock there); code without a session takes the clock, or a `now` chosen
+by its caller, explicitly. `sort_key()` orders rows created within one second.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Protocol
+from typing import Any, Protocol, cast
 
 
 class Clock(Protocol):
@@ -27,9 +29,25 @@ class SystemClock:
 SYSTEM_CLOCK = SystemClock()  # stateless
 
 
-def now() -> int:
-    """Unix time in whole seconds, from the system clock."""
-    return int(time.time())
+class HasInfo(Protocol):
+    """A session, sync or async: what `now_of` needs of it (server/clock.py imports no database code)."""
+
+    @property
+    def info(self) -> dict[Any, Any]: ...
+
+
+def clock_of(session: HasInfo) -> Clock:
+    """The clock of the Database that opened `session`. A session opened elsewhere has none: a bug to surface,
+    not a reason to fall back to wall time."""
+    clock = session.info.get("clock")
+    if clock is None:
+        raise LookupError("this session was not opened by a Database: it carries no clock")
+    return cast(Clock, clock)
+
+
+def now_of(session: HasInfo) -> int:
+    """Unix time in whole seconds, on the clock of the runtime whose unit of work `session` is."""
+    return clock_of(session).now()
 
 
 # Process-wide on purpose and never read as data: only the next value must exceed the last one handed out in this

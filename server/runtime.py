@@ -62,7 +62,10 @@ class Runtime:
               var_dir: Path = keyfiles.VAR, clock: Clock | None = None) -> Runtime:
         """Raises CatalogueError (a bad networks file) and WalletError (a bad mnemonic) before anything runs."""
         catalogue = catalogue or load(settings.networks_file, settings.providers)
-        db = db or Database(settings.database_url, group_commit=settings.sqlite_group_commit)
+        clock = clock or (db.clock if db is not None else SystemClock())
+        db = db or Database(settings.database_url, group_commit=settings.sqlite_group_commit, clock=clock)
+        if db.clock is not clock:  # rows stamped on one clock, due-checks on another: the bug this prevents
+            raise ValueError("the runtime's clock must be its database's: build the Database with clock=")
         box = SecretBox(settings.encryption_key, var_dir)
         return cls(settings=settings, db=db, catalogue=catalogue, auth=Authenticator(db),
                    rates=TableRates(settings.rates), keys=Keys.of(settings, var_dir),
@@ -70,7 +73,7 @@ class Runtime:
                    box=box, screening=Screening.from_settings(settings),
                    scanners=chain_scanners(catalogue), rails=Rails(catalogue, db, settings),
                    cards=Cards(box=box, rails=card_rails(settings)),
-                   health=RpcHealth(catalogue.networks.values(), probe), clock=clock or SystemClock())
+                   health=RpcHealth(catalogue.networks.values(), probe), clock=clock)
 
     def add_job(self, name: str, run: Callable[[Runtime], Awaitable[None]], seconds: float) -> None:
         self.jobs.append(Job(name, run, seconds))

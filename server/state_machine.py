@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from server import clock
 from server.errors import Conflict
 
 S = TypeVar("S", bound=StrEnum)
@@ -35,9 +34,10 @@ def apply(table: dict[tuple[S, E], S], statuses: type[S], refusal: type[Unexpect
         raise refusal(status, event.value) from None
 
 
-def enter(row: Any, status: StrEnum, facts: Mapping[str, object]) -> None:
-    """Puts `row` (a resource with `status` and `updated`) in `status` with the facts that go with the move."""
+def enter(row: Any, status: StrEnum, facts: Mapping[str, object], now: int) -> None:
+    """Puts `row` (a resource with `status` and `updated`) in `status` with the facts that go with the move, at
+    `now` (the runtime's clock, read by the caller from its unit of work)."""
     row.status = status
     for name, value in facts.items():
         setattr(row, name, value)
-    row.updated = clock.now()
+    row.updated = now

@@ -15,11 +15,11 @@ import sqlalchemy as sa
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
 from server.aml.models import AmlCheck, CheckStatus
 from server.aml.screener import AmlStatus, DenyListScreener, Screener, Verdict
 from server.chains import hooks
 from server.chains.models import ChainTransfer
+from server.clock import now_of
 from server.config import Settings
 from server.db import Database
 
@@ -66,7 +66,7 @@ class Screening:
             has_check = await session.get(AmlCheck, transfer.id) is not None
         if has_check:
             return  # asked already
-        now = clock.now()
+        now = now_of(session)
         verdict = self.screener.screen(transfer) if self.mode == "sync" else Verdict(AmlStatus.CHECKING)
         if not verdict.decided:
             session.add(AmlCheck(transfer_id=transfer.id, network=transfer.network, screener=self.screener.name,
@@ -109,7 +109,7 @@ async def _settle(session: AsyncSession, verdicts: Sequence[tuple[str, Verdict]]
     """Records verdicts on pending checks: one UPDATE per kind of verdict, each only where the check is still
     pending (the rows it returns are the checks this call decided), then the transfers of those, in one read.
     Returns how many transfers it decided."""
-    now = clock.now()
+    now = now_of(session)
     undecided = [transfer_id for transfer_id, verdict in verdicts if not verdict.decided]
     for part in chunks(undecided):
         await session.exec(sa.update(AmlCheck).where(col(AmlCheck.transfer_id).in_(part),

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
 from server.cards.models import ProviderAccount
+from server.clock import now_of
 from server.errors import invalid
 from server.rails.card import BadKey, CardProvider, CardRail
 from server.sealing import SecretBox
@@ -52,7 +52,7 @@ async def set_keys(session: AsyncSession, box: SecretBox, rail: CardRail, *, mer
                         webhook_secret=webhook_secret)
     except BadKey as e:
         raise invalid(e.field, e.problem) from None
-    now = clock.now()
+    now = now_of(session)
     row = await session.get(ProviderAccount, (merchant_id, livemode, rail.name))
     if row is None:
         row = ProviderAccount(merchant_id=merchant_id, livemode=livemode, provider=rail.name, secret_key="",

@@ -15,7 +15,6 @@ from collections.abc import Mapping
 import sqlalchemy as sa
 from sqlmodel import col, select
 
-from server import clock
 from server.cards import accounts, payments
 from server.cards.accounts import Cards
 from server.db import Database
@@ -49,7 +48,7 @@ async def _report(db: Database, env: Env, cards: Cards, charge_id: str, payment:
 async def refresh(db: Database, env: Env, cards: Cards, intent_id: str) -> bool:
     """Asks the provider about the intent's pending card charges, each at most once per `read_through_seconds` (claimed
     in the database, so any number of readers and processes ask once). True when a charge was asked about."""
-    now = clock.now()
+    now = db.clock.now()
     due = now - cards.read_through_seconds
     async with db.read() as session:
         pending = list(await session.exec(select(Charge).where(

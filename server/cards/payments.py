@@ -20,6 +20,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server import clock
 from server.cards import accounts, saved
 from server.cards.accounts import Account, Cards
+from server.clock import now_of
 from server.errors import Unavailable, invalid
 from server.ids import new_id
 from server.payment_intents import attempts, settle
@@ -100,7 +101,7 @@ async def open_card(session: AsyncSession, env: Env, cards: Cards, loaded: Loade
     """`payment_method_type: cards`: a Pending card charge with its provider PaymentIntent; with `token`, confirmed
     server-side; with `payment_method_id`, paid off-session with that saved card."""
     intent = loaded.intent
-    now = clock.now()
+    now = now_of(session)
     attempts.check_open(loaded, now)
     _check_payable(env, loaded, fiat)
     token, pm_id = fiat.token.strip(), fiat.payment_method_id.strip()
@@ -238,7 +239,7 @@ async def save_for_trial(session: AsyncSession, env: Env, cards: Cards, loaded: 
             raise Unavailable(f"{e}; try again") from None
         row = await saved.remember(session, acct, customer_id=intent.customer_id, provider_customer_id=customer,
                                    card=card)
-    now = clock.now()
+    now = now_of(session)
     charge = await _new_charge(session, env, loaded, acct, now)
     charge.saved_payment_method_id = row.id
     charge.save_payment_method = True
@@ -253,7 +254,7 @@ async def pay_saved(session: AsyncSession, env: Env, cards: Cards, loaded: Loade
                     idempotency_key: str) -> Loaded:
     """A saved card, charged server-side and off-session: no client library, no payer step."""
     intent = loaded.intent
-    now = clock.now()
+    now = now_of(session)
     row = await saved.find(session, merchant_id=intent.merchant_id, livemode=intent.livemode,
                            customer_id=intent.customer_id, payment_method_id=payment_method_id)
     if row is None:
@@ -359,6 +360,6 @@ async def charge_saved_card(session: AsyncSession, env: Env, cards: Cards, loade
     for charge in loaded.charges:
         if charge.idempotency_key == idempotency_key:
             return loaded
-    attempts.check_open(loaded, clock.now())
+    attempts.check_open(loaded, now_of(session))
     _check_payable(env, loaded, pb.FiatPaymentInput())
     return await pay_saved(session, env, cards, loaded, payment_method_id, idempotency_key=idempotency_key)

@@ -20,7 +20,7 @@ from paygate.v1 import refunds_pb2 as pb
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock, structs, validate
+from server import structs, validate
 from server.cards import accounts, payments
 from server.cards.accounts import Cards
 from server.customers import totals as customer_totals
@@ -93,7 +93,7 @@ async def create(db: Database, env: Env, cards: Cards, caller: Caller, request: 
         remaining = await _remaining(session, charge)
         if amount > remaining:
             raise RefundAmountExceeded(text(max(remaining, Decimal(0))), charge.asset_id)
-        now = clock.now()
+        now = db.clock.now()
         refund = Refund(
             id=new_id("rf"), merchant_id=caller.merchant_id, livemode=caller.livemode, payment_intent_id=intent.id,
             charge_id=charge.id, asset_id=charge.asset_id, network="", decimals=decimals, amount=amount,
@@ -154,7 +154,7 @@ async def send(db: Database, env: Env, cards: Cards, refund_id: str, *, retry: b
             async with db.transaction() as session:
                 await session.exec(sa.update(Refund).where(col(Refund.id) == refund_id,
                                                            col(Refund.status) == Status.PENDING)
-                                   .values(updated=clock.now()))  # the retry's back-off counts from this try
+                                   .values(updated=db.clock.now()))  # the retry's back-off counts from this try
             return refund
     async with db.transaction() as session:
         locked = await session.get(Refund, refund_id, with_for_update=True, populate_existing=True)

@@ -11,9 +11,9 @@ from paygate.v1 import customers_pb2
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
 from server.cards.accounts import Account
 from server.cards.models import SavedPaymentMethod
+from server.clock import now_of
 from server.customers.models import Customer
 from server.ids import new_id
 from server.rails.card import Card
@@ -31,7 +31,7 @@ async def provider_customer(session: AsyncSession, acct: Account, customer_id: s
         metadata={"paygate_customer_id": customer.id, "paygate_merchant_id": customer.merchant_id},
         idempotency_key=f"{customer.id}-{acct.provider}-customer", email=customer.email)
     customer.provider_a_customer_id = provider_id
-    customer.updated = clock.now()
+    customer.updated = now_of(session)
     session.add(customer)
     await session.flush()
     return provider_id
@@ -51,7 +51,7 @@ async def remember(session: AsyncSession, acct: Account, *, customer_id: str, pr
         provider=acct.provider,
         provider_customer_id=provider_customer_id, provider_payment_method_id=card.id, type="card",
         brand=card.brand, last4=card.last4, funding=card.funding, exp_month=card.exp_month, exp_year=card.exp_year,
-        country=card.country, fingerprint=card.fingerprint, created=clock.now())
+        country=card.country, fingerprint=card.fingerprint, created=now_of(session))
     session.add(row)
     await session.flush()
     return row

@@ -1,4 +1,4 @@
-"""Delivering one-time codes: a `Sender` per channel, chosen by `senders(settings)` from what the runtime built.
+"""Delivering one-time codes: a `Sender` per channel, chosen by `senders(settings, clock)` from what the runtime built.
 
 Both channels go out as mail, through SMTP with aiosmtplib (`smtp_url`) or as .eml files under `mail_dir` when no SMTP
 server is configured: e-mail codes to the shopper's address, phone codes as a short plain-text mail to an
@@ -18,7 +18,7 @@ from urllib.parse import unquote, urlsplit
 
 import aiosmtplib
 
-from server import clock
+from server.clock import Clock
 from server.config import Settings
 from server.errors import Unavailable
 from server.ids import random_base62
@@ -74,18 +74,19 @@ class SmtpTransport:
 class FileTransport:
     """Development: each message becomes `<mail_dir>/<time>-<random>.eml`, readable with any mail client."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, clock: Clock) -> None:
         self._dir: Path = settings.mail_dir
+        self._clock = clock
 
     async def deliver(self, mail: EmailMessage) -> None:
         self._dir.mkdir(parents=True, exist_ok=True)
-        path = self._dir / f"{clock.now()}-{random_base62(8)}.eml"
+        path = self._dir / f"{self._clock.now()}-{random_base62(8)}.eml"
         path.write_bytes(bytes(mail))
         log.info("one-time code mail written", extra={"path": str(path)})
 
 
-def transport(settings: Settings) -> Transport:
-    return SmtpTransport(settings) if settings.smtp_url else FileTransport(settings)
+def transport(settings: Settings, clock: Clock) -> Transport:
+    return SmtpTransport(settings) if settings.smtp_url else FileTransport(settings, clock)
 
 
 async def _deliver(transport: Transport, mail: EmailMessage, field: str) -> None:
@@ -130,9 +131,10 @@ class SmsGatewaySender:
         await _deliver(self._transport, mail, "phone")
 
 
-def senders(settings: Settings) -> Mapping[str, Sender]:
-    """The senders this deployment has, by channel: e-mail always; phone only with `sms_email_gateway`."""
-    via = transport(settings)
+def senders(settings: Settings, clock: Clock) -> Mapping[str, Sender]:
+    """The senders this deployment has, by channel: e-mail always; phone only with `sms_email_gateway`. `clock`
+    names the .eml files of development's file transport."""
+    via = transport(settings, clock)
     out: dict[str, Sender] = {"email": EmailSender(settings, via)}
     if settings.sms_email_gateway:
         out["phone"] = SmsGatewaySender(settings, via)

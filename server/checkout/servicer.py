@@ -17,7 +17,7 @@ class CheckoutServicer(checkout_pb2_grpc.CheckoutServiceServicer):
     def __init__(self, rt: Runtime, by_channel: Mapping[str, Sender] | None = None) -> None:
         self._rt = rt
         self._env: Env = rt  # the part of the runtime payments read
-        self._senders = by_channel if by_channel is not None else senders(rt.settings)
+        self._senders = by_channel if by_channel is not None else senders(rt.settings, rt.clock)
 
     async def GetCheckoutLink(self, request: pb.GetCheckoutLinkRequest,
                               context: grpc.aio.ServicerContext) -> pb.GetCheckoutLinkResponse:

@@ -9,7 +9,8 @@ from paygate.v1 import customers_pb2
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock, structs, validate
+from server import structs, validate
+from server.clock import now_of
 from server.customers.convert import to_proto
 from server.customers.models import Customer
 from server.events.outbox import changed, record, snapshot
@@ -49,7 +50,7 @@ def _apply(row: Customer, request: customers_pb2.CreateCustomerRequest | custome
 
 
 async def create(session: AsyncSession, caller: Caller, request: customers_pb2.CreateCustomerRequest) -> Customer:
-    now = clock.now()
+    now = now_of(session)
     row = Customer(id=new_id("cus"), merchant_id=caller.merchant_id, livemode=caller.livemode,
                    created=now, updated=now)
     _apply(row, request)
@@ -71,7 +72,7 @@ async def update(session: AsyncSession, caller: Caller, request: customers_pb2.U
     row = await get(session, caller, request.id)
     before = snapshot(to_proto(row))
     _apply(row, request)
-    row.updated = clock.now()
+    row.updated = now_of(session)
     session.add(row)
     await _event(session, row, "customer.updated", before)
     return row
@@ -80,7 +81,7 @@ async def update(session: AsyncSession, caller: Caller, request: customers_pb2.U
 async def delete(session: AsyncSession, caller: Caller, customer_id: str) -> None:
     # Kept as a tombstone: payments that name the customer still resolve it.
     row = await get(session, caller, customer_id)
-    row.deleted_at = row.updated = clock.now()
+    row.deleted_at = row.updated = now_of(session)
     session.add(row)
     await _event(session, row, "customer.deleted")
 
@@ -113,7 +114,7 @@ async def create_for_identity(session: AsyncSession, caller: Caller, idp_key: st
     existing = await find_by_identity(session, caller, idp_key, subject)
     if existing is not None:
         return existing
-    now = clock.now()
+    now = now_of(session)
     row = Customer(id=new_id("cus"), merchant_id=caller.merchant_id, livemode=caller.livemode,
                    created=now, updated=now)
     setattr(row, idp_key, subject)

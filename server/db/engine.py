@@ -26,6 +26,7 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from server.clock import Clock, SystemClock
 from server.db import aggregates, sqlite_driver
 from server.db.group_commit import GroupWriter
 from server.errors import DomainError
@@ -108,12 +109,15 @@ def configure_sqlite(engine: sa.Engine, *, writer: bool = True) -> None:
 class Database:
     """One per process. `transaction()` is the unit of work: it commits on success and rolls back otherwise."""
 
-    def __init__(self, url: str, *, pool_size: int = 10, group_commit: bool = True) -> None:
+    def __init__(self, url: str, *, pool_size: int = 10, group_commit: bool = True,
+                 clock: Clock | None = None) -> None:
         """`group_commit` (SQLite only): write units of work share commits (server/db/group_commit.py); when
-        False each commits on its own, serialised by a lock."""
+        False each commits on its own, serialised by a lock. `clock`: the runtime's, carried by every session
+        handed out (`server.clock.now_of`), so rows are stamped with the same time the runtime's jobs compare."""
         ensure_sqlite_dir(url)
         self.url = url
         self.hooks = Hooks()
+        self.clock: Clock = clock or SystemClock()
         self.dialect = _split(url)[0]
         # Statements' parameters never reach an error message or a log (they hold customers' data and secrets).
         kwargs: dict[str, Any] = {"hide_parameters": True}
@@ -128,7 +132,7 @@ class Database:
         # read before a watcher's commit and its transfers read after it would disagree (SQLite's BEGIN is a
         # snapshot already). A read-only REPEATABLE READ transaction never fails to serialize.
         self._reader: AsyncEngine = self.engine.execution_options(isolation_level="REPEATABLE READ")
-        info = {"hooks": self.hooks}
+        info = {"hooks": self.hooks, "clock": self.clock}
         # SQLite has one writer at a time: this process's write units of work go through one writer that commits
         # them in groups (server/db/group_commit.py); `self.engine` stays for DDL, migrations and health checks.
         self._writer: GroupWriter | None = None

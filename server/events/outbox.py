@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
+from server.clock import now_of
 from server.db import Database
 from server.db.engine import hooks_of
 from server.events.models import Event
@@ -67,7 +68,7 @@ async def record_each(session: AsyncSession, *, merchant_id: str, livemode: bool
     if before is not None and previous_attributes is None:
         previous_attributes = changed(before, data)
     text = dumps({"object": data, "previous_attributes": previous_attributes}).decode()
-    object_id, created = str(data.get("id", "")), clock.now()
+    object_id, created = str(data.get("id", "")), now_of(session)
     deferred = bool(session.info.get(DEFER_FLUSH))
     subscribers = hooks_of(session).of(EVENT_RECORDED)
     for type_ in types:

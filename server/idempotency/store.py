@@ -25,7 +25,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
 from server.db import Database
 from server.errors import Conflict, InvalidArgument
 from server.idempotency.models import IdempotencyKey
@@ -89,7 +88,7 @@ async def claim(db: Database, merchant_id: str, livemode: bool, key: str, method
     """A `Lease` when the caller now owns the key; the stored outcome when it is a replay."""
     if not key or len(key) > MAX_KEY_LENGTH:
         raise InvalidArgument(f"Idempotency-Key: must be 1 to {MAX_KEY_LENGTH} characters", field="Idempotency-Key")
-    now = clock.now()
+    now = db.clock.now()
     lease = Lease(merchant_id, livemode, key, now + LEASE_SECONDS)
     row = IdempotencyKey(merchant_id=merchant_id, livemode=livemode, key=key, method=method,
                          request_hash=digest, state=IN_PROGRESS, locked_until=lease.token,
@@ -145,7 +144,7 @@ async def release(db: Database, merchant_id: str, livemode: bool, key: str) -> N
 async def purge_expired(db: Database) -> int:
     async with db.transaction() as session:
         result = await session.exec(
-            sa.delete(IdempotencyKey).where(col(IdempotencyKey.expires_at) <= clock.now())
+            sa.delete(IdempotencyKey).where(col(IdempotencyKey.expires_at) <= db.clock.now())
         )
         return int(result.rowcount or 0)
 

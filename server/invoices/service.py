@@ -7,7 +7,7 @@ from paygate.v1 import invoices_pb2 as ipb
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
+from server.clock import now_of
 from server.errors import MissingParameter, NotFound, invalid
 from server.invoices import states
 from server.invoices.models import Invoice
@@ -73,7 +73,7 @@ async def send(session: AsyncSession, collector: Collector, caller: Caller, invo
         raise states.NotOpen(inv.status, states.Event.PAY)
     await open_intent(session, collector.env, inv, final_time(inv))
     sub = await session.get(Subscription, inv.subscription_id)
-    inv.mail_due_at = sub.now() if sub is not None else clock.now()
+    inv.mail_due_at = sub.time_at(now_of(session)) if sub is not None else now_of(session)
     session.add(inv)
     return inv, [Callout("mail", inv.id)]
 
@@ -83,7 +83,7 @@ async def void(session: AsyncSession, caller: Caller, invoice_id: str) -> Invoic
     moves on as if it were paid, and nothing more is collected for that cycle."""
     inv = await get(session, caller, invoice_id)
     sub = await billing.lock(session, inv.subscription_id)
-    now = sub.now() if sub is not None else 0
+    now = sub.time_at(now_of(session)) if sub is not None else 0
     await billing.invoice_move(session, inv, states.Event.VOID, now, voided_at=now)
     if sub is not None and inv.billing_reason == "subscription_cycle":
         await lifecycle.advance_if_paid(session, sub, inv, now)

@@ -11,7 +11,7 @@ from urllib.parse import unquote, urlsplit
 
 import aiosmtplib
 
-from server import clock
+from server.clock import Clock
 from server.ids import random_base62
 
 log = logging.getLogger("paygate.mail")
@@ -83,11 +83,13 @@ class SmtpMailer:
 
 
 class FileMailer:
-    """Each message becomes `<folder>/<time>-<random>.eml`, readable with any mail client."""
+    """Each message becomes `<folder>/<time>-<random>.eml`, readable with any mail client. `<time>` is on the
+    runtime's clock: the files of a process whose clock a test moved sort in that process's time."""
 
-    def __init__(self, folder: Path, sender: str = DEFAULT_FROM) -> None:
+    def __init__(self, folder: Path, sender: str = DEFAULT_FROM, *, clock: Clock) -> None:
         self.folder = folder
         self._sender = sender
+        self._clock = clock
 
     async def send(self, message: Message) -> None:
         path = self._write(bytes(_stamp(message, self._sender)))
@@ -97,7 +99,7 @@ class FileMailer:
         """A new file (never over another one), with plain system calls: a renewal sweep writes thousands."""
         folder = str(self.folder)
         while True:
-            path = os.path.join(folder, f"{clock.now()}-{random_base62(8)}.eml")
+            path = os.path.join(folder, f"{self._clock.now()}-{random_base62(8)}.eml")
             try:
                 fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
             except FileNotFoundError:  # the folder is made on the first message (or again, if it was removed)
@@ -114,6 +116,7 @@ class FileMailer:
             return path
 
 
-def mailer_for(smtp_url: str = "", mail_dir: Path = Path("var/mail"), sender: str = DEFAULT_FROM) -> Mailer:
-    """SMTP when a URL is configured, else `.eml` files under `mail_dir`."""
-    return SmtpMailer(smtp_url, sender) if smtp_url else FileMailer(mail_dir, sender)
+def mailer_for(clock: Clock, smtp_url: str = "", mail_dir: Path = Path("var/mail"),
+               sender: str = DEFAULT_FROM) -> Mailer:
+    """SMTP when a URL is configured, else `.eml` files under `mail_dir` (named on `clock`)."""
+    return SmtpMailer(smtp_url, sender) if smtp_url else FileMailer(mail_dir, sender, clock=clock)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
+from server.clock import now_of
 from server.ids import digest, new_id, random_base62
 from server.merchants.models import ApiKey, Merchant
 
@@ -32,7 +32,7 @@ async def create_merchant(session: AsyncSession, name: str) -> tuple[Merchant, d
     name = name.strip()
     if not name:
         raise ValueError("a merchant needs a name")
-    now = clock.now()
+    now = now_of(session)
     merchant = Merchant(id=new_id("mch"), name=name, created=now)
     session.add(merchant)
     await session.flush()  # no ORM relationships: the parent row goes first
@@ -83,6 +83,6 @@ async def create_role_key(session: AsyncSession, merchant_id: str, livemode: boo
     """A new secret key with a role (`approver`, DESIGN §15); the secret is returned here and never again."""
     secret = f"sk_{MODES[livemode]}_{random_base62(SECRET_KEY_CHARS)}"
     row = ApiKey(id=new_id("key"), merchant_id=merchant_id, livemode=livemode, kind="secret", lookup=digest(secret),
-                 hint=secret[:12], role=role, created=clock.now())
+                 hint=secret[:12], role=role, created=now_of(session))
     session.add(row)
     return row, secret

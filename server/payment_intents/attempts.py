@@ -14,6 +14,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server import clock
 from server.assets.catalogue import Asset
 from server.chains.models import NetworkCursor, WatchedAddress
+from server.clock import now_of
 from server.errors import MissingParameter, invalid
 from server.ids import new_id
 from server.payment_intents.aggregate import Loaded
@@ -93,7 +94,7 @@ def _paid_so_far(loaded: Loaded) -> Decimal:
 
 async def open_crypto(session: AsyncSession, env: Env, loaded: Loaded, asset_id: str) -> Loaded:
     intent = loaded.intent
-    now = clock.now()
+    now = now_of(session)
     check_open(loaded, now)
     asset_id = asset_id or intent.permanent_deposit_asset_id
     if not asset_id:
@@ -151,7 +152,7 @@ async def permanent_deposit(session: AsyncSession, env: Env, merchant_id: str, l
     address, index = await new_deposit_address(session, env.keys, merchant_id, livemode)
     row = PermanentDeposit(id=new_id("pd"), merchant_id=merchant_id, livemode=livemode, customer_id=customer_id,
                            asset_id=asset.id, network=asset.network, address=address, address_index=index,
-                           created=clock.now())
+                           created=now_of(session))
     session.add(row)
     await session.flush()
     return row

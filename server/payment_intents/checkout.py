@@ -13,8 +13,8 @@ from typing import TypeVar
 from paygate.v1 import payment_intents_pb2 as pb
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
 from server.cards.accounts import Cards
+from server.clock import now_of
 from server.errors import Conflict, NotFound, Unauthenticated
 from server.payment_intents import service, settle
 from server.payment_intents.aggregate import Loaded, load_one
@@ -73,7 +73,7 @@ def check_viewable(loaded: Loaded, now: int) -> None:
 
 async def choose(session: AsyncSession, env: Env, loaded: Loaded, request: pb.UpdateCheckoutPaymentIntentRequest,
                  cards: Cards | None = None) -> Loaded:
-    check_viewable(loaded, clock.now())
+    check_viewable(loaded, now_of(session))
     try:
         return await service.choose_method(session, env, loaded, request.payment_method_type,
                                            request.payment_method_options, cards)

@@ -10,7 +10,7 @@ from paygate.v1 import payment_intents_pb2 as pb
 from paygate.v1.money_pb2 import Address, AssetAmount, Price
 from paygate.v1.payment_links_pb2 import PaymentLinkProduct
 
-from server import clock, structs
+from server import structs
 from server.aml import AmlStatus
 from server.chains.models import ChainTransfer, TransferStatus
 from server.customers.convert import to_proto as customer_proto
@@ -172,7 +172,7 @@ def client_secret(env: Env, loaded: Loaded) -> str:
 
 
 def to_proto(env: Env, loaded: Loaded, now: int | None = None) -> pb.PaymentIntent:
-    now = clock.now() if now is None else now
+    now = env.clock.now() if now is None else now
     i = loaded.intent
     paid_asset = i.paid_asset_id or i.currency
     out = pb.PaymentIntent(

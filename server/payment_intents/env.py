@@ -1,4 +1,5 @@
-"""What payments read besides the database: settings, catalogue, rates, wallet keys, client secrets and the RPC health.
+"""What payments read besides the database: settings, catalogue, rates, wallet keys, client secrets, the RPC health
+and the clock.
 
 A `Runtime` (server/runtime.py) is one; functions of payments and refunds take an `Env` to say they need no more.
 """
@@ -9,6 +10,7 @@ from typing import Protocol
 
 from server.assets.catalogue import Catalogue
 from server.assets.health import RpcHealth
+from server.clock import Clock
 from server.config import Settings
 from server.payment_intents.client_secret import ClientSecrets
 from server.rates import RateSource
@@ -33,3 +35,6 @@ class Env(Protocol):
 
     @property
     def health(self) -> RpcHealth: ...
+
+    @property
+    def clock(self) -> Clock: ...

@@ -11,7 +11,6 @@ import logging
 
 from sqlmodel import col, select
 
-from server import clock
 from server.cards import outcome
 from server.db import Database
 from server.payment_intents import service
@@ -27,7 +26,7 @@ INTERVAL_SECONDS = 5
 
 async def expire_due(db: Database, env: Env, now: int | None = None) -> int:
     """Expire one batch of due intents; the number expired."""
-    now = clock.now() if now is None else now
+    now = db.clock.now() if now is None else now
     async with db.transaction() as session:
         stmt = (select(PaymentIntent)
                 .where(PaymentIntent.status == Status.REQUIRES_PAYMENT_METHOD, col(PaymentIntent.expired_at) <= now)

@@ -13,11 +13,12 @@ from paygate.v1 import payment_intents_pb2 as pb
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock, structs, validate
+from server import structs, validate
 from server.aml import AmlStatus
 from server.cards import payments as card_payments
 from server.cards.accounts import Cards
 from server.chains.models import ChainTransfer, TransferStatus
+from server.clock import now_of
 from server.customers import service as customers
 from server.customers.models import Customer
 from server.errors import MissingParameter, invalid
@@ -118,7 +119,7 @@ async def create(session: AsyncSession, env: Env, caller: Caller, request: pb.Cr
         if not request.permanent_deposit:
             raise invalid("permanent_deposit_asset_id", "only with permanent_deposit=true")
         attempts.payable_asset(env, deposit_asset, caller.livemode, "permanent_deposit_asset_id")
-    now = clock.now()
+    now = now_of(session)
     intent = PaymentIntent(
         id=new_id("pi"), merchant_id=caller.merchant_id, livemode=caller.livemode, amount=amount, currency=currency,
         customer_id=customer.id if customer else None,
@@ -181,7 +182,7 @@ async def choose_method(session: AsyncSession, env: Env, loaded: Loaded, method:
                         options: pb.PaymentMethodOptionsInput, cards: Cards | None = None) -> Loaded:
     """Choosing crypto opens a payment attempt (or returns the open one for the same asset); choosing cards opens a
     card charge at its provider (server/cards)."""
-    attempts.check_open(loaded, clock.now())
+    attempts.check_open(loaded, now_of(session))
     chosen = _method_of(method, options)
     if loaded.intent.amount == 0 and loaded.invoice is not None and chosen == "crypto":
         # A free trial: nothing to pay, so choosing how to pay later completes it (DESIGN §8).
@@ -241,7 +242,7 @@ async def cancel(session: AsyncSession, env: Env, caller: Caller, request: pb.Ca
     if await _has_confirmed_funds(session, intent.id):
         raise UnexpectedState(f"{intent.status} with confirmed funds", Event.CANCEL)
     reason = validate.text("reason", request.reason.strip()) if request.HasField("reason") else ""
-    await settle.move(session, env, loaded, Event.CANCEL, canceled_at=clock.now(), cancellation_reason=reason)
+    await settle.move(session, env, loaded, Event.CANCEL, canceled_at=now_of(session), cancellation_reason=reason)
     return loaded
 
 

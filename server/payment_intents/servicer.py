@@ -4,7 +4,6 @@ import grpc
 from paygate.v1 import payment_intents_pb2 as pb
 from paygate.v1 import payment_intents_pb2_grpc
 
-from server import clock
 from server.cards import outcome
 from server.paging import page_of
 from server.payment_intents import checkout, service
@@ -40,7 +39,7 @@ class PaymentIntentServicer(payment_intents_pb2_grpc.PaymentIntentServiceService
     async def ListPaymentIntents(self, request: pb.ListPaymentIntentsRequest,
                                  context: grpc.aio.ServicerContext) -> pb.ListPaymentIntentsResponse:
         page = page_of(request)
-        now = clock.now()
+        now = self._rt.clock.now()
         async with self._rt.db.read() as session:
             rows, total = await service.list_page(session, current_caller(), page, request)
             intents = [to_proto(self._env, r, now) for r in rows]
@@ -89,7 +88,7 @@ class PaymentIntentServicer(payment_intents_pb2_grpc.PaymentIntentServiceService
             async with self._rt.db.read() as session:
                 loaded = await checkout.open_intent(session, self._env, caller, trusted, fields.id,
                                                     fields.client_secret)
-        now = clock.now()
+        now = self._rt.clock.now()
         checkout.check_viewable(loaded, now)
         return pb.GetCheckoutPaymentIntentResponse(payment_intent=checkout.answer(self._env, loaded, trusted, now))
 

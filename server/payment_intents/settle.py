@@ -12,7 +12,8 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock, state_machine
+from server import state_machine
+from server.clock import now_of
 from server.customers import totals as customer_totals
 from server.events import outbox
 from server.payment_intents import convert, totals
@@ -46,7 +47,7 @@ async def move(session: AsyncSession, env: Env, loaded: Loaded, event: Event, **
     before = snapshot(env, loaded)
     intent = loaded.intent
     was = intent.status
-    state_machine.enter(intent, transition(intent.status, event), facts)
+    state_machine.enter(intent, transition(intent.status, event), facts, now_of(session))
     session.add(intent)
     if intent.status == Status.SUCCESS and was != Status.SUCCESS:
         # The payment succeeded: the customer's totals move in this same transaction.
@@ -132,7 +133,7 @@ async def settle(session: AsyncSession, env: Env, intent_id: str) -> Loaded | No
     failed_now, outcome, counting = _recompute(env, loaded)
     for charge in loaded.charges:
         session.add(charge)
-    intent.updated = clock.now()
+    intent.updated = now_of(session)
     session.add(intent)
     if counting and intent.status == Status.REQUIRES_PAYMENT_METHOD:
         await move(session, env, loaded, Event.TRANSACTION_SEEN)
@@ -153,7 +154,7 @@ async def refunded(session: AsyncSession, env: Env, intent_id: str, amount: Deci
     intent.amount_refunded += amount
     intent.network_fee += network_fee
     intent.net_amount -= amount
-    intent.updated = clock.now()
+    intent.updated = now_of(session)
     session.add(intent)
     if intent.amount_refunded >= intent.amount_captured and allowed(intent.status, Event.REFUNDED_IN_FULL):
         await move(session, env, await load_one(session, intent), Event.REFUNDED_IN_FULL)

@@ -12,7 +12,8 @@ from paygate.v1 import payment_links_pb2 as pb
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock, structs, validate
+from server import structs, validate
+from server.clock import now_of
 from server.errors import Conflict, invalid
 from server.ids import new_id
 from server.paging import Page, newest_first
@@ -91,7 +92,7 @@ async def create(session: AsyncSession, caller: Caller, request: pb.CreatePaymen
             raise invalid(f"{where}.min_quantity", "must be 0 or more")
         if addon.max_quantity < max(1, addon.min_quantity):
             raise invalid(f"{where}.max_quantity", "must be at least 1 and at least min_quantity")
-    now = clock.now()
+    now = now_of(session)
     link = PaymentLink(id=new_id("pl"), merchant_id=caller.merchant_id, livemode=caller.livemode,
                        product_id=product.id, active=True, default_variant_id=request.default_variant_id,
                        variant_config=structs.metadata_of(request.variant_config, "variant_config"),
@@ -121,7 +122,7 @@ async def set_active(session: AsyncSession, caller: Caller, request: pb.UpdatePa
     loaded = await get(session, caller, request.id)
     if loaded.link.active != request.active:
         loaded.link.active = request.active
-        loaded.link.updated_at = clock.now()
+        loaded.link.updated_at = now_of(session)
         session.add(loaded.link)
     return loaded
 

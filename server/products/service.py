@@ -9,8 +9,9 @@ from paygate.v1.money_pb2 import Price
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock, structs
+from server import structs
 from server.assets.catalogue import Catalogue
+from server.clock import now_of
 from server.errors import Conflict, invalid
 from server.ids import new_id
 from server.paging import Page, newest_first
@@ -76,7 +77,7 @@ async def create(session: AsyncSession, caller: Caller, catalogue: Catalogue,
     named += [f"selling_plans[{i}].id" for i, p in enumerate(spec.selling_plans) if p.id]
     if named:
         raise invalid(named[0], "ids are assigned by paygate; omit them on create")
-    now = clock.now()
+    now = now_of(session)
     product = Product(id=new_id("prod"), merchant_id=caller.merchant_id, livemode=caller.livemode,
                       name=spec.name, default_currency=spec.default_currency, created_at=now, updated_at=now)
     _write_fields(product, spec)
@@ -207,7 +208,7 @@ async def update(session: AsyncSession, caller: Caller, catalogue: Catalogue,
     product = current.product
     _write_fields(product, spec)
     product.version += 1
-    product.updated_at = clock.now()
+    product.updated_at = now_of(session)
     session.add(product)
     variants, plans = await _sync_children(session, product, spec, current)
     return Loaded(product, variants, plans)

@@ -21,8 +21,8 @@ from decimal import Decimal
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
 from server.assets.catalogue import Asset
+from server.clock import now_of
 from server.customers import totals as customer_totals
 from server.ids import new_id
 from server.payment_intents import settle
@@ -69,7 +69,7 @@ async def _lock_tx(session: AsyncSession, tx_id: str) -> RefundTransaction | Non
 
 async def _finish(session: AsyncSession, row: RefundTransaction, status: TransactionStatus, **facts: object) -> None:
     """A pending refund transaction reaches its end (locked by `_lock_tx`)."""
-    row.status, row.updated_at = status, clock.now()
+    row.status, row.updated_at = status, now_of(session)
     for name, value in facts.items():
         setattr(row, name, value)
     session.add(row)
@@ -98,7 +98,7 @@ def _in_asset(base: int | None, decimals: int) -> Decimal:
 
 
 def _record(session: AsyncSession, tx_id: str, refund: Refund, signed: SignedPayout, asset: Asset) -> None:
-    now = clock.now()
+    now = now_of(session)
     session.add(RefundTransaction(
         id=tx_id, refund_id=refund.id, network=signed.network, source_address=signed.source,
         destination_address=refund.refund_address, nonce=signed.sequence, tx_hash=signed.tx_hash, raw=signed.raw,
@@ -256,7 +256,7 @@ class RefundPayouts:
             before = await service.snapshot(session, self.env, locked)
             await _finish(session, row, TX.FAILED)
             signed = await _sign(session, payouts, quote, key[1], locked, asset)
-            locked.network_fee, locked.updated = _in_asset(quote.fee_base, asset.decimals), clock.now()
+            locked.network_fee, locked.updated = _in_asset(quote.fee_base, asset.decimals), now_of(session)
             session.add(locked)
             await session.flush()
             await service.record(session, self.env, locked, "refund.updated", before)

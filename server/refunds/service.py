@@ -17,10 +17,11 @@ from paygate.v1 import refunds_pb2 as pb
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock, state_machine, structs, validate
+from server import state_machine, structs, validate
 from server.aml import AmlStatus
 from server.assets.catalogue import Asset
 from server.chains.models import TransferStatus
+from server.clock import now_of
 from server.db import Database
 from server.errors import MissingParameter, invalid
 from server.events import outbox
@@ -152,7 +153,7 @@ async def move(session: AsyncSession, env: Env, refund: Refund, event: Event, **
     """One transition, its facts, `refund.updated`, and `refund.succeeded`/`refund.failed` when it ends there: for
     refunds sent on a chain (refunds/sender.py) and by a card provider (cards/refunds.py) alike."""
     before = await snapshot(session, env, refund)
-    state_machine.enter(refund, transition(refund.status, event), facts)
+    state_machine.enter(refund, transition(refund.status, event), facts, now_of(session))
     session.add(refund)
     await session.flush()
     await record(session, env, refund, "refund.updated", before)
@@ -236,7 +237,7 @@ async def _create(db: Database, env: Env, rails: Rails, caller: Caller, p: Plan,
         if intent is None or (not p.unexpected and intent.status not in REFUNDABLE):
             raise InvalidPaymentIntent()  # refunded in full (or changed) since the read above
         await check_remaining(session, p, amount)
-        now = clock.now()
+        now = db.clock.now()
         refund = Refund(
             id=new_id("rf"), merchant_id=caller.merchant_id, livemode=caller.livemode, payment_intent_id=intent.id,
             charge_id=p.charge_id, asset_id=p.asset.id, network=p.asset.network, decimals=p.asset.decimals,

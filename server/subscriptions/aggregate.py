@@ -8,6 +8,7 @@ from functools import cached_property
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from server.clock import now_of
 from server.customers.models import Customer
 from server.merchants.models import Merchant
 from server.products.models import Product, ProductVariant, SellingPlan
@@ -51,6 +52,7 @@ class Loaded:
     customer: Customer | None
     product: Product
     current: Plan
+    read_at: int  # the runtime's clock when loaded: "now" for what its API shape shows (hours since creation)
     target: Plan | None = None  # of the pending update
 
     @property
@@ -85,4 +87,4 @@ async def load(session: AsyncSession, sub: Subscription) -> Loaded:
         p = sub.pending_update
         target = await plan_of(session, p["target_selling_plan_id"], p["target_variant_id"], p["target_quantity"],
                                sub.decimals)
-    return Loaded(sub, merchant.name if merchant else "", customer, product, current, target)
+    return Loaded(sub, merchant.name if merchant else "", customer, product, current, now_of(session), target)

@@ -17,6 +17,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
+from server.clock import now_of
 from server.customers.models import Customer
 from server.events import outbox
 from server.ids import new_id
@@ -116,7 +117,7 @@ async def record_upcoming(session: AsyncSession, loaded: Loaded) -> None:
     credit = min(sub.credit_balance, price)
     if credit > 0:
         lines.append(line(on_plan, -credit, start, end, description="Credit from a plan change", proration=True))
-    now = sub.now()
+    now = sub.time_at(now_of(session))
     upcoming = Invoice(id="", merchant_id=sub.merchant_id, livemode=sub.livemode, subscription_id=sub.id,
                        customer_id=sub.customer_id, amount=max(price - credit, Decimal(0)), currency=sub.currency,
                        decimals=sub.decimals, status="draft", billing_reason="subscription_cycle", cycle_number=n,

@@ -21,6 +21,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
+from server.clock import now_of
 from server.customers.models import Customer
 from server.db import Database
 from server.ids import new_id
@@ -90,7 +91,7 @@ async def open_intent(session: AsyncSession, env: Env, inv: Invoice, expires_at:
         existing = await session.get(PaymentIntent, inv.payment_intent_id)
         if existing is not None:
             return existing
-    now = clock.now()
+    now = now_of(session)
     intent = PaymentIntent(
         id=new_id("pi"), merchant_id=inv.merchant_id, livemode=inv.livemode, amount=inv.amount,
         currency=inv.currency, customer_id=inv.customer_id, description=f"Invoice {inv.id}",
@@ -130,7 +131,7 @@ async def collect(session: AsyncSession, collector: Collector | None, sub: Subsc
     # Leased to the callout that e-mails it right after this commit (wall clock, like the mail job's claim): if
     # this process dies first, the lease lapses and the mail job sends it. The e-mail is built now, from the rows
     # at hand, so that the callout need not read them again.
-    inv.mail_due_at = clock.now() + MAIL_LEASE_SECONDS
+    inv.mail_due_at = now_of(session) + MAIL_LEASE_SECONDS
     session.add(inv)
     customer = await rows.get(session, Customer, inv.customer_id) if inv.customer_id else None
     merchant = await rows.get(session, Merchant, inv.merchant_id)
@@ -193,7 +194,7 @@ async def send_mails(db: Database, mailer: Mailer, invoice_ids: list[str], *, le
             await session.exec(sa.update(Invoice).where(col(Invoice.id).in_(unmailable)).values(mail_due_at=None))
         if messages and not leased:
             await session.exec(sa.update(Invoice).where(col(Invoice.id).in_(list(messages)))
-                               .values(mail_due_at=clock.now() + MAIL_LEASE_SECONDS))
+                               .values(mail_due_at=db.clock.now() + MAIL_LEASE_SECONDS))
     return await deliver(db, mailer, messages)
 
 
@@ -218,7 +219,7 @@ async def deliver(db: Database, mailer: Mailer, messages: dict[str, Message]) ->
     if sent:
         async with db.transaction() as session:
             await session.exec(sa.update(Invoice).where(col(Invoice.id).in_(sent))
-                               .values(mail_due_at=None, sent_at=clock.now()))
+                               .values(mail_due_at=None, sent_at=db.clock.now()))
     return len(sent)
 
 
@@ -254,7 +255,7 @@ async def charge(db: Database, collector: Collector, invoice_id: str) -> None:
         intent = await open_intent(session, collector.env, inv, final_time(inv))
         attempt = await decided_attempts(session, intent.id, inv.id) + 1
         inv.attempt_count = attempt
-        inv.next_payment_attempt = sub.now() + CHARGE_LEASE_SECONDS
+        inv.next_payment_attempt = sub.time_at(now_of(session)) + CHARGE_LEASE_SECONDS
         session.add(inv)
         await billing.refresh_due(session, sub)
         session.add(sub)
@@ -277,7 +278,7 @@ async def card_outcome(session: AsyncSession, invoice_id: str, result: CardResul
     inv = await session.get(Invoice, invoice_id, with_for_update=True, populate_existing=True)
     if sub is None or inv is None or inv.status != "open":
         return
-    now = sub.now()
+    now = sub.time_at(now_of(session))
     if result.succeeded:
         await lifecycle.invoice_paid(session, sub, inv, now)
         return

@@ -113,7 +113,8 @@ def to_proto(loaded: Loaded) -> pb.Subscription:
                                         s.currency),
         next_charge_amount=money_text(amount), next_charge_amount_display=display(amount, s.currency, s.decimals),
         payment_required=s.status == Status.INCOMPLETE,
-        hours_since_creation=max(0, s.now() - s.created_at) // 3600, quantity=s.quantity, livemode=s.livemode,
+        hours_since_creation=max(0, s.time_at(loaded.read_at) - s.created_at) // 3600, quantity=s.quantity,
+        livemode=s.livemode,
     )
     structs.fill(out.metadata, s.metadata_)
     for name in ("trial_start", "trial_end", "canceled_at", "cancel_reason", "paused_at", "resumes_at",

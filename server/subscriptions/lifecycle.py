@@ -14,6 +14,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.cards.models import SavedPaymentMethod
+from server.clock import now_of
 from server.events.models import Event as EventRow
 from server.ids import new_id
 from server.invoices import states as inv_states
@@ -159,7 +160,7 @@ async def on_event(session: AsyncSession, event: EventRow) -> None:
     if sub is None:
         return
     intent = await session.get(PaymentIntent, event.object_id)
-    now = sub.now()
+    now = sub.time_at(now_of(session))
     if event.type == "payment_intent.succeeded":
         if inv.status != "open" or intent is None:
             return  # paid after being voided or given up on: the intent shows the funds; nothing moves

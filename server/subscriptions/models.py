@@ -78,6 +78,6 @@ class Subscription(SQLModel, table=True):
     sort_key: int = Field(default_factory=clock.sort_key, sa_type=sa.BigInteger)
     updated_at: int = Field(sa_type=sa.BigInteger)
 
-    def now(self) -> int:
-        """The subscription's time: its test clock once advanced, else the wall clock."""
-        return self.test_clock if self.test_clock is not None else clock.now()
+    def time_at(self, now: int) -> int:
+        """The subscription's time when the runtime's clock reads `now`: its test clock once advanced, else `now`."""
+        return self.test_clock if self.test_clock is not None else now

@@ -23,7 +23,6 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
 from server.db import Database
 from server.events import outbox
 from server.invoices.models import Invoice
@@ -239,7 +238,7 @@ async def renew_due(db: Database, collector: Collector | None, now: int | None =
                     *, batch: int = BATCH) -> int:
     """The scheduler's sweep: every subscription (on the wall clock) with something due, in batches; the number
     of subscriptions handled."""
-    now = clock.now() if now is None else now
+    now = db.clock.now() if now is None else now
     handled = 0
     while True:
         callouts: list[Callout] = []

@@ -14,6 +14,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import structs, validate
+from server.clock import now_of
 from server.errors import Forbidden, MissingParameter, invalid
 from server.paging import Slice, newest_first
 from server.products.convert import variant_title
@@ -85,7 +86,7 @@ async def list_page(session: AsyncSession, caller: Caller, request: pb.ListSubsc
 
 async def cancel(session: AsyncSession, caller: Caller, request: pb.CancelSubscriptionRequest) -> Loaded:
     loaded = await get(session, caller, request.id, for_update=True)
-    sub, now = loaded.sub, loaded.sub.now()
+    sub, now = loaded.sub, loaded.sub.time_at(now_of(session))
     at_period_end = request.cancel_at_period_end if request.HasField("cancel_at_period_end") else True
     reason = validate.text("cancel_reason", request.cancel_reason.strip()) if request.HasField("cancel_reason") \
         else ""
@@ -107,14 +108,14 @@ async def revoke_cancel(session: AsyncSession, caller: Caller, request: pb.Revok
     transition(sub.status, Event.REVOKE_CANCEL)
     if not sub.cancel_at_period_end:
         raise UnexpectedState(f"{sub.status} without a scheduled cancel", Event.REVOKE_CANCEL)
-    await billing.move(session, loaded, Event.REVOKE_CANCEL, sub.now(), cancel_at_period_end=False, canceled_at=None,
-                       cancel_reason=None)
+    await billing.move(session, loaded, Event.REVOKE_CANCEL, sub.time_at(now_of(session)), cancel_at_period_end=False,
+                       canceled_at=None, cancel_reason=None)
     return loaded
 
 
 async def pause(session: AsyncSession, caller: Caller, request: pb.PauseSubscriptionRequest) -> Loaded:
     loaded = await get(session, caller, request.id, for_update=True)
-    sub, now = loaded.sub, loaded.sub.now()
+    sub, now = loaded.sub, loaded.sub.time_at(now_of(session))
     behavior = BEHAVIORS.get(request.behavior)
     if behavior is None:
         raise MissingParameter("behavior", "behavior: one of void, keep_as_draft, mark_uncollectible, free")
@@ -136,7 +137,7 @@ async def resume(session: AsyncSession, collector: Collector, caller: Caller,
     if sub.status != Status.PAUSED:
         transition(sub.status, Event.RESUME)  # the spec's refusal (already canceled / not paused)
         raise NotPaused(sub.status, Event.RESUME)
-    callouts = await renewal.resume(session, collector, loaded, sub.now())
+    callouts = await renewal.resume(session, collector, loaded, sub.time_at(now_of(session)))
     return await load(session, sub), callouts
 
 
@@ -188,7 +189,7 @@ async def price_change(session: AsyncSession, loaded: Loaded, request: pb.Change
     sub = loaded.sub
     target = await _target(session, loaded, request)  # the request's ids first: a foreign id is 400 in any state
     transition(sub.status, Event.CHANGE_PLAN)
-    now = sub.now()
+    now = sub.time_at(now_of(session))
     start, end = sub.current_period_start, sub.current_period_end
     if request.HasField("proration_date"):
         when = request.proration_date
@@ -269,7 +270,7 @@ async def change_plan(session: AsyncSession, collector: Collector, caller: Calle
                       request: pb.ChangeSubscriptionPlanRequest) -> tuple[pb.SubscriptionChange, list[Callout]]:
     loaded = await get(session, caller, request.id, for_update=True)
     change = await price_change(session, loaded, request)
-    sub, now, d, p = loaded.sub, loaded.sub.now(), change.decision, change.proration
+    sub, now, d, p = loaded.sub, loaded.sub.time_at(now_of(session)), change.decision, change.proration
     callouts: list[Callout] = []
     invoice_id = ""
     if d.timing is Timing.NOTHING:
@@ -323,7 +324,7 @@ async def check_clock(session: AsyncSession, caller: Caller, request: pb.Advance
         raise Forbidden("the test clock exists in test mode only")
     if not request.to:
         raise MissingParameter("to")
-    now = sub.now()
+    now = sub.time_at(now_of(session))
     if request.to <= now:
         raise invalid("to", f"must be later than the subscription's clock ({now})")
     if request.to > now + TWO_YEARS:

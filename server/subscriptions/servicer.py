@@ -6,7 +6,6 @@ import grpc
 from paygate.v1 import subscriptions_pb2 as pb
 from paygate.v1 import subscriptions_pb2_grpc
 
-from server.config import Settings
 from server.mail import Mailer, mailer_for
 from server.rpc.context import current_caller
 from server.runtime import Runtime
@@ -16,15 +15,16 @@ from server.subscriptions.collect import CardCharger, Collector
 from server.subscriptions.convert import to_proto
 
 
-def mailer_of(settings: Settings) -> Mailer:
+def mailer_of(rt: Runtime) -> Mailer:
     """SMTP at `smtp_url` (PAYGATE_SMTP_URL), else .eml files under `mail_dir` (var/mail/)."""
-    return mailer_for(settings.smtp_url, Path(settings.mail_dir), settings.mail_from)
+    settings = rt.settings
+    return mailer_for(rt.clock, settings.smtp_url, Path(settings.mail_dir), settings.mail_from)
 
 
 def collector_of(rt: Runtime, cards: CardCharger | None = None) -> Collector:
     """What renewals collect with in this process: its e-mail, and its cards (the card rails through the cards
     package, unless a test gives another)."""
-    return Collector(env=rt, mailer=mailer_of(rt.settings), cards=cards or ProviderCards(env=rt, cards=rt.cards))
+    return Collector(env=rt, mailer=mailer_of(rt), cards=cards or ProviderCards(env=rt, cards=rt.cards))
 
 
 class SubscriptionServicer(subscriptions_pb2_grpc.SubscriptionServiceServicer):

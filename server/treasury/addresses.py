@@ -9,9 +9,9 @@ from decimal import Decimal, InvalidOperation
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
 from server.aml import AmlStatus
 from server.assets.catalogue import Catalogue
+from server.clock import now_of
 from server.config import Settings
 from server.errors import Conflict, DomainError, MissingParameter, invalid
 from server.ids import new_id
@@ -83,7 +83,7 @@ async def create(session: AsyncSession, catalogue: Catalogue, rails: Rails, sett
     assert native is not None, "a network with a rail has a native coin"
     aml, info = screen(settings, stored)
     rejected = aml == AmlStatus.REJECTED
-    now = clock.now()
+    now = now_of(session)
     row = MerchantAddress(
         id=new_id("ma"), merchant_id=caller.merchant_id, livemode=caller.livemode, network=network, address=stored,
         alias=alias, status=AddressStatus.FAILED if rejected else AddressStatus.PENDING_VERIFICATION,
@@ -105,7 +105,7 @@ async def update(session: AsyncSession, caller: Caller, address_id: str, alias: 
     row = await get(session, caller, address_id, lock=True)
     if len(alias) > 200:
         raise invalid("alias", "at most 200 characters")
-    row.alias, row.updated_at = alias, clock.now()
+    row.alias, row.updated_at = alias, now_of(session)
     session.add(row)
     return row
 
@@ -113,7 +113,7 @@ async def update(session: AsyncSession, caller: Caller, address_id: str, alias: 
 async def delete(session: AsyncSession, caller: Caller, address_id: str) -> None:
     """Kept as a row (its micro-deposit's transaction refers to it), gone from the API."""
     row = await get(session, caller, address_id, lock=True)
-    row.deleted_at = row.updated_at = clock.now()
+    row.deleted_at = row.updated_at = now_of(session)
     session.add(row)
 
 
@@ -133,7 +133,7 @@ async def verify(session: AsyncSession, caller: Caller, address_id: str, amount:
         raise Conflict("address: its verification failed; add the address again", reason="address_verification_failed")
     if row.verification_status != VerificationStatus.SENT:
         raise Conflict("address: the micro-deposit is not confirmed on chain yet", reason="verification_not_sent")
-    now = clock.now()
+    now = now_of(session)
     row.updated_at = now
     if given == row.verification_amount:
         row.status, row.verification_status, row.verified_at = (AddressStatus.VERIFIED, VerificationStatus.VERIFIED,

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
+from server.clock import now_of
 from server.ids import new_id
 from server.merchants.models import Merchant
 from server.treasury.payout_models import ApprovalActionKind, PayoutApprovalAction
@@ -27,5 +27,5 @@ def act(session: AsyncSession, row: PayoutRow, action: ApprovalActionKind, key_i
     action_id = new_id("apa")
     session.add(PayoutApprovalAction(
         id=action_id, payout_id=row.id, merchant_id=row.merchant_id, action=action, key_id=key_id,
-        voter_key=key_id if action in VOTES else action_id, comment=comment, created=clock.now()))
+        voter_key=key_id if action in VOTES else action_id, comment=comment, created=now_of(session)))
 

@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock, validate
+from server import validate
 from server.errors import Conflict, Forbidden, MissingParameter
 from server.merchants.models import ROLE_APPROVER
 from server.rpc.context import Caller
@@ -90,7 +90,7 @@ async def decide(rt: Runtime, caller: Caller, payout_id: str, comment: str, *, a
                 comment)
             changed = True
             given = sum(1 for a in trail if a.action == ApprovalActionKind.APPROVE) + (1 if approve else 0)
-            now = clock.now()
+            now = rt.clock.now()
             if not approve:
                 row.status, row.approval_status, row.updated = PayoutStatus.REJECTED, ApprovalStatus.REJECTED, now
                 await payouts.release(session, rt, row)

@@ -18,7 +18,7 @@ from decimal import Decimal, localcontext
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
+from server.clock import now_of
 from server.db.aggregates import exact_sum
 from server.ids import new_id
 from server.money import MONEY
@@ -59,7 +59,7 @@ async def post(session: AsyncSession, scope: Scope, cause_type: str, cause_id: s
         total = sum(legs.values(), ZERO)
     if total != 0:
         raise Unbalanced(f"{cause_type} {cause_id}: legs sum to {total}")
-    posting, now = new_id("lp"), clock.now()
+    posting, now = new_id("lp"), now_of(session)
     for holder, amount in legs.items():
         session.add(LedgerEntry(
             id=new_id("le"), posting_id=posting, merchant_id=scope.merchant_id, livemode=scope.livemode,

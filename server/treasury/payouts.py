@@ -22,9 +22,10 @@ from paygate.v1 import payouts_pb2 as pb
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock, structs, validate
+from server import structs, validate
 from server.aml.screener import AmlStatus
 from server.assets.catalogue import Asset, Catalogue
+from server.clock import now_of
 from server.errors import Conflict, DomainError, MissingParameter, invalid
 from server.events import outbox
 from server.ids import new_id
@@ -162,7 +163,7 @@ async def create(rt: Runtime, caller: Caller, request: pb.CreatePayoutRequest) -
         if amount > free:
             raise InsufficientFunds(f"source_amount: {text(amount)} is more than the available {text(free)}",
                                     field="source_amount")
-        now = clock.now()
+        now = rt.clock.now()
         # Four eyes (DESIGN §15): it waits, its amount locked like any other, until approvers decide.
         needs = await approval_trail.required(session, caller.merchant_id, amount)
         row = PayoutRow(id=new_id("payout"), merchant_id=caller.merchant_id, livemode=caller.livemode,
@@ -206,7 +207,7 @@ async def cancel(rt: Runtime, caller: Caller, payout_id: str) -> PayoutRow:
         if row.status not in (PayoutStatus.PENDING, PayoutStatus.APPROVED):
             raise Conflict(f"payout: a payout {row.status} cannot be canceled", reason="payout_not_cancelable")
         before = await snapshot(session, rt, row)
-        row.status, row.updated = PayoutStatus.CANCELED, clock.now()
+        row.status, row.updated = PayoutStatus.CANCELED, rt.clock.now()
         session.add(row)
         approval_trail.act(session, row, ApprovalActionKind.CANCEL, caller.key_id)
         await release(session, rt, row)
@@ -259,7 +260,7 @@ async def record(session: AsyncSession, rt: Runtime, row: PayoutRow, type_: str,
 
 
 def _record_tx(session: AsyncSession, tx_id: str, row: PayoutRow, signed: Any) -> None:
-    now = clock.now()
+    now = now_of(session)
     session.add(TreasuryTransfer(
         id=tx_id, owner_kind=KIND, owner_id=row.id, merchant_id=row.merchant_id, livemode=row.livemode,
         network=signed.network, asset_id=row.asset_id, source_address=signed.source, destination_address=row.address,
@@ -290,7 +291,7 @@ async def send(rt: Runtime, row: PayoutRow) -> None:
         tx_id = new_id("ttx")
         signed = await payouts.sign_payout(session, quote, treasury[1], tx_id,
                                            lambda s: _record_tx(session, tx_id, locked, s))
-        locked.status, locked.updated = PayoutStatus.IN_TRANSIT, clock.now()
+        locked.status, locked.updated = PayoutStatus.IN_TRANSIT, rt.clock.now()
         session.add(locked)
         approval_trail.act(session, locked, ApprovalActionKind.SENT, "")
         await record(session, rt, locked, "payout.updated", before)
@@ -303,7 +304,7 @@ async def decided(session: AsyncSession, rt: Runtime, tx: TreasuryTransfer, resu
     if row is None or row.status != PayoutStatus.IN_TRANSIT:
         return
     before = await snapshot(session, rt, row)
-    now = clock.now()
+    now = now_of(session)
     if result.outcome == Outcome.LOST:
         row.status, row.updated = PayoutStatus.APPROVED, now  # signed again with a fresh nonce next pass
         session.add(row)

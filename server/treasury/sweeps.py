@@ -27,8 +27,8 @@ import sqlalchemy as sa
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
 from server.assets.catalogue import Asset, Catalogue
+from server.clock import now_of
 from server.config import Settings
 from server.db.aggregates import exact_sum
 from server.ids import new_id
@@ -143,7 +143,7 @@ async def claim(rt: Runtime, merchant_id: str, livemode: bool, network: str, add
         treasury = (await _treasuries(rt, session, {(merchant_id, livemode)}))[(merchant_id, livemode)]
         if not treasury:
             return None
-        now = clock.now()
+        now = rt.clock.now()
         sweep = Sweep(id=new_id("sw"), merchant_id=merchant_id, livemode=livemode, network=network,
                       asset_id=asset_id, decimals=asset.decimals, source_address=address,
                       destination_address=treasury, amount=available + fees, fee_amount=fees,
@@ -170,14 +170,14 @@ async def _note(rt: Runtime, sweep_id: str, error: str) -> None:
     async with rt.db.transaction() as session:
         sweep = await _lock(session, sweep_id)
         if sweep is not None and sweep.last_error != error:
-            sweep.last_error, sweep.updated = error, clock.now()
+            sweep.last_error, sweep.updated = error, rt.clock.now()
             session.add(sweep)
     log.warning("sweep waits", extra={"sweep": sweep_id, "reason": error})
 
 
 def _record(session: AsyncSession, tx_id: str, sweep: Sweep, kind: SweepTxKind, asset: Asset,
             destination: str, signed: SignedPayout) -> None:
-    now = clock.now()
+    now = now_of(session)
     session.add(SweepTransaction(
         id=tx_id, sweep_id=sweep.id, kind=kind, network=signed.network, asset_id=asset.id,
         source_address=signed.source, destination_address=destination, nonce=signed.sequence,
@@ -203,7 +203,7 @@ async def _sign_and_send(rt: Runtime, payouts: AddressPayouts, sweep: Sweep, kin
             session, quote, key, tx_id,
             lambda s: _record(session, tx_id, locked, kind, payout.asset, payout.destination, s))
         locked.status = SweepStatus.FUNDING if kind == SweepTxKind.GAS else SweepStatus.SENDING
-        locked.last_error, locked.updated = "", clock.now()
+        locked.last_error, locked.updated = "", rt.clock.now()
         session.add(locked)
     await payouts.broadcast(signed)
     return True
@@ -249,7 +249,7 @@ async def _lock_tx(session: AsyncSession, tx_id: str) -> SweepTransaction | None
 
 
 def _finish(session: AsyncSession, row: SweepTransaction, status: OutgoingStatus, **facts: object) -> None:
-    row.status, row.updated_at = status, clock.now()
+    row.status, row.updated_at = status, now_of(session)
     for name, value in facts.items():
         setattr(row, name, value)
     session.add(row)
@@ -307,7 +307,7 @@ class SweepPayouts:
                     sweep.network_fee += fee
             else:
                 sweep.status = SweepStatus.PENDING
-            sweep.updated = clock.now()
+            sweep.updated = now_of(session)
             session.add(sweep)
 
     async def _paid(self, result: PayoutResult) -> None:
@@ -350,7 +350,7 @@ class SweepPayouts:
                         Holder(Account.AVAILABLE, a): -fee, Holder(Account.OUTFLOW): fee})
                 sweep.network_fee += fee
                 sweep.status, sweep.tx_hash = SweepStatus.SUCCEEDED, result.tx_hash
-            sweep.updated = clock.now()
+            sweep.updated = now_of(session)
             session.add(sweep)
         log.info("sweep transaction confirmed", extra={"sweep": sweep.id, "kind": row.kind, "tx": result.tx_hash})
 

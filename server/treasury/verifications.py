@@ -16,7 +16,7 @@ from decimal import Decimal
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
+from server.clock import now_of
 from server.ids import new_id
 from server.rails.base import (
     ChainUnavailable,
@@ -57,7 +57,7 @@ async def _lock_tx(session: AsyncSession, tx_id: str) -> TreasuryTransfer | None
 
 
 def _record(session: AsyncSession, tx_id: str, row: MerchantAddress, asset_id: str, signed: SignedPayout) -> None:
-    now = clock.now()
+    now = now_of(session)
     session.add(TreasuryTransfer(
         id=tx_id, owner_kind=KIND, owner_id=row.id, merchant_id=row.merchant_id, livemode=row.livemode,
         network=signed.network, asset_id=asset_id, source_address=signed.source, destination_address=row.address,
@@ -86,7 +86,7 @@ async def send(rt: Runtime, row: MerchantAddress) -> None:
         tx_id = new_id("ttx")
         signed = await payouts.sign_payout(session, quote, treasury[1], tx_id,
                                            lambda s: _record(session, tx_id, locked, asset.id, s))
-        locked.verification_status, locked.updated_at = VerificationStatus.SENDING, clock.now()
+        locked.verification_status, locked.updated_at = VerificationStatus.SENDING, rt.clock.now()
         session.add(locked)
     await payouts.broadcast(signed)
 
@@ -120,7 +120,7 @@ class TransferPayouts:
             address = await _lock(session, row.owner_id) if row.owner_kind == KIND else None
             if row.owner_kind == KIND and address is None:
                 return
-            now = clock.now()
+            now = now_of(session)
             row.status, row.updated_at = (TX.CONFIRMED if result.outcome == Outcome.PAID else TX.FAILED), now
             if result.outcome == Outcome.PAID:
                 row.tx_hash, row.raw = result.tx_hash, result.raw

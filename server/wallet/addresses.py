@@ -11,7 +11,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
+from server.clock import now_of
 from server.wallet import hd
 from server.wallet.keys import Keys
 from server.wallet.models import WalletAccount, WalletCounter
@@ -37,7 +37,7 @@ async def account_of(session: AsyncSession, merchant_id: str, livemode: bool) ->
         table = WalletAccount.__table__  # type: ignore[attr-defined]
         await session.exec(_insert(session, table)
                               .values(merchant_id=merchant_id, livemode=livemode, account=number, next_index=0,
-                                      created=clock.now())
+                                      created=now_of(session))
                               .on_conflict_do_nothing(index_elements=["merchant_id", "livemode"]))
         row = await session.get(WalletAccount, (merchant_id, livemode), populate_existing=True)
         assert row is not None

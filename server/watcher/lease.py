@@ -16,8 +16,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import col, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
 from server.chains.models import NetworkCursor
+from server.clock import now_of
 from server.db import Database
 
 LEASE_SECONDS = 60
@@ -40,7 +40,7 @@ async def claim(db: Database, network: str, holder: str) -> NetworkCursor | None
             await session.exec(insert(NetworkCursor).values(
                 network=network, last_block=-1, last_block_hash="", holder="", lease_until=0,
             ).on_conflict_do_nothing())
-        now = clock.now()
+        now = db.clock.now()
         query = select(NetworkCursor).where(
             NetworkCursor.network == network,
             or_(col(NetworkCursor.holder) == holder, col(NetworkCursor.holder) == "",
@@ -63,7 +63,7 @@ async def fence(session: AsyncSession, network: str, holder: str, *, postgres: b
     cursor = (await session.exec(query)).first()
     if cursor is None or cursor.holder != holder:
         raise LeaseLost(f"{network}: lease taken over by {cursor.holder if cursor else 'nobody'}")
-    cursor.lease_until = clock.now() + LEASE_SECONDS
+    cursor.lease_until = now_of(session) + LEASE_SECONDS
     session.add(cursor)
     return cursor
 

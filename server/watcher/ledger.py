@@ -26,11 +26,11 @@ from decimal import Decimal
 from sqlmodel import col, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
 from server.aml import Screening
 from server.aml.service import chunks
 from server.chains import hooks
 from server.chains.models import UNCONFIRMED, ChainTransfer, TransferStatus
+from server.clock import now_of
 from server.ids import new_id
 from server.rails.base import ScanResult, SeenTransfer
 
@@ -125,7 +125,7 @@ class Ledger:
                 await self._move(session, row, status, confirmations, has_check=row.id in checked)
                 counts.status_changes += 1
             elif confirmations != row.confirmations:
-                row.confirmations, row.updated_at = confirmations, clock.now()
+                row.confirmations, row.updated_at = confirmations, now_of(session)
                 session.add(row)  # a count alone is not a change listeners act on
         return counts
 
@@ -138,7 +138,7 @@ class Ledger:
         return known
 
     async def _insert(self, session: AsyncSession, t: SeenTransfer, owner_id: str, confirmations: int) -> None:
-        now = clock.now()
+        now = now_of(session)
         row = ChainTransfer(
             id=new_id("tx"), network=self.network, tx_hash=t.tx_hash, log_index=t.log_index,
             block_number=t.block_number, block_hash=t.block_hash, from_address=t.from_address,
@@ -151,7 +151,7 @@ class Ledger:
     async def _move(self, session: AsyncSession, row: ChainTransfer, status: TransferStatus,
                     confirmations: int, *, has_check: bool | None = None) -> None:
         previous = row.status
-        row.status, row.confirmations, row.updated_at = status, confirmations, clock.now()
+        row.status, row.confirmations, row.updated_at = status, confirmations, now_of(session)
         session.add(row)
         await self._changed(session, row, previous, row.aml_status, has_check=has_check)
 

@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 
 from sqlmodel import col, func, or_, select
 
-from server import clock
 from server.aml import Screening
 from server.assets.catalogue import Network
 from server.chains.models import UNCONFIRMED, ChainTransfer, NetworkCursor, WatchedAddress
+from server.clock import now_of
 from server.db import Database
 from server.rails.base import ChainScanner, ChainUnavailable
 from server.watcher import lease
@@ -113,7 +113,7 @@ class NetworkWatcher:
             rows = (await session.exec(
                 select(WatchedAddress.address, WatchedAddress.owner_id, WatchedAddress.from_block)
                 .where(WatchedAddress.network == self.network.id,
-                       col(WatchedAddress.watch_until) >= clock.now()))).all()
+                       col(WatchedAddress.watch_until) >= now_of(session)))).all()
         return {address.lower(): Watched(owner, from_block) for address, owner, from_block in rows}
 
     async def _resume_point(self, cursor: NetworkCursor, head: int,

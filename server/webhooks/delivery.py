@@ -37,7 +37,6 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlmodel import col, select
 
-from server.clock import SYSTEM_CLOCK, Clock
 from server.db import Database
 from server.errors import Unavailable
 from server.events.convert import body as event_body
@@ -256,17 +255,18 @@ class _Recorder:
         await self.task
 
 
-async def deliver_due(db: Database, box: SecretBox, *, clock: Clock = SYSTEM_CLOCK, now: int | None = None,
+async def deliver_due(db: Database, box: SecretBox, *, now: int | None = None,
                       timeout: float = TIMEOUT_SECONDS, allow_private: bool = False,
                       resolve: urls.Resolver = urls.resolve, signature_headers: tuple[str, ...] = (HEADER,),
                       budget: float = RUN_BUDGET_SECONDS, claims: int | None = None) -> int:
     """The scheduler job's work: claims while it has room and there is due work, for at most `budget` seconds (or
     `claims` claims), then finishes the attempts it holds; the number of attempts it sent.
 
-    `now` defaults to `clock` (the runtime's); tests pass it to step through a retry schedule without waiting.
+    `now` defaults to the database's clock (the runtime's); tests pass it to step through a retry schedule without
+    waiting.
     """
     def at() -> int:
-        return clock.now() if now is None else now
+        return db.clock.now() if now is None else now
     lease_for = lease_seconds(timeout)
     busy: collections.Counter[str] = collections.Counter()  # endpoint → claimed, not yet recorded
 
@@ -391,20 +391,20 @@ async def release(db: Database, items: list[Claimed]) -> None:
             [{"b_id": item.delivery_id, "b_lease": item.lease} for item in items])
 
 
-async def run_once(db: Database, box: SecretBox, *, now: int | None = None, clock: Clock = SYSTEM_CLOCK,
+async def run_once(db: Database, box: SecretBox, *, now: int | None = None,
                    limit: int = BATCH_SIZE, timeout: float = TIMEOUT_SECONDS, allow_private: bool = False,
                    resolve: urls.Resolver = urls.resolve, signature_headers: tuple[str, ...] = (HEADER,)) -> int:
     """One claim of up to `limit` due attempts, sent and recorded (each outcome as soon as it is known, so a slow
     endpoint delays nobody else); the number sent. Tests step through delivery with it."""
     del limit  # one claim takes BATCH_SIZE at most
-    return await deliver_due(db, box, clock=clock, now=now, timeout=timeout, allow_private=allow_private,
+    return await deliver_due(db, box, now=now, timeout=timeout, allow_private=allow_private,
                              resolve=resolve, signature_headers=signature_headers, budget=math.inf, claims=1)
 
 
 async def deliver_webhooks(rt: Runtime) -> None:
     """The scheduler job (scheduler/jobs.py)."""
     settings = rt.settings.webhooks
-    sent = await deliver_due(rt.db, rt.box, clock=rt.clock, timeout=settings.timeout_seconds,
+    sent = await deliver_due(rt.db, rt.box, timeout=settings.timeout_seconds,
                              allow_private=settings.allow_private_targets,
                              signature_headers=settings.signature_headers)
     if sent:

@@ -7,7 +7,7 @@ import sqlalchemy as sa
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
+from server.clock import now_of
 from server.events.models import Event
 from server.ids import new_id
 from server.paging import Page, newest_first
@@ -57,7 +57,7 @@ async def fan_out(session: AsyncSession, event: Event) -> None:
 
 async def resend(session: AsyncSession, event: Event, endpoints: list[WebhookEndpoint]) -> list[Delivery]:
     """A new attempt of `event` to each endpoint, due now; an attempt already waiting is returned, not doubled."""
-    now = clock.now()
+    now = now_of(session)
     out: list[Delivery] = []
     for endpoint in endpoints:
         rows = list(await session.exec(select(Delivery).where(

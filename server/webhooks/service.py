@@ -10,7 +10,8 @@ from paygate.v1 import webhook_endpoints_pb2 as pb
 from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock, validate
+from server import validate
+from server.clock import now_of
 from server.errors import invalid
 from server.events.outbox import API_VERSION
 from server.ids import new_id, random_base62
@@ -73,7 +74,7 @@ async def create(session: AsyncSession, caller: Caller, request: pb.CreateWebhoo
     if count >= MAX_ENDPOINTS_PER_MODE:
         raise invalid("url", f"a merchant has at most {MAX_ENDPOINTS_PER_MODE} webhook endpoints per mode; "
                              "delete one first")
-    now = clock.now()
+    now = now_of(session)
     secret = new_secret()
     row = WebhookEndpoint(
         id=new_id("we"), merchant_id=caller.merchant_id, livemode=caller.livemode, url=url,
@@ -96,14 +97,14 @@ async def update(session: AsyncSession, caller: Caller, request: pb.UpdateWebhoo
         row.disabled = request.disabled
     if request.HasField("description"):
         row.description = validate.text("description", request.description, max_length=1000)
-    row.updated = clock.now()
+    row.updated = now_of(session)
     session.add(row)
     return row
 
 
 async def delete_endpoint(session: AsyncSession, caller: Caller, endpoint_id: str) -> None:
     row = await get(session, caller, endpoint_id)
-    row.deleted_at = row.updated = clock.now()
+    row.deleted_at = row.updated = now_of(session)
     session.add(row)
     # Attempts not yet made are dropped; those made stay in the events' delivery logs.
     await session.exec(delete(Delivery).where(col(Delivery.endpoint_id) == row.id,
@@ -117,7 +118,7 @@ async def rotate(session: AsyncSession, caller: Caller, request: pb.RotateWebhoo
     if not 0 <= overlap <= MAX_OVERLAP_SECONDS:
         raise invalid("expires_in", f"must be from 0 to {MAX_OVERLAP_SECONDS} seconds")
     row = await get(session, caller, request.id)
-    now = clock.now()
+    now = now_of(session)
     if overlap:
         row.previous_secret, row.previous_secret_expires_at = row.secret, now + overlap
     else:

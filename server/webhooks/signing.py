@@ -46,6 +46,7 @@ def verify_signature(payload: bytes | str, header: str, secret: str, tolerance: 
             signatures.append(value)
     if timestamp is None or not signatures:
         return False
+    # The receiver's wall clock: this helper runs in merchants' code, where paygate's runtime clock does not exist.
     current = int(time.time()) if now is None else now
     if tolerance > 0 and abs(current - timestamp) > tolerance:
         return False  # a replay of an old, correctly signed body

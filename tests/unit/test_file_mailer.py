@@ -7,6 +7,7 @@ import email
 from email.mime.text import MIMEText
 from pathlib import Path
 
+from server.clock import SystemClock
 from server.mail import FAST_COMPAT32, FileMailer
 
 
@@ -19,7 +20,7 @@ def message(n: int) -> MIMEText:
 
 def test_messages_become_eml_files_readable_as_sent(tmp_path: Path) -> None:
     folder = tmp_path / "not" / "yet"
-    mailer = FileMailer(folder, sender="paygate <p@x.y>")
+    mailer = FileMailer(folder, sender="paygate <p@x.y>", clock=SystemClock())
 
     async def send() -> None:
         for n in range(50):

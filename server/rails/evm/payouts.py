@@ -38,7 +38,6 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import clock
 from server.assets.catalogue import Asset, Catalogue, Network
 from server.db import Database
 from server.ids import new_id
@@ -160,7 +159,7 @@ class EvmPayouts:
                 payout_id: str | None) -> SignedTransaction:
         return SignedTransaction(id=new_id("stx"), network=self.network.id, source_address=source, nonce=nonce,
                                  payout_id=payout_id, kind=kind, tx_hash=tx_hash, raw=raw,
-                                 value_base=Decimal(value_base), created_at=clock.now())
+                                 value_base=Decimal(value_base), created_at=self.db.clock.now())
 
     async def _broadcast(self, raw: str, what: str) -> None:
         """A broadcast whose refusal is only logged: the next pass reads the nonce and receipts and decides."""
@@ -198,7 +197,7 @@ class EvmPayouts:
         last = signed[-1]
         if not await self.node.known(last.tx_hash):
             await self._send(payout, last, owner, next_in_line=payout.sequence == view.latest)
-        elif payout.sequence == view.latest and clock.now() - last.created_at >= self.stuck_seconds:
+        elif payout.sequence == view.latest and self.db.clock.now() - last.created_at >= self.stuck_seconds:
             await self._replace(last, K(last.kind), owner, payout)
 
     async def _signed_of(self, payout: PendingPayout) -> list[SignedTransaction]:
@@ -287,7 +286,7 @@ class EvmPayouts:
             await self._replace(last, K(last.kind), owner, payout)
         except Rejected as e:
             log.warning("treasury transaction refused again", extra={"tx": last.tx_hash, "error": str(e)})
-            stuck = clock.now() - last.created_at >= self.stuck_seconds
+            stuck = self.db.clock.now() - last.created_at >= self.stuck_seconds
             if payout is not None and last.kind == K.PAYOUT and next_in_line and stuck \
                     and not await self._affordable(payout, last):
                 # It blocks every later payout: cancel it if the source can at least pay for that.
@@ -318,7 +317,7 @@ class EvmPayouts:
                 await self._fill(source, nonce, owner)
             elif not await self.node.known(last.tx_hash):
                 await self._send(None, last, owner, next_in_line=nonce == view.latest)
-            elif nonce == view.latest and clock.now() - last.created_at >= self.stuck_seconds:
+            elif nonce == view.latest and self.db.clock.now() - last.created_at >= self.stuck_seconds:
                 await self._replace(last, K.FILLER, owner, None)
 
     async def _fill(self, source: str, nonce: int, owner: PayoutOwner) -> None:

@@ -11,7 +11,6 @@ from typing import Any, TypeVar
 import httpx
 from paygate.v1 import refunds_pb2 as pb
 
-from server import clock
 from server.cards import refunds as card_refunds
 from server.config import load_settings
 from server.db import Database
@@ -67,7 +66,7 @@ def refund_while_provider_down(service: Service, merchant: dict[str, Any], inten
 def retry_later(service: Service) -> int:
     async def retry(db: Database, rt: Runtime) -> int:
         return await card_refunds.retry_pending(db, rt, rt.cards,
-                                                now=clock.now() + card_refunds.RETRY_AFTER_SECONDS + 1)
+                                                now=rt.clock.now() + card_refunds.RETRY_AFTER_SECONDS + 1)
 
     return in_service(service, retry)
 

@@ -10,12 +10,12 @@ from typing import Any, TypeVar
 
 from sqlmodel import select
 
-from server import clock
 from server.aml import DenyListScreener, Screening
 from server.assets.catalogue import Network, load
 from server.chains import hooks
 from server.chains.hooks import TransferListener
 from server.chains.models import ChainTransfer, NetworkCursor, WatchedAddress
+from server.clock import now_of
 from server.db import Database, migrate
 from server.rails.evm.scanner import EvmScanner
 from server.watcher import NetworkWatcher, PassReport
@@ -71,7 +71,7 @@ class Rig:
             async with self.db.transaction() as session:
                 session.add(WatchedAddress(network=NETWORK, address=address, owner_id=owner_id,
                                            merchant_id="mer_test", livemode=False, from_block=from_block,
-                                           watch_until=watch_until or clock.now() + 3600))
+                                           watch_until=watch_until or now_of(session) + 3600))
         self.run(insert())
         return address
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from server import clock
 from server.chains.models import NetworkCursor
+from server.clock import now_of
 from server.rails.base import ScanResult
 from server.rails.evm.scanner import EvmScanner
 from server.watcher import NetworkWatcher, lease
@@ -32,7 +32,7 @@ def test_a_lapsed_lease_is_taken_over(rig):
     async def lapse() -> None:
         async with rig.db.transaction() as session:
             cursor = await session.get(NetworkCursor, "ETH-TEST")
-            cursor.lease_until = clock.now() - 1
+            cursor.lease_until = now_of(session) - 1
     rig.run(lapse())
     assert rig.run(rig.watcher.run_pass()).claimed
 
@@ -53,7 +53,7 @@ class StallingScanner:
         async with self.rig.db.transaction() as session:
             cursor = await session.get(NetworkCursor, "ETH-TEST")
             assert cursor is not None
-            cursor.lease_until = clock.now() - 1
+            cursor.lease_until = now_of(session) - 1
             session.add(cursor)
         assert await lease.claim(self.rig.db, "ETH-TEST", "someone-else") is not None
         return result

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from server import clock
 from tests.e2e.chain.conftest import DENIED_SENDER, Heard
 from tests.e2e.chain.rig import fresh_address
 
@@ -153,13 +152,13 @@ def test_a_transfer_after_watch_until_is_not_recorded(chain, rig):
 
 def test_the_scan_looks_only_for_addresses_whose_watch_has_not_ended(chain, rig):
     live = rig.watch(from_block=chain.head())
-    ended = rig.watch(from_block=chain.head(), watch_until=clock.now() - 1)
+    ended = rig.watch(from_block=chain.head(), watch_until=rig.db.clock.now() - 1)
     watched = rig.run(rig.watcher._watched())
     assert live in watched and ended not in watched
 
 
 def test_a_transfer_before_watch_until_is_recorded(chain, rig):
-    address = rig.watch(from_block=chain.head(), watch_until=clock.now() + 60)
+    address = rig.watch(from_block=chain.head(), watch_until=rig.db.clock.now() + 60)
     sent = chain.send_token("USDT", 1, address, 1_000_000)
     rig.run_pass()
     assert rig.transfer(sent.tx_hash).status == "submitted"

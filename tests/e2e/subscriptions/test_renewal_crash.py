@@ -20,7 +20,6 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
-from server import clock
 from server.db import Database
 from server.ids import new_id
 from server.subscriptions.models import Subscription
@@ -75,7 +74,7 @@ def seed(service: Service, model: dict[str, Any], count: int) -> list[str]:
     """`count` card subscriptions like `model` (same customer and saved card) whose period ended a minute ago."""
     async def insert() -> list[str]:
         db = Database(service.database_url)
-        now = clock.now()
+        now = db.clock.now()
         start_, end = now - 31 * DAY, now - 60
         rows = [Subscription(id=new_id("sub"), merchant_id=model["merchant_id"], livemode=False,
                              customer_id=model["customer_id"], product_id=model["product_id"],

@@ -15,7 +15,6 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import col, select
 
-from server import clock
 from server.db import Database
 from server.ids import new_id
 from server.invoices.models import Invoice
@@ -48,7 +47,7 @@ def seed(service: Service, merchant_id: str, c: dict[str, Any], customer_id: str
     """`count` active monthly subscriptions whose period ended a minute ago."""
     async def insert() -> list[str]:
         db = Database(service.database_url)
-        now = clock.now()
+        now = db.clock.now()
         start_, end = now - 31 * DAY, now - 60
         rows = [Subscription(id=new_id("sub"), merchant_id=merchant_id, livemode=False, customer_id=customer_id,
                              product_id=c["product"]["id"], variant_id=c["small"], selling_plan_id=c["monthly"],

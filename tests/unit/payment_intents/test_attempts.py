@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from paygate.v1 import payment_intents_pb2 as pb
 
-from server import clock
 from server.config import ConfigError, load_settings
 from server.payment_intents import service
 from server.payment_intents.env import Env
@@ -40,27 +39,25 @@ def test_re_choosing_an_asset_returns_its_open_charge_even_after_another_asset(w
     assert len(world.charges(intent_id)) == 2
 
 
-def test_charges_per_intent_are_capped_by_the_setting(world: World, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+def test_charges_per_intent_are_capped_by_the_setting(world: World) -> None:  # noqa: F811
     env = dataclasses.replace(world.env, settings=dataclasses.replace(world.env.settings, max_charges_per_intent=3))
     intent_id, first = world.intent_paying()
     choose(world, intent_id, ETH, env)
     choose(world, intent_id, USDC, env)
     with pytest.raises(UnexpectedState, match="at most 3 payment attempts"):
-        monkeypatch.setattr(clock, "now", lambda: first.quote_expires_at + 1)  # every quote lapsed
+        world.clock.at(first.quote_expires_at + 1)  # every quote lapsed
         choose(world, intent_id, USDT, env)
     assert len(world.charges(intent_id)) == 3
 
 
-def test_the_default_cap_is_twenty_attempts(world: World, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+def test_the_default_cap_is_twenty_attempts(world: World) -> None:  # noqa: F811
     assert world.env.settings.max_charges_per_intent == 20
     intent_id, charge = world.intent_paying()
     for _ in range(19):  # each quote lapsed: a new attempt, a new address
-        later = charge.quote_expires_at + 1
-        monkeypatch.setattr(clock, "now", lambda later=later: later)
+        world.clock.at(charge.quote_expires_at + 1)
         charge = choose(world, intent_id, USDT)
     assert len(world.charges(intent_id)) == 20
-    later = charge.quote_expires_at + 1
-    monkeypatch.setattr(clock, "now", lambda: later)
+    world.clock.at(charge.quote_expires_at + 1)
     with pytest.raises(UnexpectedState):
         choose(world, intent_id, USDT)
     assert len(world.charges(intent_id)) == 20

@@ -15,7 +15,6 @@ from paygate.v1 import payment_intents_pb2 as pb
 from sqlmodel import SQLModel, col, select
 
 import server.db.tables  # noqa: F401
-from server import clock
 from server.chains import hooks
 from server.chains.models import ChainTransfer, WatchedAddress
 from server.composition import compose
@@ -29,6 +28,7 @@ from server.payment_intents.aggregate import load_one
 from server.payment_intents.env import Env
 from server.payment_intents.models import Charge, PaymentIntent
 from server.rpc.context import Caller
+from tests.clock import SetClock
 from tests.harness import node_networks
 
 USDT = "USDT-ETH-TEST"
@@ -38,8 +38,9 @@ USDT_UNITS = (USDT, 6)
 
 
 class World:
-    def __init__(self, db: Database, env: Env) -> None:
+    def __init__(self, db: Database, env: Env, clock: SetClock) -> None:
         self.db, self.env = db, env
+        self.clock = clock  # the runtime's: a test sets it to move past a quote's expiry
 
     def run(self, coro: Any) -> Any:
         return asyncio.run(coro)
@@ -66,7 +67,7 @@ class World:
     async def _transfer(self, charge: Charge, usdt: str, status: str, aml: str, transfer_id: str | None,
                         asset: tuple[str, int] = (USDT, 6)) -> str:
         async with self.db.transaction() as s:
-            now = clock.now()
+            now = self.clock.now()
             row = await s.get(ChainTransfer, transfer_id) if transfer_id else None
             previous = (row.status, row.aml_status) if row else ("", "")
             if row is None:
@@ -137,12 +138,13 @@ def world(tmp_path: Path) -> Iterator[World]:
     engine.dispose()
     networks = tmp_path / "networks.toml"
     networks.write_text(node_networks())  # a node behind ETH-TEST: attempts open only on payable assets
+    clock = SetClock()
     rt = compose(load_settings({"PAYGATE_DATABASE_URL": url, "PAYGATE_NETWORKS": str(networks)}),
-                 var_dir=tmp_path / "var")
+                 var_dir=tmp_path / "var", clock=clock)
     assert len(rt.db.hooks.of(hooks.TRANSFER_CHANGED)) == 2  # payments and the treasury ledger listen
     # The servicers probe the RPCs before each update; these tests call the service directly, so they probe once.
     assert asyncio.run(rt.health.answering()) == {"ETH-TEST"}
-    yield World(rt.db, rt)
+    yield World(rt.db, rt, clock)
     asyncio.run(rt.db.close())
 
 
@@ -265,10 +267,10 @@ def test_transfers_of_other_owners_are_ignored(world: World) -> None:
 
 
 def test_a_new_attempt_after_the_quote_expired_gets_a_new_quote_and_address_and_the_old_stays_watched(
-        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+        world: World) -> None:
     intent_id, first = world.intent_paying()
     later = first.quote_expires_at + 1
-    monkeypatch.setattr(clock, "now", lambda: later)
+    world.clock.at(later)
 
     async def choose_again() -> Charge:
         async with world.db.transaction() as s:

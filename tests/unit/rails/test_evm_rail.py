@@ -19,8 +19,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from web3 import Web3
 
 import server.db.tables  # noqa: F401
-from server import clock
 from server.assets.catalogue import Asset, Catalogue, CatalogueError, load
+from server.clock import now_of
 from server.config import load_settings
 from server.db import Database
 from server.ids import new_id
@@ -123,7 +123,7 @@ class World:
                 id=tx_id, refund_id=refund_id, network=NETWORK, source_address=signed.source,
                 destination_address=payout.destination, nonce=signed.sequence, tx_hash=signed.tx_hash,
                 raw=signed.raw, amount_base=Decimal(signed.value_base), decimals=payout.asset.decimals,
-                asset_id=payout.asset.id, status="pending", created_at=clock.now(), updated_at=clock.now()))
+                asset_id=payout.asset.id, status="pending", created_at=now_of(session), updated_at=now_of(session)))
 
         async with self.db.transaction() as session:
             signed = await self.rail.sign_payout(session, quote, key, tx_id, record)
@@ -132,7 +132,7 @@ class World:
     def pending(self, signed: SignedPayout, tx_id: str, asset_id: str = ETH) -> PendingPayout:
         return PendingPayout(id=tx_id, network=NETWORK, asset_id=asset_id, source=signed.source,
                              sequence=signed.sequence, tx_hash=signed.tx_hash, raw=signed.raw,
-                             value_base=signed.value_base, created_at=clock.now())
+                             value_base=signed.value_base, created_at=self.db.clock.now())
 
 
 @pytest.fixture

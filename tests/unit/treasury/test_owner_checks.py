@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from server import clock
 from server.aml import AmlStatus
 from server.errors import Forbidden, NotFound
 from server.ids import new_id
@@ -25,7 +24,7 @@ Getter = Callable[[Any, Caller, str], Awaitable[Any]]
 
 
 def _address(w: World, merchant_id: str, livemode: bool) -> str:
-    now = clock.now()
+    now = w.db.clock.now()
     row = MerchantAddress(
         id=new_id("ma"), merchant_id=merchant_id, livemode=livemode, network="ETH-TEST", address="0x" + "ab" * 20,
         status=AddressStatus.VERIFIED, verification_id=new_id("mav"), verification_status=VerificationStatus.VERIFIED,
@@ -35,7 +34,7 @@ def _address(w: World, merchant_id: str, livemode: bool) -> str:
 
 
 def _payout(w: World, merchant_id: str, livemode: bool) -> str:
-    now = clock.now()
+    now = w.db.clock.now()
     row = PayoutRow(id=new_id("payout"), merchant_id=merchant_id, livemode=livemode, asset_id=USDT, network="ETH-TEST",
                     decimals=6, amount=Decimal(1), merchant_address_id=new_id("ma"), address="0x" + "ab" * 20,
                     status=PayoutStatus.PENDING, approval_status=ApprovalStatus.APPROVED, created=now, updated=now)

@@ -13,7 +13,6 @@ import sqlalchemy as sa
 from sqlmodel import SQLModel, col, select
 
 import server.db.tables  # noqa: F401
-from server import clock
 from server.chains import hooks
 from server.chains.models import ChainTransfer, WatchedAddress
 from server.composition import compose
@@ -55,7 +54,7 @@ class World:
         async def go() -> str:
             async with self.db.transaction() as s:
                 address, _ = await addresses.new_deposit_address(s, self.rt.keys, merchant_id, False)
-                now = clock.now()
+                now = self.db.clock.now()
                 s.add(WatchedAddress(network="ETH-TEST", address=address, owner_id=new_id("ch"),
                                      merchant_id=merchant_id, livemode=False, watch_until=now + 3600))
             return address
@@ -66,7 +65,7 @@ class World:
         """A ChainTransfer written and announced the way the watcher does it."""
         async def go() -> str:
             async with self.db.transaction() as s:
-                now = clock.now()
+                now = self.db.clock.now()
                 row = await s.get(ChainTransfer, transfer_id) if transfer_id else None
                 previous = (row.status, row.aml_status) if row else ("", "")
                 if row is None:
@@ -88,7 +87,7 @@ class World:
         """A chain refund row moved to `status`, with its event recorded, as the refund service and sender do."""
         async def go() -> str:
             async with self.db.transaction() as s:
-                now = clock.now()
+                now = self.db.clock.now()
                 row = await s.get(Refund, refund_id) if refund_id else None
                 if row is None:
                     row = Refund(id=new_id("rf"), merchant_id=merchant_id, livemode=False,
@@ -107,7 +106,7 @@ class World:
 
     async def _intent(self, s: Any, merchant_id: str) -> str:
         from server.payment_intents.models import PaymentIntent
-        now = clock.now()
+        now = self.db.clock.now()
         intent = PaymentIntent(id=new_id("pi"), merchant_id=merchant_id, livemode=False, amount=Decimal(10),
                                currency="USD", status="Success", expired_at=now + 60, created=now, updated=now)
         s.add(intent)
