@@ -21,6 +21,9 @@ from tests.harness import Service
 from tests.harness import paygate as cli
 
 USDT = "USDT-ETH-TEST"
+# A hang guard, not a speed check: each test pays an intent, verifies an address and waits for a payout to be mined,
+# a dozen scheduler rounds that took 70-95 s on this 2-core machine under the suite's four parallel files.
+pytestmark = pytest.mark.timeout(300)
 
 
 def approver(svc: Service, shop: Merchant) -> httpx.Client:
