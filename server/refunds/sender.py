@@ -83,8 +83,7 @@ async def _key(rt: Runtime, env: Env, merchant_id: str, livemode: bool) -> tuple
     if account is None:
         return None
     mnemonic = env.keys.mnemonic(livemode)
-    address = hd.address(mnemonic, account.account, hd.TREASURY, hd.TREASURY_INDEX).lower()
-    return address, hd.private_key(mnemonic, account.account, hd.TREASURY, hd.TREASURY_INDEX)
+    return hd.treasury(mnemonic, account.account), hd.treasury_key(mnemonic, account.account)
 
 
 def _payout(refund: Refund, asset: Asset, treasury: str) -> Payout:

@@ -57,8 +57,7 @@ async def _treasuries(rt: Runtime, livemode: bool) -> dict[str, str]:
         accounts = list(await session.exec(select(WalletAccount).where(WalletAccount.livemode == livemode)))
     if livemode and not rt.keys.live_ready:
         return {}
-    return {hd.address(rt.keys.mnemonic(livemode), a.account, hd.TREASURY, hd.TREASURY_INDEX).lower(): a.merchant_id
-            for a in accounts}
+    return {hd.treasury(rt.keys.mnemonic(livemode), a.account): a.merchant_id for a in accounts}
 
 
 async def record(rt: Runtime, network_id: str, tx_hash: str) -> list[Funding]:

@@ -18,8 +18,7 @@ async def treasury(rt: Runtime, merchant_id: str, livemode: bool) -> tuple[str, 
     if account is None or (livemode and not rt.keys.live_ready):
         return None
     mnemonic = rt.keys.mnemonic(livemode)
-    return (hd.address(mnemonic, account.account, hd.TREASURY, hd.TREASURY_INDEX).lower(),
-            hd.private_key(mnemonic, account.account, hd.TREASURY, hd.TREASURY_INDEX))
+    return hd.treasury(mnemonic, account.account), hd.treasury_key(mnemonic, account.account)
 
 
 async def deposit(rt: Runtime, merchant_id: str, livemode: bool, address: str) -> bytes | None:

@@ -78,8 +78,7 @@ async def _treasuries(rt: Runtime) -> set[tuple[str, str]]:
     for account in accounts:
         if account.livemode and not rt.keys.live_ready:
             continue
-        address = hd.address(rt.keys.mnemonic(account.livemode), account.account, hd.TREASURY,
-                             hd.TREASURY_INDEX).lower()
+        address = hd.treasury(rt.keys.mnemonic(account.livemode), account.account)
         for network in rt.catalogue.networks.values():
             if network.is_mainnet == account.livemode:
                 places.add((network.id, address))

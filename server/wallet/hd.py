@@ -53,3 +53,12 @@ def address(mnemonic: str, account: int, change: Bip44Changes, index: int) -> st
 def private_key(mnemonic: str, account: int, change: Bip44Changes, index: int) -> bytes:
     """The private key at m/44'/60'/account'/change/index, derived when needed and never stored."""
     return bytes(_chain(mnemonic, account, change).AddressIndex(index).PrivateKey().Raw().ToBytes())
+
+
+def treasury(mnemonic: str, account: int) -> str:
+    """The account's treasury address (change 1, index 0), lower-case as rows keep addresses."""
+    return address(mnemonic, account, TREASURY, TREASURY_INDEX).lower()
+
+
+def treasury_key(mnemonic: str, account: int) -> bytes:
+    return private_key(mnemonic, account, TREASURY, TREASURY_INDEX)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from eth_account import Account
 
 from server.config import ConfigError, load_settings
+from server.wallet import hd
 from server.wallet.hd import WalletError
 from server.wallet.keys import DEV_FILE, Keys
 
@@ -44,3 +46,13 @@ def test_settings_read_the_refund_stuck_seconds() -> None:
     assert load_settings({"PAYGATE_REFUND_STUCK_SECONDS": "45"}).refund_stuck_seconds == 45
     with pytest.raises(ConfigError, match="refund_stuck_seconds"):
         load_settings({"PAYGATE_REFUND_STUCK_SECONDS": "0"})
+
+
+def test_the_treasury_is_change_1_index_0_of_the_account_and_its_key_signs_for_it() -> None:
+    """m/44'/60'/account'/1/0 of Anvil's well-known phrase, checked against eth_account's own derivation."""
+    Account.enable_unaudited_hdwallet_features()
+    phrase = "test test test test test test test test test test test junk"
+    expected = Account.from_mnemonic(phrase, account_path="m/44'/60'/3'/1/0")
+    assert hd.treasury(phrase, 3) == expected.address.lower()
+    assert hd.treasury_key(phrase, 3) == bytes(expected.key)
+    assert hd.treasury(phrase, 3) != hd.address(phrase, 3, hd.DEPOSIT, 0).lower()
