@@ -174,6 +174,8 @@ class Gateway:
         """The socket peer; behind proxies listed in `trusted_proxies`, the nearest X-Forwarded-For hop that is not
         one of them. Hops further left are the client's own words and are not believed."""
         peer = request.client.host if request.client else ""
+        if not self.trusted_proxies:
+            return peer  # no proxy is believed: the header is never read (and no address parsed per request)
         hops = [h.strip() for v in request.headers.getlist("x-forwarded-for") for h in v.split(",") if h.strip()]
         while self._trusted(peer) and hops:
             hop = hops.pop()
