@@ -82,6 +82,17 @@ async def _merchant(db: Database) -> str:
     return merchant.id
 
 
+async def _merchant_at_x(db: Database, cards: Cards, secret_key: str = "xsk_secret",
+                         webhook_secret: str = "") -> str:
+    """A merchant with provider_x test keys."""
+    merchant_id = await _merchant(db)
+    async with db.transaction() as session:
+        await accounts.set_keys(session, cards.box, cards.rails["provider_x"], merchant_id=merchant_id,
+                                livemode=False, secret_key=secret_key, publishable_key="xpk_public",
+                                webhook_secret=webhook_secret)
+    return merchant_id
+
+
 def test_a_registered_provider_is_one_of_the_runtimes_card_rails(registered: None) -> None:
     rails = registry.card_rails(SETTINGS)
     assert sorted(rails) == ["provider_a", "provider_x"]
@@ -105,10 +116,7 @@ def test_keys_are_checked_by_their_providers_rail_and_a_refused_key_is_not_store
 
 def test_a_merchants_account_opens_at_the_provider_it_has_keys_at(db: Database, cards: Cards) -> None:
     async def run() -> None:
-        merchant_id = await _merchant(db)
-        async with db.transaction() as session:
-            await accounts.set_keys(session, cards.box, cards.rails["provider_x"], merchant_id=merchant_id,
-                                    livemode=False, secret_key=" xsk_secret ", publishable_key="xpk_public")
+        merchant_id = await _merchant_at_x(db, cards, secret_key=" xsk_secret ")
         async with db.read() as session:
             acct = await accounts.account(session, cards, merchant_id, False)
             assert await accounts.takes_cards(session, merchant_id, False)
@@ -124,11 +132,7 @@ def test_a_merchants_account_opens_at_the_provider_it_has_keys_at(db: Database, 
 
 def test_a_webhook_is_read_with_its_providers_signature_header(db: Database, cards: Cards) -> None:
     async def run() -> None:
-        merchant_id = await _merchant(db)
-        async with db.transaction() as session:
-            await accounts.set_keys(session, cards.box, cards.rails["provider_x"], merchant_id=merchant_id,
-                                    livemode=False, secret_key="xsk_secret", publishable_key="xpk",
-                                    webhook_secret="xwh")
+        merchant_id = await _merchant_at_x(db, cards, webhook_secret="xwh")
         env: Any = None  # never read: no event here is about a payment
         with pytest.raises(InvalidArgument, match=r"^X-Signature: missing"):
             await outcome.webhook(db, env, cards, "provider_x", merchant_id, b"{}",
