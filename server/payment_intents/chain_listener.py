@@ -44,7 +44,7 @@ async def _attribute(session: AsyncSession, transfer: ChainTransfer) -> Charge |
 
 async def on_transfer_changed(env: Env, session: AsyncSession, transfer: ChainTransfer, previous_status: str,
                               previous_aml: str) -> None:
-    if await treasury_listeners.ours(session, transfer):
+    if await treasury_listeners.ours(session, env.rails, transfer):
         return  # a sweep's gas top-up to the deposit address (DESIGN §15): the merchant's own move, not a payment
     charge = await _attribute(session, transfer)
     if charge is not None:

@@ -1,12 +1,12 @@
-"""What payments read besides the database: settings, catalogue, rates, wallet keys, client secrets, the RPC health
-and the clock.
+"""What payments read besides the database: settings, catalogue, rates, wallet keys, client secrets, the RPC health,
+the clock and the rails (whether paygate signed a transaction it sees arrive).
 
 A `Runtime` (server/runtime.py) is one; functions of payments and refunds take an `Env` to say they need no more.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from server.assets.catalogue import Catalogue
 from server.assets.health import RpcHealth
@@ -15,6 +15,9 @@ from server.config import Settings
 from server.payment_intents.client_secret import ClientSecrets
 from server.rates import RateSource
 from server.wallet.keys import Keys
+
+if TYPE_CHECKING:
+    from server.rails.registry import Rails
 
 
 class Env(Protocol):
@@ -38,3 +41,6 @@ class Env(Protocol):
 
     @property
     def clock(self) -> Clock: ...
+
+    @property
+    def rails(self) -> Rails: ...

@@ -251,6 +251,11 @@ class AddressPayouts(Protocol):
         """Sends it after the commit. A refusal is only logged: `follow` reads the chain and decides."""
         ...
 
+    async def signed_here(self, session: AsyncSession, tx_hashes: Sequence[str]) -> bool:
+        """Whether paygate itself signed one of these transactions on this network (a sweep's gas top-up seen
+        arriving at a deposit address is the merchant's own move, never a payment)."""
+        ...
+
     async def follow(self, source: str, pending: list[PendingPayout], owner: PayoutOwner) -> None:
         """One pass over a source's undecided payouts: decides the mined ones (through `owner.decided`), sends
         again, replaces or cancels the stuck ones, and fills sequence gaps. Never fails a payout whose sequence is

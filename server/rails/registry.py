@@ -16,6 +16,8 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
+from sqlmodel.ext.asyncio.session import AsyncSession
+
 from server.assets.catalogue import Catalogue, CatalogueError, Network
 from server.config import Settings
 from server.db import Database
@@ -110,6 +112,11 @@ class Rails:
                 await rail.follow(source, payouts, owner)
             except ChainUnavailable as e:
                 log.warning("%s chain unavailable", what, extra={"network": network, "error": str(e)})
+
+    async def signed_here(self, session: AsyncSession, network: str, tx_hashes: Sequence[str]) -> bool:
+        """Whether paygate signed one of these transactions on `network`; never, where it has no payout rail."""
+        rail = self.payouts(network)
+        return rail is not None and await rail.signed_here(session, tx_hashes)
 
     def addresses(self, network: str) -> AddressBook | None:
         rail = self._by_name.get(network)

@@ -68,7 +68,7 @@ async def _transfer(rt: Runtime, transfer_id: str) -> bool:
     async with rt.db.transaction() as session:
         transfer = await session.get(ChainTransfer, transfer_id, with_for_update=True, populate_existing=True)
         if transfer is None or await ledger.held(session, CauseType.TRANSFER, transfer_id) or \
-                await ours(session, transfer):
+                await ours(session, rt.rails, transfer):
             return False
         watched = await session.get(WatchedAddress, (transfer.network, transfer.to_address))
         if watched is None:

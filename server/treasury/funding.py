@@ -16,10 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from sqlmodel import col, select
+from sqlmodel import select
 
 from server.rails.base import ChainUnavailable, TransferLookup
-from server.rails.evm.models import SignedTransaction
 from server.rails.registry import chain_scanners
 from server.runtime import Runtime
 from server.treasury import ledger
@@ -86,10 +85,7 @@ async def record(rt: Runtime, network_id: str, tx_hash: str) -> list[Funding]:
         raise FundingRefused(f"--tx: {depth} confirmation(s) of {network.confirmations}; try again later")
     done: list[Funding] = []
     async with rt.db.transaction() as session:
-        signed = (await session.exec(select(col(SignedTransaction.id)).where(
-            SignedTransaction.network == network_id, col(SignedTransaction.tx_hash).in_([tx_hash, transfers[0].tx_hash])
-        ))).first()
-        if signed is not None:
+        if await rt.rails.signed_here(session, network_id, [tx_hash, transfers[0].tx_hash]):
             raise FundingRefused(f"--tx: {tx_hash} was sent by paygate itself; its sender posted it")
         for t in transfers:
             merchant_id = treasuries[t.to_address.lower()]

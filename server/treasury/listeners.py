@@ -13,14 +13,13 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.aml import AmlStatus
 from server.chains.models import UNCONFIRMED, ChainTransfer, TransferStatus, WatchedAddress
 from server.events.models import Event
 from server.payment_intents import totals
-from server.rails.evm.models import SignedTransaction
+from server.rails.registry import Rails
 from server.refunds.models import Refund
 from server.refunds.states import Status as RefundStatus
 from server.runtime import Runtime
@@ -46,17 +45,15 @@ def transfer_position(t: ChainTransfer, fee_percent: Decimal) -> dict[Holder, De
     return {Holder(Account.AVAILABLE, at): amount - fee, Holder(Account.FEES, at): fee}
 
 
-async def ours(session: AsyncSession, transfer: ChainTransfer) -> bool:
+async def ours(session: AsyncSession, rails: Rails, transfer: ChainTransfer) -> bool:
     """A transfer paygate itself signed (a sweep's gas top-up from the treasury to a deposit address): a move inside
     the merchant's own money, posted by its sender, never a payment."""
-    found = (await session.exec(select(SignedTransaction.id).where(
-        SignedTransaction.network == transfer.network, SignedTransaction.tx_hash == transfer.tx_hash))).first()
-    return found is not None
+    return await rails.signed_here(session, transfer.network, [transfer.tx_hash])
 
 
 async def on_transfer_changed(rt: Runtime, session: AsyncSession, transfer: ChainTransfer, previous_status: str,
                               previous_aml: str) -> None:
-    if await ours(session, transfer):
+    if await ours(session, rt.rails, transfer):
         return
     watched = await session.get(WatchedAddress, (transfer.network, transfer.to_address))
     if watched is None:

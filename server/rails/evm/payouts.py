@@ -29,7 +29,7 @@ A sender that dies after that commit finds the transaction on its next pass and 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
@@ -134,6 +134,12 @@ class EvmPayouts:
         session.add(self._signed(source, nonce, K.PAYOUT, raw, tx_hash, quote.value_base, payout_id))
         await session.flush()
         return signed
+
+    async def signed_here(self, session: AsyncSession, tx_hashes: Sequence[str]) -> bool:
+        found = (await session.exec(select(col(SignedTransaction.id)).where(
+            SignedTransaction.network == self.network.id,
+            col(SignedTransaction.tx_hash).in_(list(tx_hashes))).limit(1))).first()
+        return found is not None
 
     async def broadcast(self, signed: SignedPayout) -> None:
         await self._broadcast(signed.raw, signed.tx_hash)
