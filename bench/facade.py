@@ -572,6 +572,8 @@ def main(argv: list[str] | None = None) -> int:
                PAYGATE_LOG_LEVEL=args.log_level, PYTHONPATH=str(ROOT),
                # The limiter stays in the pipeline (its cost is measured) with a budget the bench never exhausts.
                PAYGATE_RATE_LIMIT_PER_SECOND="100000", PAYGATE_RATE_LIMIT_BURST="200000")
+    if args.client == "wrk" and shutil.which("wrk") is None:
+        raise SystemExit("--client wrk needs Debian's wrk on the PATH: apt-get install wrk")
     processes = Processes(workdir)
     try:
         migrated = paygate(env, workdir, "migrate", timeout=START_TIMEOUT_SECONDS)
