@@ -376,12 +376,13 @@ async def set_card_provider(settings: Settings, merchant_id: str, livemode: bool
     from server.cards.accounts import set_keys
     from server.errors import DomainError
     from server.merchants.models import Merchant
-    from server.rails.registry import PROVIDERS, card_rail
+    from server.rails.registry import card_rails
     from server.sealing import SecretBox
 
-    rail = card_rail(settings, provider)
+    rails = card_rails(settings)
+    rail = rails.get(provider)
     if rail is None:
-        raise Stop(f"--provider: no card provider {provider!r} (registered: {', '.join(sorted(PROVIDERS))})", 2)
+        raise Stop(f"--provider: no card provider {provider!r} (registered: {', '.join(sorted(rails))})", 2)
     _ensure_schema(settings)
     db, box = _database(settings), SecretBox(settings.encryption_key)
     try:

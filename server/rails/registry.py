@@ -71,11 +71,6 @@ def card_rails(settings: Settings) -> dict[str, CardRail]:
     return {name: build(settings) for name, build in PROVIDERS.items()}
 
 
-def card_rail(settings: Settings, name: str) -> CardRail | None:
-    build = PROVIDERS.get(name)
-    return build(settings) if build else None
-
-
 def chain_scanners(catalogue: Catalogue) -> dict[str, ChainScanner]:
     """A scanner for each network that can be watched (one with an rpc_url). No database needed: the watcher's."""
     return {net.id: _family(net).scanner(net) for net in catalogue.networks.values() if net.rpc_url}
