@@ -233,23 +233,27 @@ def _reason(e: BaseException) -> str:
 async def create_merchant_record(settings: Settings, name: str) -> dict[str, Any]:
     """The JSON of `paygate merchants create --json`: id, name, and each mode's keys."""
     from server.merchants.service import create_merchant
+    from server.rails.registry import merchant_key_scheme
     from server.wallet.addresses import treasury_address
     from server.wallet.keys import Keys
 
     if not name.strip():
         raise Stop("--name must not be empty", 2)
     _ensure_schema(settings)
-    db, wallet = _database(settings), Keys.of(settings)
+    db, wallet, scheme = _database(settings), Keys.of(settings), merchant_key_scheme()
     try:
         async with db.transaction() as session:
             merchant, keys = await create_merchant(session, name)
             # Allocates the merchant's wallet account in each mode; live stays empty without a configured mnemonic.
-            treasury = {mode: await treasury_address(session, wallet, merchant.id, mode == "live") for mode in keys}
+            treasury = {mode: await treasury_address(session, wallet, scheme, merchant.id, mode == "live")
+                        for mode in keys}
     finally:
         await db.close()
     out: dict[str, Any] = {"merchant_id": merchant.id, "name": merchant.name}
     for mode, k in keys.items():
-        out[mode] = {"secret_key": k.secret_key, "public_key": k.public_key, "treasury_address": treasury[mode] or ""}
+        stored = treasury[mode]
+        out[mode] = {"secret_key": k.secret_key, "public_key": k.public_key,
+                     "treasury_address": scheme.display_address(stored) if stored else ""}
     return out
 
 

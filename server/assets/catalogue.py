@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 BUILTIN = Path(__file__).with_name("catalogue.toml")
+DEFAULT_FAMILY = "evm"  # a network's chain family when the networks file names none
 
 
 class CatalogueError(Exception):
@@ -55,7 +56,7 @@ class Network:
     address_url_template: str
     tx_url_template: str
     assets: tuple[Asset, ...] = field(default_factory=tuple)
-    family: str = "evm"  # the chain family: which rail serves it (server/rails/registry.py)
+    family: str = DEFAULT_FAMILY  # the chain family: which rail serves it (server/rails/registry.py)
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,7 @@ def _network(raw: dict[str, Any], providers: frozenset[str], source: str) -> Net
                    is_mainnet=is_mainnet, rpc_url=rpc_url, confirmations=confirmations,
                    address_url_template=raw.get("address_url_template", ""),
                    tx_url_template=raw.get("tx_url_template", ""), assets=tuple(assets),
-                   family=str(raw.get("family", "evm")))
+                   family=str(raw.get("family", DEFAULT_FAMILY)))
 
 
 def load(networks_file: Path | None = None, providers: frozenset[str] = frozenset()) -> Catalogue:

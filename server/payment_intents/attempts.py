@@ -22,6 +22,7 @@ from server.payment_intents.env import Env
 from server.payment_intents.models import Charge
 from server.payment_intents.states import OPEN_FOR_PAYMENT, UnexpectedState
 from server.payment_intents.totals import ChargeStatus
+from server.rails.registry import key_scheme
 from server.rates import RateUnavailable
 from server.rates.quotes import quote
 from server.wallet.addresses import new_deposit_address
@@ -122,7 +123,8 @@ async def open_crypto(session: AsyncSession, env: Env, loaded: Loaded, asset_id:
         deposit = await permanent_deposit(session, env, intent.merchant_id, intent.livemode, intent.customer_id, asset)
         address, index = deposit.address, deposit.address_index
     else:
-        address, index = await new_deposit_address(session, env.keys, intent.merchant_id, intent.livemode)
+        address, index = await new_deposit_address(session, env.keys, key_scheme(env.catalogue.networks[asset.network]),
+                                                    intent.merchant_id, intent.livemode)
     charge = Charge(id=new_id("ch"), payment_intent_id=intent.id, merchant_id=intent.merchant_id,
                     livemode=intent.livemode, payment_method_type="crypto", asset_id=asset.id, network=asset.network,
                     amount=q.amount, exchange_rate=q.exchange_rate, deposit_address=address, address_index=index,
@@ -149,7 +151,8 @@ async def permanent_deposit(session: AsyncSession, env: Env, merchant_id: str, l
         PermanentDeposit.customer_id == customer_id, PermanentDeposit.asset_id == asset.id))).first()
     if row is not None:
         return row
-    address, index = await new_deposit_address(session, env.keys, merchant_id, livemode)
+    address, index = await new_deposit_address(session, env.keys, key_scheme(env.catalogue.networks[asset.network]),
+                                                merchant_id, livemode)
     row = PermanentDeposit(id=new_id("pd"), merchant_id=merchant_id, livemode=livemode, customer_id=customer_id,
                            asset_id=asset.id, network=asset.network, address=address, address_index=index,
                            created=now_of(session))

@@ -15,20 +15,27 @@ capability of its own (a refund of a provider charge) beside these, not a fat in
 The owner of payouts (refunds today; sweeps and treasury payouts next) keeps its own rows and state machine and speaks
 only to these protocols: it never builds, prices or signs a transaction itself.
 
+A chain family also says how the wallet's one BIP-39 seed becomes its addresses and keys (`KeyScheme`), and is
+registered as one `Family` (server/rails/registry.py).
+
 Errors: `ChainUnavailable` (the network did not answer: try again later, decide nothing) and `PayoutRefused`
 (the payout cannot be made now: `reason` is the failure_reason the owner records).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.assets.catalogue import Asset
+from server.assets.catalogue import Asset, Catalogue, Network
+
+if TYPE_CHECKING:
+    from server.config import Settings
+    from server.db import Database
 
 # ---------------------------------------------------------------------------------------------------- receiving
 
@@ -216,8 +223,9 @@ class PayoutResult:
 class PayoutOwner(Protocol):
     """What the rail asks of whoever owns payouts (refunds, sweeps, treasury payouts) while following them."""
 
-    async def key_of(self, source: str) -> bytes | None:
-        """The private key of `source`, to sign a replacement, a cancel or a gap filler; None if not ours."""
+    async def key_of(self, network: str, source: str) -> bytes | None:
+        """The private key of `source` on `network`, to sign a replacement, a cancel or a gap filler; None if not
+        ours."""
         ...
 
     async def waiting(self, network: str, source: str) -> set[int]:
@@ -261,3 +269,36 @@ class AddressPayouts(Protocol):
         again, replaces or cancels the stuck ones, and fills sequence gaps. Never fails a payout whose sequence is
         unused on chain."""
         ...
+
+
+# ---------------------------------------------------------------------------------------------------- keys and families
+
+
+@runtime_checkable
+class KeyScheme(Protocol):
+    """How a chain family derives a merchant's addresses and their private keys from the wallet's BIP-39 seed
+    (DESIGN §3): one account number per merchant and mode, deposit addresses by index, one treasury address. Keys are
+    derived when needed and never stored. Addresses come in their stored form (the form rows keep and compare)."""
+
+    def deposit_address(self, mnemonic: str, account: int, index: int) -> str: ...
+
+    def deposit_key(self, mnemonic: str, account: int, index: int) -> bytes: ...
+
+    def treasury_address(self, mnemonic: str, account: int) -> str: ...
+
+    def treasury_key(self, mnemonic: str, account: int) -> bytes: ...
+
+    def display_address(self, stored: str) -> str:
+        """The address as clients are shown it (EVM: EIP-55 mixed case)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Family:
+    """A chain family as the registry knows it: a network's rail, the watcher's scanner of it (its own
+    connection), the probe that says whether its node answers now (server/assets/health.py), and its keys."""
+
+    rail: Callable[[Network, Catalogue, Database, Settings], Rail]
+    scanner: Callable[[Network], ChainScanner]
+    probe: Callable[[Network], Awaitable[bool]]
+    keys: KeyScheme

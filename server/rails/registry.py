@@ -1,7 +1,8 @@
 """Which rail serves a network or a provider. Adding a rail: a package under `server/rails/` and one line here.
 
-    FAMILIES   chain family (a network's `family` in the networks file, "evm" by default) → how to build the rail
-               of a network, the watcher's scanner of it, and the probe that says whether its node answers
+    FAMILIES   chain family (a network's `family` in the networks file, "evm" by default) → its `Family`
+               (server/rails/base.py): how to build the rail of a network, the watcher's scanner of it, the probe
+               that says whether its node answers, and how the wallet's seed becomes its addresses and keys
     PROVIDERS  card provider id → how to build its rail (server/rails/card.py `CardRail`, DESIGN §9); every
                registered provider can hold merchants' keys, the `providers` setting says which fiat assets the
                catalogue offers
@@ -14,11 +15,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.assets.catalogue import Catalogue, CatalogueError, Network
+from server.assets.catalogue import DEFAULT_FAMILY, Catalogue, CatalogueError, Network
 from server.config import Settings
 from server.db import Database
 from server.rails.base import (
@@ -27,29 +27,22 @@ from server.rails.base import (
     Balances,
     ChainScanner,
     ChainUnavailable,
+    Family,
+    KeyScheme,
     PayoutOwner,
     PendingPayout,
     Rail,
     Receiver,
 )
 from server.rails.card import CardRail
-from server.rails.evm import probe as evm_probe
-from server.rails.evm.rail import EvmRail
-from server.rails.evm.scanner import EvmScanner
+from server.rails.evm.family import FAMILY as EVM
 from server.rails.provider_a import PROVIDER as PROVIDER_A
 from server.rails.provider_a import ProviderARail
 
 log = logging.getLogger("paygate.rails")
 
-@dataclass(frozen=True)
-class Family:
-    rail: Callable[[Network, Catalogue, Database, Settings], Rail]
-    scanner: Callable[[Network], ChainScanner]  # the watcher's scanner of a network (its own connection)
-    probe: Callable[[Network], Awaitable[bool]]  # whether the network's node answers now (server/assets/health.py)
 
-
-FAMILIES: dict[str, Family] = {"evm": Family(rail=EvmRail.build, scanner=EvmScanner.for_network,
-                                             probe=evm_probe.answers)}
+FAMILIES: dict[str, Family] = {"evm": EVM}
 PROVIDERS: dict[str, Callable[[Settings], CardRail]] = {
     PROVIDER_A: lambda settings: ProviderARail.build(settings.provider_a_api_base)}
 
@@ -64,6 +57,16 @@ def _family(network: Network) -> Family:
 def probe(network: Network) -> Awaitable[bool]:
     """Whether `network`'s node answers now, asked the way its family asks (the RPC health's probe)."""
     return _family(network).probe(network)
+
+
+def key_scheme(network: Network) -> KeyScheme:
+    """How the wallet's seed becomes `network`'s addresses and keys (its family's)."""
+    return _family(network).keys
+
+
+def merchant_key_scheme() -> KeyScheme:
+    """The keys of the family whose treasury is the merchant's one `treasury_address` (the spec's field)."""
+    return FAMILIES[DEFAULT_FAMILY].keys
 
 
 def card_rails(settings: Settings) -> dict[str, CardRail]:

@@ -44,12 +44,10 @@ from server.refunds import service
 from server.refunds.models import Refund, RefundTransaction
 from server.refunds.states import Event, Status, TransactionStatus
 from server.runtime import Runtime
-from server.treasury import ledger, nonces
+from server.treasury import keys, ledger, nonces
 from server.treasury.ledger import Scope
 from server.treasury.models import CauseType
 from server.treasury.sweeps import native_of
-from server.wallet import hd
-from server.wallet.models import WalletAccount
 
 log = logging.getLogger("paygate.refunds")
 INTERVAL_SECONDS = 3
@@ -74,16 +72,6 @@ async def _finish(session: AsyncSession, row: RefundTransaction, status: Transac
         setattr(row, name, value)
     session.add(row)
     await session.flush()
-
-
-async def _key(rt: Runtime, env: Env, merchant_id: str, livemode: bool) -> tuple[str, bytes] | None:
-    """(address, private key) of the merchant's treasury in that mode."""
-    async with rt.db.read() as session:
-        account = await session.get(WalletAccount, (merchant_id, livemode))
-    if account is None:
-        return None
-    mnemonic = env.keys.mnemonic(livemode)
-    return hd.treasury(mnemonic, account.account), hd.treasury_key(mnemonic, account.account)
 
 
 def _payout(refund: Refund, asset: Asset, treasury: str) -> Payout:
@@ -123,7 +111,7 @@ async def fail(rt: Runtime, env: Env, refund_id: str, reason: str) -> None:
 
 async def submit(rt: Runtime, env: Env, payouts: AddressPayouts, refund: Refund, asset: Asset) -> None:
     """Pending → Processing: quote from the chain, then reserve, sign and record in one transaction, then broadcast."""
-    key = await _key(rt, env, refund.merchant_id, refund.livemode)
+    key = await keys.treasury(rt, refund.network, refund.merchant_id, refund.livemode)
     if key is None:
         await fail(rt, env, refund.id, "insufficient_funds")
         return
@@ -149,15 +137,16 @@ class RefundPayouts:
     def __init__(self, rt: Runtime, env: Env, rails: Rails) -> None:
         self.rt, self.env, self.rails = rt, env, rails
 
-    async def key_of(self, source: str) -> bytes | None:
+    async def key_of(self, network: str, source: str) -> bytes | None:
         """The private key of a treasury address, found through a refund it sent."""
         async with self.rt.db.read() as session:
             owner = (await session.exec(select(Refund.merchant_id, Refund.livemode)
                                         .join(RefundTransaction, col(RefundTransaction.refund_id) == col(Refund.id))
-                                        .where(RefundTransaction.source_address == source).limit(1))).first()
+                                        .where(RefundTransaction.network == network,
+                                               RefundTransaction.source_address == source).limit(1))).first()
         if owner is None:
             return None
-        key = await _key(self.rt, self.env, owner[0], owner[1])
+        key = await keys.treasury(self.rt, network, owner[0], owner[1])
         return key[1] if key is not None and key[0] == source else None
 
     async def waiting(self, network: str, source: str) -> set[int]:
@@ -238,7 +227,7 @@ class RefundPayouts:
         payouts = self.rails.payouts(tx.network) if tx is not None else None
         if tx is None or asset is None or refund is None or payouts is None:
             return
-        key = await _key(self.rt, self.env, refund.merchant_id, refund.livemode)
+        key = await keys.treasury(self.rt, tx.network, refund.merchant_id, refund.livemode)
         if key is None:
             await self._close(tx.id, "insufficient_funds")
             return

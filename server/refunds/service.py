@@ -34,7 +34,7 @@ from server.payment_intents.env import Env
 from server.payment_intents.states import Status as IntentStatus
 from server.payment_intents.totals import text
 from server.rails.base import AddressBook, InvalidAddress
-from server.rails.registry import Rails
+from server.rails.registry import Rails, key_scheme
 from server.refunds import convert
 from server.refunds.errors import InsufficientFunds, InvalidPaymentIntent, RefundAmountExceeded
 from server.refunds.models import Refund, RefundTransaction
@@ -94,10 +94,11 @@ async def plan(db: Database, env: Env, rails: Rails, caller: Caller, request: pb
         if asset is None or not asset.network:
             raise InvalidPaymentIntent()
         charge_id, payer, rate = _source(full, asset.id)
-        treasury = await treasury_address(session, env.keys, caller.merchant_id, caller.livemode, allocate=False)
+        treasury = await treasury_address(session, env.keys, key_scheme(env.catalogue.networks[asset.network]),
+                                          caller.merchant_id, caller.livemode, allocate=False)
     address = check_address(rails.addresses(asset.network), "refund_address", request.refund_address.strip()) \
         if request.HasField("refund_address") and request.refund_address.strip() else payer
-    return Plan(intent.id, asset, charge_id, rate, address, (treasury or "").lower())
+    return Plan(intent.id, asset, charge_id, rate, address, treasury or "")
 
 
 async def check_funds(rails: Rails, p: Plan, amount: Decimal) -> None:
@@ -215,11 +216,12 @@ async def plan_unexpected(db: Database, env: Env, rails: Rails, caller: Caller, 
             raise invalid("asset_id", f"no confirmed and approved unexpected funds in {asset_id!r} on this payment "
                                       "intent (to refund the payment itself, leave asset_id out)")
         charge, first = arrivals[0]
-        treasury = await treasury_address(session, env.keys, caller.merchant_id, caller.livemode, allocate=False)
+        treasury = await treasury_address(session, env.keys, key_scheme(env.catalogue.networks[asset.network]),
+                                          caller.merchant_id, caller.livemode, allocate=False)
     address = check_address(rails.addresses(asset.network), "refund_address", refund_address.strip()) \
         if refund_address is not None and refund_address.strip() else first.from_address.lower()
     # No exchange rate: the funds paid nothing, so their refund is worth nothing in the intent's currency.
-    return Plan(intent.id, asset, charge.id, Decimal(0), address, (treasury or "").lower(), unexpected=True)
+    return Plan(intent.id, asset, charge.id, Decimal(0), address, treasury or "", unexpected=True)
 
 
 async def _create(db: Database, env: Env, rails: Rails, caller: Caller, p: Plan, amount: Decimal,

@@ -3,18 +3,19 @@ from __future__ import annotations
 import grpc
 from paygate.v1 import addresses_pb2 as pb
 from paygate.v1 import addresses_pb2_grpc
-from web3 import Web3
 
 from server.paging import page_of
 from server.rpc.context import current_caller
 from server.runtime import Runtime
-from server.treasury import addresses
+from server.treasury import addresses, keys
 from server.treasury.models import MerchantAddress
 
 
-def to_proto(row: MerchantAddress) -> pb.MerchantAddress:
+def to_proto(rt: Runtime, row: MerchantAddress) -> pb.MerchantAddress:
+    scheme = keys.scheme(rt, row.network)  # shown as its family shows addresses (EVM: EIP-55 checksum)
     return pb.MerchantAddress(
-        id=row.id, merchant_id=row.merchant_id, network=row.network, address=Web3.to_checksum_address(row.address),
+        id=row.id, merchant_id=row.merchant_id, network=row.network,
+        address=scheme.display_address(row.address) if scheme is not None else row.address,
         status=row.status, alias=row.alias, created_at=row.created_at, updated_at=row.updated_at,
         verification=pb.AddressVerification(
             id=row.verification_id, status=row.verification_status, merchant_address_id=row.id,
@@ -31,27 +32,27 @@ class AddressServicer(addresses_pb2_grpc.AddressServiceServicer):
         async with self._rt.db.transaction() as session:
             row = await addresses.create(session, self._rt.catalogue, self._rt.rails, self._rt.settings,
                                          current_caller(), request.network, request.address, request.alias)
-        return pb.CreateAddressResponse(merchant_address=to_proto(row))
+        return pb.CreateAddressResponse(merchant_address=to_proto(self._rt, row))
 
     async def ListAddresses(self, request: pb.ListAddressesRequest,
                             context: grpc.aio.ServicerContext) -> pb.ListAddressesResponse:
         page = page_of(request, max_size=addresses.MAX_PAGE_SIZE)
         async with self._rt.db.read() as session:
             rows, total = await addresses.list_page(session, current_caller(), page, request.network)
-        return pb.ListAddressesResponse(merchant_addresses=[to_proto(r) for r in rows], total=total, page=page.page,
-                                        page_size=page.size)
+        return pb.ListAddressesResponse(merchant_addresses=[to_proto(self._rt, r) for r in rows], total=total,
+                                        page=page.page, page_size=page.size)
 
     async def GetAddress(self, request: pb.GetAddressRequest,
                          context: grpc.aio.ServicerContext) -> pb.GetAddressResponse:
         async with self._rt.db.read() as session:
             row = await addresses.get(session, current_caller(), request.id)
-        return pb.GetAddressResponse(merchant_address=to_proto(row))
+        return pb.GetAddressResponse(merchant_address=to_proto(self._rt, row))
 
     async def UpdateAddress(self, request: pb.UpdateAddressRequest,
                             context: grpc.aio.ServicerContext) -> pb.UpdateAddressResponse:
         async with self._rt.db.transaction() as session:
             row = await addresses.update(session, current_caller(), request.id, request.alias)
-        return pb.UpdateAddressResponse(merchant_address=to_proto(row))
+        return pb.UpdateAddressResponse(merchant_address=to_proto(self._rt, row))
 
     async def DeleteAddress(self, request: pb.DeleteAddressRequest,
                             context: grpc.aio.ServicerContext) -> pb.DeleteAddressResponse:
@@ -63,4 +64,4 @@ class AddressServicer(addresses_pb2_grpc.AddressServiceServicer):
                             context: grpc.aio.ServicerContext) -> pb.VerifyAddressResponse:
         async with self._rt.db.transaction() as session:
             row = await addresses.verify(session, current_caller(), request.id, request.amount)
-        return pb.VerifyAddressResponse(merchant_address=to_proto(row))
+        return pb.VerifyAddressResponse(merchant_address=to_proto(self._rt, row))

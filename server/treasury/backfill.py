@@ -84,7 +84,7 @@ async def _refund(rt: Runtime, refund_id: str) -> bool:
         refund = await session.get(Refund, refund_id, with_for_update=True, populate_existing=True)
         if refund is None or await ledger.held(session, CauseType.REFUND, refund_id):
             return False
-        treasury = await treasury_of(rt, session, refund.merchant_id, refund.livemode)
+        treasury = await treasury_of(rt, session, refund.network, refund.merchant_id, refund.livemode)
         scope = Scope(refund.merchant_id, refund.livemode, refund.asset_id, refund.network)
         posted = await ledger.settle_cause(session, scope, CauseType.REFUND, refund.id,
                                            refund_position(refund, treasury), Holder(Account.AVAILABLE, treasury))

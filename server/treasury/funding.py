@@ -18,13 +18,13 @@ from decimal import Decimal
 
 from sqlmodel import select
 
+from server.assets.catalogue import Network
 from server.rails.base import ChainUnavailable, TransferLookup
-from server.rails.registry import chain_scanners
+from server.rails.registry import chain_scanners, key_scheme
 from server.runtime import Runtime
 from server.treasury import ledger
 from server.treasury.ledger import Holder, Scope
 from server.treasury.models import Account, CauseType
-from server.wallet import hd
 from server.wallet.models import WalletAccount
 
 
@@ -50,13 +50,15 @@ def cause_id(tx_hash: str, log_index: int) -> str:
     return f"{tx_hash.lower()[:34]}:{log_index}"
 
 
-async def _treasuries(rt: Runtime, livemode: bool) -> dict[str, str]:
-    """The treasury address (lower-case) → merchant id, for every merchant with a wallet account in this mode."""
+async def _treasuries(rt: Runtime, network: Network) -> dict[str, str]:
+    """The treasury address on `network` → merchant id, for every merchant with a wallet account in its mode."""
+    livemode, scheme = network.is_mainnet, key_scheme(network)
     async with rt.db.read() as session:
         accounts = list(await session.exec(select(WalletAccount).where(WalletAccount.livemode == livemode)))
     if livemode and not rt.keys.live_ready:
         return {}
-    return {hd.treasury(rt.keys.mnemonic(livemode), a.account): a.merchant_id for a in accounts}
+    mnemonic = rt.keys.mnemonic(livemode)
+    return {scheme.treasury_address(mnemonic, a.account): a.merchant_id for a in accounts}
 
 
 async def record(rt: Runtime, network_id: str, tx_hash: str) -> list[Funding]:
@@ -66,7 +68,7 @@ async def record(rt: Runtime, network_id: str, tx_hash: str) -> list[Funding]:
     tx_hash = tx_hash.strip().lower()
     if len(tx_hash) != 66 or not tx_hash.startswith("0x") or any(c not in "0123456789abcdef" for c in tx_hash[2:]):
         raise FundingRefused("--tx: expected a transaction hash, 0x and 64 hex digits")
-    treasuries = await _treasuries(rt, network.is_mainnet)
+    treasuries = await _treasuries(rt, network)
     scanners = chain_scanners(rt.catalogue)
     try:
         scanner = scanners.get(network_id)

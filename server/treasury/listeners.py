@@ -23,7 +23,7 @@ from server.rails.registry import Rails
 from server.refunds.models import Refund
 from server.refunds.states import Status as RefundStatus
 from server.runtime import Runtime
-from server.treasury import ledger
+from server.treasury import keys, ledger
 from server.treasury.ledger import Holder, Scope
 from server.treasury.models import Account, CauseType
 from server.wallet import addresses
@@ -63,10 +63,13 @@ async def on_transfer_changed(rt: Runtime, session: AsyncSession, transfer: Chai
                               transfer_position(transfer, rt.settings.tx_fee_percent), OUTSIDE)
 
 
-async def treasury_of(rt: Runtime, session: AsyncSession, merchant_id: str, livemode: bool) -> str:
-    """The merchant's treasury address (lower-case), "" when it has none yet."""
-    found = await addresses.treasury_address(session, rt.keys, merchant_id, livemode, allocate=False)
-    return (found or "").lower()
+async def treasury_of(rt: Runtime, session: AsyncSession, network: str, merchant_id: str, livemode: bool) -> str:
+    """The merchant's treasury address on `network` (its stored form), "" when it has none yet."""
+    scheme = keys.scheme(rt, network)
+    if scheme is None:
+        return ""  # a network no longer configured
+    found = await addresses.treasury_address(session, rt.keys, scheme, merchant_id, livemode, allocate=False)
+    return found or ""
 
 
 def refund_position(refund: Refund, treasury: str) -> dict[Holder, Decimal]:
@@ -83,7 +86,7 @@ async def on_event(rt: Runtime, session: AsyncSession, event: Event) -> None:
     refund = await session.get(Refund, event.object_id)
     if refund is None or not refund.network:
         return  # a card refund: paid by the provider, not from a chain address
-    treasury = await treasury_of(rt, session, refund.merchant_id, refund.livemode)
+    treasury = await treasury_of(rt, session, refund.network, refund.merchant_id, refund.livemode)
     scope = Scope(refund.merchant_id, refund.livemode, refund.asset_id, refund.network)
     await ledger.settle_cause(session, scope, CauseType.REFUND, refund.id, refund_position(refund, treasury),
                               Holder(Account.AVAILABLE, treasury))

@@ -122,7 +122,7 @@ async def preview(rt: Runtime, caller: Caller, request: pb.PreviewPayoutRequest)
     async with rt.db.read() as session:
         asset, address, amount = await _resolve(session, rt.catalogue, caller, rt, request)
         free = await available(session, caller, asset.id)
-        treasury = await treasury_of(rt, session, caller.merchant_id, caller.livemode)
+        treasury = await treasury_of(rt, session, asset.network, caller.merchant_id, caller.livemode)
     native = native_of(rt.catalogue, asset.network)
     assert native is not None
     try:
@@ -146,7 +146,7 @@ async def create(rt: Runtime, caller: Caller, request: pb.CreatePayoutRequest) -
     descriptor = validate.text("statement_descriptor", request.statement_descriptor)
     async with rt.db.read() as session:
         asset, address, amount = await _resolve(session, rt.catalogue, caller, rt, request)
-        treasury = await treasury_of(rt, session, caller.merchant_id, caller.livemode)
+        treasury = await treasury_of(rt, session, asset.network, caller.merchant_id, caller.livemode)
     if not treasury:
         raise InsufficientFunds("source_amount: the merchant has no treasury in this mode", field="source_amount")
     native = native_of(rt.catalogue, asset.network)
@@ -196,7 +196,7 @@ async def list_page(session: AsyncSession, caller: Caller, page: Page, status: s
 
 async def release(session: AsyncSession, rt: Runtime, row: PayoutRow) -> None:
     """Locked → available: the amount of a payout that will never be sent."""
-    treasury = await treasury_of(rt, session, row.merchant_id, row.livemode)
+    treasury = await treasury_of(rt, session, row.network, row.merchant_id, row.livemode)
     await ledger.post(session, _scope(row), CauseType.PAYOUT, row.id,
                       {Holder(Account.LOCKED, treasury): -row.amount, Holder(Account.AVAILABLE, treasury): row.amount})
 
@@ -273,7 +273,7 @@ async def send(rt: Runtime, row: PayoutRow) -> None:
     treasury cannot pay yet (its funds not swept in, no gas) waits; it is never failed before anything is signed."""
     asset = rt.catalogue.by_id.get(row.asset_id)
     payouts = rt.rails.payouts(row.network)
-    treasury = await keys.treasury(rt, row.merchant_id, row.livemode)
+    treasury = await keys.treasury(rt, row.network, row.merchant_id, row.livemode)
     if asset is None or payouts is None or treasury is None:
         return
     payout = Payout(asset=asset, source=treasury[0], destination=row.address,

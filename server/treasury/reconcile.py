@@ -22,9 +22,9 @@ from sqlmodel import col, select
 from server.db.aggregates import exact_sum
 from server.payment_intents.totals import text
 from server.rails.base import ChainUnavailable
+from server.rails.registry import key_scheme
 from server.runtime import Runtime
 from server.treasury.models import LedgerEntry
-from server.wallet import hd
 from server.wallet.models import WalletAccount
 
 log = logging.getLogger("paygate.treasury.reconcile")
@@ -78,10 +78,10 @@ async def _treasuries(rt: Runtime) -> set[tuple[str, str]]:
     for account in accounts:
         if account.livemode and not rt.keys.live_ready:
             continue
-        address = hd.treasury(rt.keys.mnemonic(account.livemode), account.account)
+        mnemonic = rt.keys.mnemonic(account.livemode)
         for network in rt.catalogue.networks.values():
             if network.is_mainnet == account.livemode:
-                places.add((network.id, address))
+                places.add((network.id, key_scheme(network).treasury_address(mnemonic, account.account)))
     return places
 
 

@@ -96,8 +96,10 @@ def _base(amount: Decimal, decimals: int) -> int:
 # ---------------------------------------------------------------------------------------------------- claiming
 
 
-async def _treasuries(rt: Runtime, session: AsyncSession, scopes: set[tuple[str, bool]]) -> dict[tuple[str, bool], str]:
-    return {s: await treasury_of(rt, session, s[0], s[1]) for s in scopes}
+async def _treasuries(rt: Runtime, session: AsyncSession,
+                      scopes: set[tuple[str, bool, str]]) -> dict[tuple[str, bool, str], str]:
+    """Each (merchant, livemode, network)'s treasury address."""
+    return {s: await treasury_of(rt, session, s[2], s[0], s[1]) for s in scopes}
 
 
 async def candidates(rt: Runtime) -> list[tuple[str, bool, str, str, str]]:
@@ -112,12 +114,13 @@ async def candidates(rt: Runtime) -> list[tuple[str, bool, str, str, str]]:
         sums = {(m, live, network, address, asset_id): amount for m, live, network, address, asset_id, amount in rows}
         open_ = set(await session.exec(select(Sweep.network, Sweep.source_address, Sweep.asset_id)
                                        .where(col(Sweep.status).in_(list(OPEN_SWEEPS)))))
-        treasuries = await _treasuries(rt, session, {(k[0], k[1]) for k in sums})
+        treasuries = await _treasuries(rt, session, {(k[0], k[1], k[2]) for k in sums})
     out = []
     for key, amount in sums.items():
         merchant_id, livemode, network, address, asset_id = key
         asset = rt.catalogue.by_id.get(asset_id)
-        if asset is None or address == treasuries[(merchant_id, livemode)] or (network, address, asset_id) in open_:
+        if asset is None or address == treasuries[(merchant_id, livemode, network)] \
+                or (network, address, asset_id) in open_:
             continue
         if amount >= minimum(rt.settings, asset):
             out.append(key)
@@ -140,7 +143,7 @@ async def claim(rt: Runtime, merchant_id: str, livemode: bool, network: str, add
         available, fees = held.get(Account.AVAILABLE, Decimal(0)), held.get(Account.FEES, Decimal(0))
         if available + fees < minimum(rt.settings, asset):
             return None
-        treasury = (await _treasuries(rt, session, {(merchant_id, livemode)}))[(merchant_id, livemode)]
+        treasury = await treasury_of(rt, session, network, merchant_id, livemode)
         if not treasury:
             return None
         now = rt.clock.now()
@@ -225,7 +228,7 @@ async def advance(rt: Runtime, sweep: Sweep) -> None:
             return
         lacking = await payouts.gas_needed(payout) - await balances.balance(native, source)
         if lacking > 0:
-            treasury = await keys.treasury(rt, sweep.merchant_id, sweep.livemode)
+            treasury = await keys.treasury(rt, sweep.network, sweep.merchant_id, sweep.livemode)
             if treasury is None or treasury[0] != sweep.destination_address:
                 await _note(rt, sweep.id, "no_treasury")
                 return
@@ -233,7 +236,7 @@ async def advance(rt: Runtime, sweep: Sweep) -> None:
                          fee_from_amount=False)
             await _sign_and_send(rt, payouts, sweep, SweepTxKind.GAS, gas, treasury[1])
             return
-    key = await keys.deposit(rt, sweep.merchant_id, sweep.livemode, source)
+    key = await keys.deposit(rt, sweep.network, sweep.merchant_id, sweep.livemode, source)
     if key is None:
         await _note(rt, sweep.id, "unknown_deposit_address")
         return
@@ -261,18 +264,19 @@ class SweepPayouts:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
 
-    async def key_of(self, source: str) -> bytes | None:
+    async def key_of(self, network: str, source: str) -> bytes | None:
         async with self.rt.db.read() as session:
             found = (await session.exec(select(SweepTransaction.kind, Sweep.merchant_id, Sweep.livemode)
                                         .join(Sweep, col(Sweep.id) == col(SweepTransaction.sweep_id))
-                                        .where(SweepTransaction.source_address == source).limit(1))).first()
+                                        .where(Sweep.network == network,
+                                               SweepTransaction.source_address == source).limit(1))).first()
         if found is None:
             return None
         kind, merchant_id, livemode = found
         if kind == SweepTxKind.GAS:
-            treasury = await keys.treasury(self.rt, merchant_id, livemode)
+            treasury = await keys.treasury(self.rt, network, merchant_id, livemode)
             return treasury[1] if treasury is not None and treasury[0] == source else None
-        return await keys.deposit(self.rt, merchant_id, livemode, source)
+        return await keys.deposit(self.rt, network, merchant_id, livemode, source)
 
     async def waiting(self, network: str, source: str) -> set[int]:
         return await nonces.waiting(self.rt.db, network, source)

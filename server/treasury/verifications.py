@@ -69,7 +69,7 @@ async def send(rt: Runtime, row: MerchantAddress) -> None:
     """Pending → sending: quote, then sign and record with the address locked, then broadcast."""
     asset = rt.catalogue.by_id.get(row.verification_asset_id)
     payouts = rt.rails.payouts(row.network)
-    treasury = await keys.treasury(rt, row.merchant_id, row.livemode)
+    treasury = await keys.treasury(rt, row.network, row.merchant_id, row.livemode)
     if asset is None or payouts is None or treasury is None:
         return
     payout = Payout(asset=asset, source=treasury[0], destination=row.address,
@@ -97,13 +97,14 @@ class TransferPayouts:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
 
-    async def key_of(self, source: str) -> bytes | None:
+    async def key_of(self, network: str, source: str) -> bytes | None:
         async with self.rt.db.read() as session:
             found = (await session.exec(select(TreasuryTransfer.merchant_id, TreasuryTransfer.livemode)
-                                        .where(TreasuryTransfer.source_address == source).limit(1))).first()
+                                        .where(TreasuryTransfer.network == network,
+                                               TreasuryTransfer.source_address == source).limit(1))).first()
         if found is None:
             return None
-        treasury = await keys.treasury(self.rt, found[0], found[1])
+        treasury = await keys.treasury(self.rt, network, found[0], found[1])
         return treasury[1] if treasury is not None and treasury[0] == source else None
 
     async def waiting(self, network: str, source: str) -> set[int]:

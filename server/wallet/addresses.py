@@ -12,7 +12,7 @@ from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.clock import now_of
-from server.wallet import hd
+from server.rails.base import KeyScheme
 from server.wallet.keys import Keys
 from server.wallet.models import WalletAccount, WalletCounter
 
@@ -55,17 +55,18 @@ async def next_deposit_index(session: AsyncSession, merchant_id: str, livemode: 
     return account, index
 
 
-async def new_deposit_address(session: AsyncSession, keys: Keys, merchant_id: str,
+async def new_deposit_address(session: AsyncSession, keys: Keys, scheme: KeyScheme, merchant_id: str,
                               livemode: bool) -> tuple[str, int]:
-    """A fresh deposit address (lower-case 0x…) and its index."""
+    """A fresh deposit address of the family `scheme` derives for (its stored form) and its index."""
     mnemonic = keys.mnemonic(livemode)  # before the counter moves: live mode without a seed refuses first
     account, index = await next_deposit_index(session, merchant_id, livemode)
-    return hd.address(mnemonic, account, hd.DEPOSIT, index).lower(), index
+    return scheme.deposit_address(mnemonic, account, index), index
 
 
-async def treasury_address(session: AsyncSession, keys: Keys, merchant_id: str, livemode: bool, *,
+async def treasury_address(session: AsyncSession, keys: Keys, scheme: KeyScheme, merchant_id: str, livemode: bool, *,
                            allocate: bool = True) -> str | None:
-    """The merchant's refund-paying address in this mode; empty in live mode while no mnemonic is configured.
+    """The merchant's treasury in this mode on the family `scheme` derives for (refunds, sweeps and payouts are paid
+    from it), in its stored form; empty in live mode while no mnemonic is configured.
 
     With `allocate=False` (a read-only unit of work) None means the account is not allocated yet."""
     if livemode and not keys.live_ready:
@@ -77,4 +78,4 @@ async def treasury_address(session: AsyncSession, keys: Keys, merchant_id: str, 
         if row is None:
             return None
         account = row.account
-    return hd.address(keys.mnemonic(livemode), account, hd.TREASURY, hd.TREASURY_INDEX)
+    return scheme.treasury_address(keys.mnemonic(livemode), account)

@@ -256,7 +256,7 @@ class EvmPayouts:
                 log.warning("payout cannot pay a higher fee", extra={"tx": last.tx_hash})
                 return
             unsigned = replace(unsigned, value=value)
-        private_key = await owner.key_of(last.source_address)
+        private_key = await owner.key_of(self.network.id, last.source_address)
         if private_key is None:
             return
         raw, tx_hash = txs.sign(private_key, self.network.chain_id, nonce, unsigned, fees)
@@ -327,7 +327,7 @@ class EvmPayouts:
                 await self._replace(last, K.FILLER, owner, None)
 
     async def _fill(self, source: str, nonce: int, owner: PayoutOwner) -> None:
-        private_key = await owner.key_of(source)
+        private_key = await owner.key_of(self.network.id, source)
         if private_key is None:
             return
         raw, tx_hash = txs.sign(private_key, self.network.chain_id, nonce, txs.empty(source), await self.node.fees())

@@ -3,7 +3,8 @@
 It implements the card family's `CardProvider` (server/rails/card.py: values and errors too).
 
     client.py   ProviderA (one merchant key), ProviderARail (the registry's entry), webhook verification
-    minor.py    decimal amounts <-> the provider's minor-unit integers
+
+Decimal amounts and the provider's minor-unit integers convert in server/rails/card.py (`to_minor`, `from_minor`).
 """
 
 from server.rails.card import BadSignature, Card, CardProvider, Declined, Payment, ProviderRefund, ProviderUnavailable

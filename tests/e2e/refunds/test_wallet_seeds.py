@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from server.wallet import hd
+from server.rails.evm.keys import EvmKeys
 from tests.conftest import ok
 from tests.e2e.paid_on_chain.test_paid_on_chain import open_intent
 from tests.harness import Service, paygate, start, stop
@@ -23,8 +23,9 @@ INDEXES = range(0, 8)
 
 
 def _derived(mnemonic: str) -> set[str]:
-    return {hd.address(mnemonic, a, change, i).lower()
-            for a in ACCOUNTS for change in (hd.DEPOSIT, hd.TREASURY) for i in INDEXES}
+    keys = EvmKeys()
+    return ({keys.deposit_address(mnemonic, a, i) for a in ACCOUNTS for i in INDEXES}
+            | {keys.treasury_address(mnemonic, a) for a in ACCOUNTS})
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])

@@ -10,7 +10,7 @@ from typing import Any
 
 from eth_account import Account as EthAccount
 
-from server.wallet import hd
+from server.rails.evm.keys import EvmKeys
 from tests.chain import Chain
 from tests.e2e.refunds.support import created, finished, manual_mining, paid_intent, rpc, wait_signed
 from tests.e2e.treasury.conftest import Merchant
@@ -64,9 +64,10 @@ def test_a_cancelled_refund_leaves_no_drift_at_the_treasury(chain: Chain, shop: 
 
 def treasury_key(paygate: Service, shop: Merchant) -> bytes:
     mnemonic = paygate.env["PAYGATE_WALLET_TEST_MNEMONIC"]
+    keys = EvmKeys()
     for account in range(200):
-        if hd.address(mnemonic, account, hd.TREASURY, hd.TREASURY_INDEX).lower() == shop.treasury.lower():
-            return hd.private_key(mnemonic, account, hd.TREASURY, hd.TREASURY_INDEX)
+        if keys.treasury_address(mnemonic, account) == shop.treasury.lower():
+            return keys.treasury_key(mnemonic, account)
     raise AssertionError("no account of the test wallet has this treasury")
 
 

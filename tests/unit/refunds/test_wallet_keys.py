@@ -8,7 +8,7 @@ import pytest
 from eth_account import Account
 
 from server.config import ConfigError, load_settings
-from server.wallet import hd
+from server.rails.evm.keys import EvmKeys
 from server.wallet.hd import WalletError
 from server.wallet.keys import DEV_FILE, Keys
 
@@ -53,6 +53,17 @@ def test_the_treasury_is_change_1_index_0_of_the_account_and_its_key_signs_for_i
     Account.enable_unaudited_hdwallet_features()
     phrase = "test test test test test test test test test test test junk"
     expected = Account.from_mnemonic(phrase, account_path="m/44'/60'/3'/1/0")
-    assert hd.treasury(phrase, 3) == expected.address.lower()
-    assert hd.treasury_key(phrase, 3) == bytes(expected.key)
-    assert hd.treasury(phrase, 3) != hd.address(phrase, 3, hd.DEPOSIT, 0).lower()
+    keys = EvmKeys()
+    assert keys.treasury_address(phrase, 3) == expected.address.lower()
+    assert keys.treasury_key(phrase, 3) == bytes(expected.key)
+    assert keys.treasury_address(phrase, 3) != keys.deposit_address(phrase, 3, 0)
+
+
+def test_deposit_address_n_is_change_0_index_n_of_the_account_and_its_key_signs_for_it() -> None:
+    Account.enable_unaudited_hdwallet_features()
+    phrase = "test test test test test test test test test test test junk"
+    expected = Account.from_mnemonic(phrase, account_path="m/44'/60'/2'/0/7")
+    keys = EvmKeys()
+    assert keys.deposit_address(phrase, 2, 7) == expected.address.lower()
+    assert keys.deposit_key(phrase, 2, 7) == bytes(expected.key)
+    assert keys.display_address(keys.deposit_address(phrase, 2, 7)) == expected.address

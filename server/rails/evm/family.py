@@ -1,0 +1,32 @@
+"""The EVM family as the registry knows it (`FAMILY`). The rail and the scanner import web3 when first built, so a
+command that only derives addresses (`paygate merchants create`) does not pay for loading it."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+
+from server.assets.catalogue import Catalogue, Network
+from server.config import Settings
+from server.db import Database
+from server.rails.base import ChainScanner, Family, Rail
+from server.rails.evm import probe
+from server.rails.evm.keys import EvmKeys
+
+
+def _rail(network: Network, catalogue: Catalogue, db: Database, settings: Settings) -> Rail:
+    from server.rails.evm.rail import EvmRail
+
+    return EvmRail.build(network, catalogue, db, settings)
+
+
+def _scanner(network: Network) -> ChainScanner:
+    from server.rails.evm.scanner import EvmScanner
+
+    return EvmScanner.for_network(network)
+
+
+def _probe(network: Network) -> Awaitable[bool]:
+    return probe.answers(network)
+
+
+FAMILY = Family(rail=_rail, scanner=_scanner, probe=_probe, keys=EvmKeys())
