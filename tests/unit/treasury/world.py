@@ -19,6 +19,7 @@ from server.composition import compose
 from server.config import load_settings
 from server.ids import new_id
 from server.merchants.service import create_merchant
+from server.rails.evm.keys import EvmKeys
 from server.refunds import service as refunds
 from server.refunds.models import Refund
 from server.runtime import Runtime
@@ -30,6 +31,7 @@ from tests.harness import TEST_NETWORKS, create_database, drop_database
 USDT = "USDT-ETH-TEST"
 ETH = "ETH-ETH-TEST"
 DECIMALS = {USDT: 6, ETH: 18}
+EVM = EvmKeys()  # ETH-TEST's family
 
 
 class World:
@@ -46,14 +48,14 @@ class World:
         async def go() -> str:
             async with self.db.transaction() as s:
                 merchant, _ = await create_merchant(s, "Shop")
-                await addresses.treasury_address(s, self.rt.keys, merchant.id, False)
+                await addresses.treasury_address(s, self.rt.keys, EVM, merchant.id, False)
             return merchant.id
         return self.run(go())  # type: ignore[no-any-return]
 
     def deposit_address(self, merchant_id: str) -> str:
         async def go() -> str:
             async with self.db.transaction() as s:
-                address, _ = await addresses.new_deposit_address(s, self.rt.keys, merchant_id, False)
+                address, _ = await addresses.new_deposit_address(s, self.rt.keys, EVM, merchant_id, False)
                 now = self.db.clock.now()
                 s.add(WatchedAddress(network="ETH-TEST", address=address, owner_id=new_id("ch"),
                                      merchant_id=merchant_id, livemode=False, watch_until=now + 3600))
@@ -134,7 +136,8 @@ class World:
     def treasury(self, merchant_id: str) -> str:
         async def go() -> str:
             async with self.db.read() as s:
-                found = await addresses.treasury_address(s, self.rt.keys, merchant_id, False, allocate=False)
+                found = await addresses.treasury_address(s, self.rt.keys, EVM, merchant_id, False,
+                                                         allocate=False)
             assert found
             return found.lower()
         return self.run(go())  # type: ignore[no-any-return]
