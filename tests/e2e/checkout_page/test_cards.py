@@ -134,6 +134,9 @@ def test_a_saved_card_pays_the_next_purchase_without_the_card_form(
     page.click("#pay-card")
     expect(page.locator("#step-done")).to_be_visible(timeout=CARD_WAIT_MS)
     second = page.context.new_page()
+    updates: list[dict[str, Any]] = []
+    second.on("request", lambda r: updates.append(json.loads(r.post_data or "{}"))
+              if r.url.endswith("/update") else None)
     open_card_step(second, paygate, shop, "quinn@example.com")
     saved = second.get_by_role("radio", name="4242")
     expect(saved).to_be_visible()
@@ -141,6 +144,12 @@ def test_a_saved_card_pays_the_next_purchase_without_the_card_form(
     expect(second.locator("#new-card")).to_be_hidden()
     second.click("#pay-card")
     expect(second.locator("#step-done")).to_be_visible(timeout=CARD_WAIT_MS)
+    # Paid with the saved card (payment_method_id), no new token; a second intent of the same customer.
+    fiat = updates[-1]["payment_method_options"]["fiat"]
+    assert fiat.get("payment_method_id", "").startswith("pm_") and "token" not in fiat, updates
+    intents = ok(shop.get("/v1/payment_intents", params={"page": 0, "page_size": 2}))["payment_intents"]
+    assert [i["status"] for i in intents] == ["Success", "Success"]
+    assert intents[0]["customer"]["id"] == intents[1]["customer"]["id"]
 
 
 def test_card_pages_request_only_paygate_and_the_providers_library(
