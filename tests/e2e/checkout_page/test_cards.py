@@ -87,9 +87,13 @@ def test_a_declined_card_shows_the_decline_and_another_card_can_pay(
     enter_card(page, DECLINED_CARD)
     page.click("#pay-card")
     expect(page.locator("#card-error")).to_contain_text("declined", timeout=CARD_WAIT_MS)
+    expect(page.locator("#step-done")).to_be_hidden()
+    declined = [c for c in intent_status(shop)["charges"] if c["status"] == "Failed"]
+    assert declined and declined[-1]["failure_message"], intent_status(shop)["charges"]
     enter_card(page, OK_CARD)
     page.click("#pay-card")
     expect(page.locator("#step-done")).to_be_visible(timeout=CARD_WAIT_MS)
+    assert intent_status(shop)["status"] == "Success"
 
 
 # The page's own record of its reads of the intent (POST /payment_intents/link/<id>, not …/update) and of its card
