@@ -16,7 +16,8 @@
     livemode: link ? !!link.livemode : !!cfg.livemode,
     merchantId: link ? link.merchant_id : cfg.merchant_id,
     variantId: link ? link.default_variant_id : "", planId: "", quantity: 1, addons: {},
-    email: "", codeSent: false, assets: {}, charge: null, pollTimer: 0, tickTimer: 0, done: false, renewing: false,
+    email: "", codeSent: false, assets: {}, charge: null, pollTimer: 0, pollMs: POLL_CRYPTO_MS, tickTimer: 0,
+    done: false, renewing: false,
   };
   const authKey = link ? `paygate:auth:${link.id}` : "";
   // Session storage keeps the sign-in across a reload; a framed page may be refused it (third-party storage):
@@ -284,11 +285,13 @@
   }
   function stopTimers() { clearTimeout(state.pollTimer); clearInterval(state.tickTimer); }
   function schedulePoll(ms) {
+    // The pace is the page's, not the timer's: a read in flight when the card step sets 3 s goes on at 3 s.
+    state.pollMs = ms;
     clearTimeout(state.pollTimer);
     state.pollTimer = setTimeout(async () => {
       const intent = await readIntent().catch((e) => (e.code === "ErrStatusUnexpected" ? handleSessionError(e) : null));
       if (intent) onIntent(intent, false);
-      if (!state.done && $("step-expired").hidden) schedulePoll(ms);
+      if (!state.done && $("step-expired").hidden) schedulePoll(state.pollMs);
     }, ms);
   }
   async function chooseCrypto() {

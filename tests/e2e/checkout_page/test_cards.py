@@ -5,15 +5,17 @@ and the page polls every 3 s until the intent is paid or the charge failed."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import secrets
 from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Request, expect
 
 from server.cli import set_card_provider
 from server.config import load_settings
@@ -62,11 +64,21 @@ def intent_status(shop: httpx.Client) -> dict[str, Any]:
 
 def test_a_new_card_pays_the_link(page: Page, paygate: Service, shop: httpx.Client,
                                   card_merchant: dict[str, Any]) -> None:
+    to_paygate: list[Request] = []
+    paygate_host = urlsplit(paygate.http_url).netloc
+    page.on("request", lambda r: to_paygate.append(r) if urlsplit(r.url).netloc == paygate_host else None)
     open_card_step(page, paygate, shop, "nia@example.com")
     enter_card(page, OK_CARD)
     page.click("#pay-card")
     expect(page.locator("#step-done")).to_be_visible(timeout=CARD_WAIT_MS)
     assert intent_status(shop)["status"] == "Success"
+    # The card was tokenized in the page by the provider's library (createToken) and only its token was sent on the
+    # spec's update call: the number itself never reached paygate.
+    updates = [json.loads(r.post_data or "{}") for r in to_paygate if r.url.endswith("/update")]
+    tokens = [u["payment_method_options"]["fiat"].get("token", "") for u in updates
+              if u.get("payment_method_type") == "cards"]
+    assert [t for t in tokens if t] and all(t.startswith("tok_") for t in tokens if t), updates
+    assert all(OK_CARD not in (r.url + (r.post_data or "")) for r in to_paygate)
 
 
 def test_a_declined_card_shows_the_decline_and_another_card_can_pay(
@@ -75,9 +87,37 @@ def test_a_declined_card_shows_the_decline_and_another_card_can_pay(
     enter_card(page, DECLINED_CARD)
     page.click("#pay-card")
     expect(page.locator("#card-error")).to_contain_text("declined", timeout=CARD_WAIT_MS)
+    expect(page.locator("#step-done")).to_be_hidden()
+    declined = [c for c in intent_status(shop)["charges"] if c["status"] == "Failed"]
+    assert declined and declined[-1]["failure_message"], intent_status(shop)["charges"]
     enter_card(page, OK_CARD)
     page.click("#pay-card")
     expect(page.locator("#step-done")).to_be_visible(timeout=CARD_WAIT_MS)
+    assert intent_status(shop)["status"] == "Success"
+
+
+# The page's own record of its reads of the intent (POST /payment_intents/link/<id>, not …/update) and of its card
+# update calls, in its clock.
+TIMINGS = """() => performance.getEntriesByType("resource")
+  .map((e) => ({path: new URL(e.name).pathname, start: e.startTime, end: e.responseEnd}))
+  .filter((e) => /\\/payment_intents\\/link\\/pi_[A-Za-z0-9]+(\\/update)?$/.test(e.path))"""
+
+
+def test_once_a_card_is_sent_the_page_reads_the_intent_again_3_seconds_after_each_answer(
+        page: Page, paygate: Service, shop: httpx.Client, card_merchant: dict[str, Any]) -> None:
+    # A declined card leaves the intent open, so the page goes on polling at the card step's pace.
+    open_card_step(page, paygate, shop, "uma@example.com")
+    enter_card(page, DECLINED_CARD)
+    page.click("#pay-card")
+    expect(page.locator("#card-error")).to_contain_text("declined", timeout=CARD_WAIT_MS)
+    paid_at = page.evaluate(f"() => ({TIMINGS})().filter((e) => e.path.endsWith('/update')).pop().start")
+    reads_after = f"() => ({TIMINGS})().filter((e) => !e.path.endsWith('/update') && e.start > {paid_at})"
+    page.wait_for_function(f"() => ({reads_after})().length >= 4", timeout=CARD_WAIT_MS)
+    reads = page.evaluate(reads_after)
+    gaps = [after["start"] - before["end"] for before, after in pairwise(reads)]
+    # A timer never fires early; it may fire late on a busy machine, but not by seconds (and not at the 10 s of
+    # the crypto step).
+    assert all(3_000 - 1 <= gap <= 4_500 for gap in gaps), gaps
 
 
 def test_a_3d_secure_card_is_finished_in_the_page(
@@ -98,6 +138,9 @@ def test_a_saved_card_pays_the_next_purchase_without_the_card_form(
     page.click("#pay-card")
     expect(page.locator("#step-done")).to_be_visible(timeout=CARD_WAIT_MS)
     second = page.context.new_page()
+    updates: list[dict[str, Any]] = []
+    second.on("request", lambda r: updates.append(json.loads(r.post_data or "{}"))
+              if r.url.endswith("/update") else None)
     open_card_step(second, paygate, shop, "quinn@example.com")
     saved = second.get_by_role("radio", name="4242")
     expect(saved).to_be_visible()
@@ -105,6 +148,12 @@ def test_a_saved_card_pays_the_next_purchase_without_the_card_form(
     expect(second.locator("#new-card")).to_be_hidden()
     second.click("#pay-card")
     expect(second.locator("#step-done")).to_be_visible(timeout=CARD_WAIT_MS)
+    # Paid with the saved card (payment_method_id), no new token; a second intent of the same customer.
+    fiat = updates[-1]["payment_method_options"]["fiat"]
+    assert fiat.get("payment_method_id", "").startswith("pm_") and "token" not in fiat, updates
+    intents = ok(shop.get("/v1/payment_intents", params={"page": 0, "page_size": 2}))["payment_intents"]
+    assert [i["status"] for i in intents] == ["Success", "Success"]
+    assert intents[0]["customer"]["id"] == intents[1]["customer"]["id"]
 
 
 def test_card_pages_request_only_paygate_and_the_providers_library(

@@ -69,16 +69,36 @@ def test_the_qr_code_carries_an_eip681_transfer_of_the_token_amount_to_the_addre
     assert unquote(src.split("data=", 1)[1]) == quote["uri"]
     svg = httpx.get(f"{paygate.http_url}{src}")
     assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+    assert svg.text.startswith("<svg") and "<path" in svg.text
+    # The page shows that picture: the browser loaded and decoded it.
+    expect(page.locator("#qr")).to_have_js_property("complete", True)
+    assert page.eval_on_selector("#qr", "img => img.naturalWidth") > 0
 
 
-def test_the_amount_copy_button_copies_the_bare_amount(
+def test_the_amount_and_address_copy_buttons_copy_the_bare_values(
         page: Page, paygate: Service, shop: httpx.Client) -> None:
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     link = coffee_link(shop)
     quote = open_quote(page, paygate, link, ephemeral_token(shop))
-    page.click("button[data-copy='pay-amount']")
-    expect(page.locator("button[data-copy='pay-amount']")).to_have_text("Copied")
-    assert page.evaluate("navigator.clipboard.readText()") == quote["amount"]
+    for field, value in (("pay-amount", quote["amount"]), ("pay-address", quote["address"])):
+        page.click(f"button[data-copy='{field}']")
+        expect(page.locator(f"button[data-copy='{field}']")).to_have_text("Copied")
+        assert page.evaluate("navigator.clipboard.readText()") == value
+    assert quote["address"].startswith("0x") and len(quote["address"]) == 42
+
+
+def test_the_asset_picker_offers_the_merchants_payable_assets(
+        page: Page, paygate: Service, shop: httpx.Client, merchant: dict[str, Any]) -> None:
+    link = coffee_link(shop)
+    listed = ok(httpx.get(f"{paygate.http_url}/merchants/{merchant['merchant_id']}/assets",
+                          params={"key": merchant["test"]["public_key"]}))
+    payable = [a["id"] for a in listed["assets"]
+               if a["payable"] and not a["is_fiat"]]
+    assert ASSET in payable
+    page.goto(f"{page_url(paygate, link)}?ephemeral_token={ephemeral_token(shop, 'bo@example.com')}")
+    page.click("#continue")
+    expect(page.locator("#asset option")).to_have_count(len(payable))
+    assert page.eval_on_selector_all("#asset option", "os => os.map((o) => o.value)") == payable
 
 
 def test_the_progress_shows_confirming_n_of_n_as_blocks_are_mined_on_top(

@@ -140,3 +140,50 @@ def test_a_test_mode_page_without_a_return_url_posts_to_any_parent(
     page.wait_for_function("() => window.messages.some((m) => m.data.type === 'ready')")
     messages = page.evaluate("window.messages")
     assert messages[0]["data"] == {"type": "ready"} and messages[0]["origin"] == paygate.http_url
+
+
+PARENT = """<!doctype html><title>Parent</title><script>window.messages = []; addEventListener("message",
+(e) => window.messages.push({{origin: e.origin, data: e.data}}));</script>
+<iframe id="pay" src="{src}" style="width:400px;height:900px;border:0"></iframe>"""
+
+
+def frame_from_paygates_origin(page: Page, paygate: Service, src: str) -> None:
+    """A parent page on paygate's own origin (answered by the browser's router, never by paygate): the one site a
+    live page without a return_url may be framed by."""
+    url = f"{paygate.http_url}/test-parent.html"
+    page.route(url, lambda route: route.fulfill(status=200, content_type="text/html", body=PARENT.format(src=src)))
+    page.goto(url)
+
+
+def test_a_live_page_without_a_return_url_posts_to_no_parent_where_a_test_page_posts_to_any(
+        page: Page, paygate: Service, shop: httpx.Client, merchant: dict[str, Any]) -> None:
+    with httpx.Client(base_url=paygate.http_url, auth=(merchant["live"]["secret_key"], ""), timeout=30) as live:
+        live_link = coffee_link(live)
+    public = ok(httpx.get(f"{paygate.http_url}/checkout/links/{live_link['id']}"))
+    assert public["livemode"] is True and not public.get("return_url")
+    frame_from_paygates_origin(page, paygate, live_link["url"])
+    expect(page.frame_locator("#pay").locator("#continue")).to_be_visible()  # framed: 'self' may frame it
+    page.wait_for_timeout(1000)
+    assert page.evaluate("window.messages") == []  # "any origin" is for test mode only
+    test_link = coffee_link(shop)
+    frame_from_paygates_origin(page, paygate, test_link["url"])
+    page.wait_for_function("() => window.messages.some((m) => m.data.type === 'ready')")
+    assert page.evaluate("window.messages")[0] == {"origin": paygate.http_url, "data": {"type": "ready"}}
+
+
+def test_a_live_page_is_framed_by_its_return_urls_origin_only_and_posts_to_it(
+        page: Page, paygate: Service, merchant: dict[str, Any], merchant_site: Shop) -> None:
+    with httpx.Client(base_url=paygate.http_url, auth=(merchant["live"]["secret_key"], ""), timeout=30) as live:
+        own = coffee_link(live, return_url=f"{merchant_site.origin}/thanks")
+        elsewhere = coffee_link(live, return_url=f"http://127.0.0.1:{merchant_site.port}/thanks")
+    merchant_site.frame_url = own["url"]
+    page.goto(f"{merchant_site.origin}/embed")
+    expect(page.frame_locator("#pay").locator("#continue")).to_be_visible()
+    page.wait_for_function("() => window.messages.some((m) => m.data.type === 'ready')")
+    assert {m["origin"] for m in page.evaluate("window.messages")} == {paygate.http_url}
+    # The same site framing a live page whose return_url is on another origin: the browser refuses the frame.
+    merchant_site.frame_url = elsewhere["url"]
+    page.goto(f"{merchant_site.origin}/embed")
+    page.wait_for_timeout(1500)
+    expect(page.frame_locator("#pay").locator("#continue")).to_have_count(0)
+    assert page.evaluate("window.messages") == []

@@ -60,10 +60,33 @@ def test_a_live_page_may_be_framed_only_by_itself_and_the_origin_of_its_return_u
 
 def test_a_pay_page_needs_the_client_secret(paygate: Service, shop: httpx.Client) -> None:
     intent = ok(shop.post("/v1/payment_intents", json={"amount": "5", "currency": "USD"}))
-    wrong = httpx.get(f"{paygate.http_url}/checkout/pay/{intent['id']}?client_secret={intent['id']}_secret_x")
-    assert wrong.status_code == 404
-    right = httpx.get(f"{paygate.http_url}/checkout/pay/{intent['id']}?client_secret={intent['client_secret']}")
-    assert right.status_code == 200
+    pay = f"{paygate.http_url}/checkout/pay/{intent['id']}"
+    for wrong in (httpx.get(f"{pay}?client_secret={intent['id']}_secret_x"), httpx.get(pay)):
+        assert wrong.status_code == 404 and wrong.headers["content-type"].startswith("text/html")
+        assert "Payment not found" in wrong.text and intent["client_secret"] not in wrong.text
+        assert "content-security-policy" in wrong.headers
+    right = httpx.get(f"{pay}?client_secret={intent['client_secret']}")
+    assert right.status_code == 200 and "frame-ancestors *" in right.headers["content-security-policy"]
+
+
+def test_an_invoices_payment_url_is_its_pay_page(page: Page, paygate: Service, shop: httpx.Client) -> None:
+    link = coffee_link(shop)
+    public = ok(httpx.get(f"{paygate.http_url}/checkout/links/{link['id']}"))
+    product = ok(shop.get(f"/v1/products/{public['product']['id']}"))
+    who = ok(shop.post("/v1/customers", json={"name": "Ivy", "email": "ivy@example.com"}))
+    intent = ok(shop.post("/v1/payment_intents", json={
+        "payment_link_id": link["id"], "customer": who["id"],
+        "primary_variant": {"variant_id": product["variants"][0]["id"], "quantity": 1,
+                            "selling_plan_id": product["selling_plans"][0]["id"]}}))
+    invoice = ok(shop.get(f"/v1/invoices/{intent['invoice']}"))
+    assert invoice["payment_url"] == (f"{paygate.http_url}/checkout/pay/{intent['id']}"
+                                      f"?client_secret={intent['client_secret']}")
+    page.goto(invoice["payment_url"])
+    expect(page.locator("#order-title")).to_have_text("Single-origin beans")
+    expect(page.locator("#total")).to_have_text("11.25 USD")  # the first cycle of the monthly plan, 10 % off
+    page.select_option("#asset", "USDT-ETH-TEST")
+    page.click("#get-quote")
+    expect(page.locator("#pay-amount")).to_have_value("11.25 USDT")
 
 
 def test_an_invoice_style_pay_page_shows_the_amount_and_a_quote(
