@@ -81,12 +81,17 @@ def test_a_new_card_pays_the_link(page: Page, paygate: Service, shop: httpx.Clie
     assert all(OK_CARD not in (r.url + (r.post_data or "")) for r in to_paygate)
 
 
-def test_a_declined_card_shows_the_decline_and_another_card_can_pay(
-        page: Page, paygate: Service, shop: httpx.Client, card_merchant: dict[str, Any]) -> None:
-    open_card_step(page, paygate, shop, "oli@example.com")
+def pay_with_a_declined_card(page: Page, paygate: Service, shop: httpx.Client, email: str) -> None:
+    """The card step opened for `email` and a declined card sent: the page shows the decline."""
+    open_card_step(page, paygate, shop, email)
     enter_card(page, DECLINED_CARD)
     page.click("#pay-card")
     expect(page.locator("#card-error")).to_contain_text("declined", timeout=CARD_WAIT_MS)
+
+
+def test_a_declined_card_shows_the_decline_and_another_card_can_pay(
+        page: Page, paygate: Service, shop: httpx.Client, card_merchant: dict[str, Any]) -> None:
+    pay_with_a_declined_card(page, paygate, shop, "oli@example.com")
     expect(page.locator("#step-done")).to_be_hidden()
     declined = [c for c in intent_status(shop)["charges"] if c["status"] == "Failed"]
     assert declined and declined[-1]["failure_message"], intent_status(shop)["charges"]
@@ -106,10 +111,7 @@ TIMINGS = """() => performance.getEntriesByType("resource")
 def test_once_a_card_is_sent_the_page_reads_the_intent_again_3_seconds_after_each_answer(
         page: Page, paygate: Service, shop: httpx.Client, card_merchant: dict[str, Any]) -> None:
     # A declined card leaves the intent open, so the page goes on polling at the card step's pace.
-    open_card_step(page, paygate, shop, "uma@example.com")
-    enter_card(page, DECLINED_CARD)
-    page.click("#pay-card")
-    expect(page.locator("#card-error")).to_contain_text("declined", timeout=CARD_WAIT_MS)
+    pay_with_a_declined_card(page, paygate, shop, "uma@example.com")
     paid_at = page.evaluate(f"() => ({TIMINGS})().filter((e) => e.path.endsWith('/update')).pop().start")
     reads_after = f"() => ({TIMINGS})().filter((e) => !e.path.endsWith('/update') && e.start > {paid_at})"
     page.wait_for_function(f"() => ({reads_after})().length >= 4", timeout=CARD_WAIT_MS)
