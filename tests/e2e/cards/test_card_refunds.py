@@ -88,4 +88,12 @@ def test_twenty_concurrent_full_card_refunds_accept_exactly_one(service: Service
     assert {r.json()["error_code"] for r in answers if r.status_code != 200} <= {"refund_amount_exceeded",
                                                                                   "invalid_payment_intent"}
     with httpx.Client(base_url=service.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=60) as api:
-        assert len(ok(api.get("/v1/refunds", params={"payment_intent": intent["id"]}))["refunds"]) == 1
+        [made] = ok(api.get("/v1/refunds", params={"payment_intent": intent["id"]}))["refunds"]
+        assert made["id"] == accepted[0].json()["data"]["refunds"][0]["id"] and made["status"] == "Success"
+        done = ok(api.get(f"/v1/payment_intents/{intent['id']}"))
+    assert done["status"] == "Refunded"
+    assert done["payment_details"]["amount_refunded"] == {"asset_id": "USD", "amount": "10.5"}
+    # The money side: provider_a was asked for one refund of the whole amount, not one per request.
+    provider_pi = intent["charges"][0]["provider_a_payload"]["client_secret"].split("_secret_")[0]
+    at_provider = localstripe.get(f"/v1/refunds?payment_intent={provider_pi}", merchant["provider_a"]["secret_key"])
+    assert [r["amount"] for r in at_provider["data"]] == [1050]
