@@ -155,6 +155,18 @@ def test_another_customers_saved_card_is_refused(api: httpx.Client, merchant: di
           "payment_method_options.fiat.payment_method_id")
 
 
+def test_another_merchant_cannot_list_a_customers_saved_cards(api: httpx.Client, other_api: httpx.Client,
+                                                             merchant: dict[str, Any], localstripe: LocalStripe,
+                                                             ann: dict[str, Any]) -> None:
+    save_a_card(api, merchant, localstripe, ann["id"])
+    assert len(saved_methods(api, ann["id"])) == 1
+    foreign = fails(other_api.get("/v1/customers/payment_methods", params={"customer_id": ann["id"]}), 400,
+                    "parameter_invalid", "customer_id")
+    unknown = fails(other_api.get("/v1/customers/payment_methods", params={"customer_id": "cus_" + "0" * 24}), 400,
+                    "parameter_invalid", "customer_id")
+    assert foreign["msg"] == unknown["msg"]
+
+
 def test_saving_a_card_needs_a_customer(api: httpx.Client, merchant: dict[str, Any],
                                         localstripe: LocalStripe) -> None:
     intent = new_intent(api)
