@@ -56,8 +56,10 @@ def refund_while_provider_down(service: Service, merchant: dict[str, Any], inten
     async def create(db: Database, rt: Runtime) -> str:
         found = await card_refunds.paid_card_charge(db, caller, intent_id)
         assert found is not None
-        refund = await card_refunds.create(db, rt, rt.cards, caller,
+        refund = await card_refunds.create(db, rt, rt.cards, rt.tasks, caller,
                                            pb.CreateRefundRequest(payment_intent_id=intent_id, amount=amount), found)
+        assert refund.status == "Pending" and len(rt.tasks.running) == 1
+        await rt.tasks.close(60)  # the first try, the create call's background task, ends unanswered
         return refund.id
 
     return in_service(service, create, provider_down=True)
