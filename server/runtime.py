@@ -18,6 +18,7 @@ from server import keyfiles
 from server.aml import Screening
 from server.assets.catalogue import Catalogue, load
 from server.assets.health import RpcHealth
+from server.background import Tasks
 from server.cards.accounts import Cards
 from server.clock import Clock, SystemClock
 from server.config import Settings
@@ -56,6 +57,7 @@ class Runtime:
     health: RpcHealth  # whether each network's RPC answered recently: what makes its assets payable (DESIGN §12)
     clock: Clock
     jobs: list[Job] = field(default_factory=list)  # filled by the packages' register(runtime) at start-up
+    tasks: Tasks = field(default_factory=Tasks)  # work a call starts and does not wait for (server/background.py)
 
     @classmethod
     def build(cls, settings: Settings, *, db: Database | None = None, catalogue: Catalogue | None = None,

@@ -2,12 +2,20 @@
 provider, in its currency, with the rules and events of crypto refunds (DESIGN §6): partial or full, several, the
 sum of non-failed refunds never above what was captured, decided one at a time under the intent's lock.
 
-Pending row and `refund.created` first (committed with the amount check under the lock), then one provider call
-with idempotency key = our refund id, then Processing → Success (`refund.updated` each, `refund.succeeded`) or
-Failed (`refund.failed`, the amount refundable again) in one transaction with the intent's and customer's totals.
-Only a definite answer fails a refund: when the provider does not answer, it may still have paid, so the refund stays
-Pending (its amount held) and the scheduler tries again (`retry_pending`): it first looks for a refund the provider
-made with our refund id in its metadata and adopts it, and only then asks for one, with the same idempotency key.
+`create` commits the Pending row and `refund.created` (with the amount check under the intent's lock) and answers
+that Pending refund, as the spec's `POST /v1/refunds` says; the provider is asked after the answer, by a background
+task started right after the commit (`Runtime.tasks`, server/background.py): one provider call with idempotency key =
+our refund id, then Processing → Success (`refund.updated` each, `refund.succeeded`) or Failed (`refund.failed`, the
+amount refundable again) in one transaction with the intent's and customer's totals. That first try does not look
+for an earlier refund at the provider: there was none.
+
+The background task is only the quick path; the database is the durable one. Only a definite answer fails a refund:
+when the provider does not answer, it may still have paid, so the refund stays Pending (its amount held). Any Pending
+card refund whose last try (or creation) is `RETRY_AFTER_SECONDS` old is sent again by the scheduler
+(`retry_pending`), whether its try went unanswered or never happened (the process died after the commit, or stopped
+with the task in flight): it first looks for a refund the provider made with our refund id in its metadata and adopts
+it, and only then asks for one, with the same idempotency key. Every try moves `updated`, so a refund the provider
+keeps not answering goes to the back of the queue and never holds up the others.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import structs, validate
+from server.background import Tasks
 from server.cards import accounts, payments
 from server.cards.accounts import Cards
 from server.customers import totals as customer_totals
@@ -42,7 +51,10 @@ from server.rpc.context import Caller
 
 log = logging.getLogger("paygate.cards")
 BATCH = 50
-# A Pending card refund is asked about again this long after its last try (the first try is the create call's own).
+# A Pending card refund is sent again this long after its last unanswered try, or after its creation when it was
+# never tried (the first try is the background task started by `create`). Should that try still be in flight (the
+# provider client's timeout and retries can outlast this), the same idempotency key makes the two asks one refund,
+# and only the first answer recorded moves the row.
 RETRY_AFTER_SECONDS = 30
 
 
@@ -64,9 +76,10 @@ async def _remaining(session: AsyncSession, charge: Charge) -> Decimal:
     return charge.amount_captured - held
 
 
-async def create(db: Database, env: Env, cards: Cards, caller: Caller, request: pb.CreateRefundRequest,
+async def create(db: Database, env: Env, cards: Cards, tasks: Tasks, caller: Caller, request: pb.CreateRefundRequest,
                  found: tuple[PaymentIntent, Charge]) -> Refund:
-    """The checks in the order of crypto refunds (DESIGN §12): the intent, the amount against what is left."""
+    """The Pending refund, committed with `refund.created`; its provider call is started in `tasks` after the commit.
+    The checks in the order of crypto refunds (DESIGN §12): the intent, the amount against what is left."""
     intent, charge = found
     if not request.amount:
         raise MissingParameter("amount")
@@ -104,7 +117,9 @@ async def create(db: Database, env: Env, cards: Cards, caller: Caller, request: 
         session.add(refund)
         await session.flush()
         await refunds.record(session, env, refund, "refund.created", None)
-    return await send(db, env, cards, refund.id)
+    # Committed: from here the refund is the scheduler's to finish if this try never happens.
+    tasks.spawn(send(db, env, cards, refund.id), name=f"card refund {refund.id}")
+    return refund
 
 
 async def retry_pending(db: Database, env: Env, cards: Cards, *, now: int, limit: int = BATCH) -> int:
@@ -116,8 +131,19 @@ async def retry_pending(db: Database, env: Env, cards: Cards, *, now: int, limit
                    col(Refund.updated) <= now - RETRY_AFTER_SECONDS)
             .order_by(col(Refund.updated)).limit(limit)))
     for refund_id in due:
-        await send(db, env, cards, refund_id, retry=True)
+        try:
+            await send(db, env, cards, refund_id, retry=True)
+        except Exception as e:  # one refund's trouble (a key that no longer opens, …) never holds up the others
+            log.error("card refund not sent again", extra={"refund": refund_id, "error": type(e).__name__})
+            await _tried(db, refund_id)
     return len(due)
+
+
+async def _tried(db: Database, refund_id: str) -> None:
+    """A try without an answer: the next one is `RETRY_AFTER_SECONDS` from now, behind the refunds waiting longer."""
+    async with db.transaction() as session:
+        await session.exec(sa.update(Refund).where(col(Refund.id) == refund_id, col(Refund.status) == Status.PENDING)
+                           .values(updated=db.clock.now()))
 
 
 async def send(db: Database, env: Env, cards: Cards, refund_id: str, *, retry: bool = False) -> Refund:
@@ -151,10 +177,7 @@ async def send(db: Database, env: Env, cards: Cards, refund_id: str, *, retry: b
             failure = "provider_refused"
         except ProviderUnavailable:
             log.warning("card refund not answered; asked again later", extra={"refund": refund.id})
-            async with db.transaction() as session:
-                await session.exec(sa.update(Refund).where(col(Refund.id) == refund_id,
-                                                           col(Refund.status) == Status.PENDING)
-                                   .values(updated=db.clock.now()))  # the retry's back-off counts from this try
+            await _tried(db, refund_id)
             return refund
     async with db.transaction() as session:
         locked = await session.get(Refund, refund_id, with_for_update=True, populate_existing=True)

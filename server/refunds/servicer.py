@@ -26,7 +26,9 @@ class RefundServicer(refunds_pb2_grpc.RefundServiceServicer):
         caller = current_caller()
         paid_by_card = await card_refunds.paid_card_charge(self._rt.db, caller, request.payment_intent_id.strip())
         if paid_by_card is not None:
-            refund = await card_refunds.create(self._rt.db, self._env, self._cards, caller, request, paid_by_card)
+            # Pending, committed; the provider is asked after this answer (cards/refunds.py).
+            refund = await card_refunds.create(self._rt.db, self._env, self._cards, self._rt.tasks, caller, request,
+                                               paid_by_card)
         else:
             refund = await service.create(self._rt.db, self._env, self._rails, caller, request)
         return pb.CreateRefundResponse(refunds=[to_proto(self._env.catalogue, refund, [])])

@@ -39,12 +39,26 @@ def chose_card(api: httpx.Client, intent_id: str, **fiat: Any) -> dict[str, Any]
     return ok(choose_card(api, intent_id, **fiat))["payment_intents"][0]  # type: ignore[no-any-return]
 
 
-def wait_for(api: httpx.Client, intent_id: str, check: Callable[[dict[str, Any]], bool],
-             seconds: float = 20) -> dict[str, Any]:
+def poll(read: Callable[[], dict[str, Any]], check: Callable[[dict[str, Any]], bool], seconds: float = 20,
+         every: float = 0.5) -> dict[str, Any]:
+    """`read()` again until `check` holds, for at most `seconds`; the last answer."""
     deadline = time.monotonic() + seconds
     while True:
-        seen: dict[str, Any] = ok(api.get(f"/v1/payment_intents/{intent_id}"))
+        seen = read()
         if check(seen):
             return seen
         assert time.monotonic() < deadline, f"gave up waiting; last seen: {seen}"
-        time.sleep(0.5)
+        time.sleep(every)
+
+
+def wait_for(api: httpx.Client, intent_id: str, check: Callable[[dict[str, Any]], bool],
+             seconds: float = 20) -> dict[str, Any]:
+    return poll(lambda: ok(api.get(f"/v1/payment_intents/{intent_id}")), check, seconds)
+
+
+def refund_ends(api: httpx.Client, refund_id: str, status: str = "Success", seconds: float = 20) -> dict[str, Any]:
+    """The card refund once the provider's answer is recorded (its create call answers it Pending): `status`."""
+    done = poll(lambda: ok(api.get(f"/v1/refunds/{refund_id}")),
+                lambda r: r["status"] in ("Success", "Failed"), seconds, every=0.2)
+    assert done["status"] == status, done
+    return done

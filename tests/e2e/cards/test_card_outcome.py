@@ -83,12 +83,34 @@ def test_the_provider_webhook_applies_the_outcome(service: Service, api: httpx.C
                                                   localstripe: LocalStripe) -> None:
     localstripe.register_webhook(f"{service.http_url}/webhooks/provider_a/{merchant['merchant_id']}",
                                  merchant["provider_a"]["webhook_secret"])
-    _, payment_id, secret = awaiting_3ds(api, merchant, localstripe, "hook-1")
+    intent, payment_id, secret = awaiting_3ds(api, merchant, localstripe, "hook-1")
     localstripe.authenticate(merchant["provider_a"]["publishable_key"], payment_id, secret)
     deadline = time.monotonic() + 20
-    while listed(api, "hook-1")["status"] != "Success":
+    while (seen := listed(api, "hook-1"))["status"] != "Success":
         assert time.monotonic() < deadline, "the provider's webhook never changed the intent"
         time.sleep(0.3)
+    [charge] = seen["charges"]
+    assert charge["status"] == "Success" and charge["paid"] and charge["provider_a_payload"]["status"] == "succeeded"
+    assert seen["payment_details"]["amount_captured"] == {"asset_id": "USD", "amount": "10.5"}
+    assert provider_reads(localstripe, payment_id) >= 1  # the webhook's body was not trusted: the payment read back
+    events = ok(api.get("/v1/events", params={"page_size": 100, "type": "payment_intent.succeeded"}))["events"]
+    [succeeded] = [e for e in events if e["data"]["object"]["id"] == intent["id"]]
+    assert succeeded["data"]["object"]["merchant_order_id"] == "hook-1"
+
+
+def test_a_lost_webhook_is_recovered_by_the_checkout_read(api: httpx.Client, anonymous: httpx.Client,
+                                                          merchant: dict[str, Any], localstripe: LocalStripe) -> None:
+    # What the hosted page polls every 3 s (public key + client secret) asks provider_a too.
+    intent, payment_id, secret = awaiting_3ds(api, merchant, localstripe, "lost-checkout-1")
+    localstripe.authenticate(merchant["provider_a"]["publishable_key"], payment_id, secret)
+    assert listed(api, "lost-checkout-1")["status"] == "RequiresPaymentMethod"  # no webhook reached paygate
+    deadline = time.monotonic() + 20
+    while (seen := ok(anonymous.post(f"/payment_intents/link/{intent['id']}", json={
+            "key": merchant["test"]["public_key"], "client_secret": intent["client_secret"]})))["status"] != "Success":
+        assert time.monotonic() < deadline, f"the checkout read never learned the outcome: {seen}"
+        time.sleep(0.5)
+    assert seen["charges"][0]["status"] == "Success"
+    assert listed(api, "lost-checkout-1")["status"] == "Success"  # stored, not only answered
 
 
 def test_a_webhook_with_a_bad_signature_changes_nothing(service: Service, api: httpx.Client,

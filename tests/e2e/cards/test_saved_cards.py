@@ -63,14 +63,71 @@ def test_the_provider_customer_is_created_once(service: Service, api: httpx.Clie
     assert len(saved_methods(api, ann["id"])) == 1  # one row per card fingerprint
 
 
-def test_a_saved_card_pays_another_intent_off_session(api: httpx.Client, merchant: dict[str, Any],
-                                                      localstripe: LocalStripe, ann: dict[str, Any]) -> None:
-    save_a_card(api, merchant, localstripe, ann["id"])
+def test_a_saved_card_pays_another_intent_off_session(service: Service, api: httpx.Client,
+                                                      merchant: dict[str, Any], localstripe: LocalStripe,
+                                                      ann: dict[str, Any]) -> None:
+    first = save_a_card(api, merchant, localstripe, ann["id"])
     [pm] = saved_methods(api, ann["id"])
     second = new_intent(api, amount="3.20", customer=ann["id"])
-    got = chose_card(api, second["id"], payment_method_id=pm["id"])
+    got = chose_card(api, second["id"], payment_method_id=pm["id"])  # no token, no card: paid in this one call
     assert got["status"] == "Success" and got["charges"][0]["status"] == "Success"
     assert got["payment_details"]["amount_captured"] == {"asset_id": "USD", "amount": "3.2"}
+    [charge] = got["charges"]
+    assert charge["payment_provider"] == "provider_a" and charge["provider_a_payload"]["status"] == "succeeded"
+    # At the provider: a new PaymentIntent, charged to the saved customer's saved card.
+    [row] = rows(service, "SELECT provider_customer_id, provider_payment_method_id FROM saved_payment_methods "
+                          "WHERE id = :id", id=pm["id"])
+    payment_id = charge["provider_a_payload"]["client_secret"].split("_secret_")[0]
+    assert payment_id != first["charges"][0]["provider_a_payload"]["client_secret"].split("_secret_")[0]
+    at_provider = localstripe.get(f"/v1/payment_intents/{payment_id}", merchant["provider_a"]["secret_key"])
+    assert at_provider["status"] == "succeeded" and at_provider["amount"] == 320
+    assert at_provider["customer"] == row["provider_customer_id"]
+    assert at_provider["payment_method"] == row["provider_payment_method_id"]
+    assert at_provider["metadata"]["paygate_payment_intent_id"] == second["id"]
+    assert at_provider["metadata"]["paygate_charge_id"] == charge["id"]
+
+
+def test_the_checkout_update_call_pays_with_a_saved_card(api: httpx.Client, anonymous: httpx.Client,
+                                                         merchant: dict[str, Any], localstripe: LocalStripe,
+                                                         ann: dict[str, Any]) -> None:
+    # The spec's hosted checkout flow for a saved card: public key + client secret, the `pm_`, processed by the
+    # service directly (no client library, no provider_a_payload step for the page).
+    save_a_card(api, merchant, localstripe, ann["id"])
+    [pm] = saved_methods(api, ann["id"])
+    intent = new_intent(api, amount="2.75", customer=ann["id"])
+    got = ok(anonymous.post(f"/payment_intents/link/{intent['id']}/update", json={
+        "key": merchant["test"]["public_key"], "client_secret": intent["client_secret"],
+        "payment_method_type": "cards",
+        "payment_method_options": {"fiat": {"currency": "USD", "payment_method_id": pm["id"]}}}))
+    assert got["status"] == "Success" and [c["status"] for c in got["charges"]] == ["Success"]
+    paid = ok(api.get(f"/v1/payment_intents/{intent['id']}"))
+    assert paid["status"] == "Success"
+    assert paid["payment_details"]["amount_captured"] == {"asset_id": "USD", "amount": "2.75"}
+
+
+def test_the_checkout_update_call_refuses_a_saved_card_not_of_its_customer(
+        api: httpx.Client, other_api: httpx.Client, anonymous: httpx.Client, merchant: dict[str, Any],
+        other_merchant: dict[str, Any], localstripe: LocalStripe, ann: dict[str, Any]) -> None:
+    # DESIGN §11 on the public path too: another merchant's pm_, another customer's pm_ and an unknown pm_ answer
+    # the same 400 on the field, and the intent is unchanged.
+    save_a_card(api, merchant, localstripe, ann["id"])
+    [anns] = saved_methods(api, ann["id"])
+    theirs = customer(other_api, "dan@example.com")
+    save_a_card(other_api, other_merchant, localstripe, theirs["id"])
+    [foreign] = saved_methods(other_api, theirs["id"])
+    bob = customer(api, "bob@example.com")
+    intent = new_intent(api, customer=bob["id"])
+    msgs = set()
+    for pm_id in (foreign["id"], anns["id"], "pm_" + "0" * 24):
+        refused = fails(anonymous.post(f"/payment_intents/link/{intent['id']}/update", json={
+            "key": merchant["test"]["public_key"], "client_secret": intent["client_secret"],
+            "payment_method_type": "cards",
+            "payment_method_options": {"fiat": {"currency": "USD", "payment_method_id": pm_id}}}),
+            400, "parameter_invalid", "payment_method_options.fiat.payment_method_id")
+        msgs.add(refused["msg"])
+    assert len(msgs) == 1  # existence never leaks
+    after = ok(api.get(f"/v1/payment_intents/{intent['id']}"))
+    assert after["status"] == "RequiresPaymentMethod" and after["charges"] == []
 
 
 def test_another_merchants_saved_card_is_refused_like_an_unknown_one(api: httpx.Client, other_api: httpx.Client,
@@ -96,6 +153,18 @@ def test_another_customers_saved_card_is_refused(api: httpx.Client, merchant: di
     intent = new_intent(api, customer=bob["id"])
     fails(choose_card(api, intent["id"], payment_method_id=pm["id"]), 400, "parameter_invalid",
           "payment_method_options.fiat.payment_method_id")
+
+
+def test_another_merchant_cannot_list_a_customers_saved_cards(api: httpx.Client, other_api: httpx.Client,
+                                                             merchant: dict[str, Any], localstripe: LocalStripe,
+                                                             ann: dict[str, Any]) -> None:
+    save_a_card(api, merchant, localstripe, ann["id"])
+    assert len(saved_methods(api, ann["id"])) == 1
+    foreign = fails(other_api.get("/v1/customers/payment_methods", params={"customer_id": ann["id"]}), 400,
+                    "parameter_invalid", "customer_id")
+    unknown = fails(other_api.get("/v1/customers/payment_methods", params={"customer_id": "cus_" + "0" * 24}), 400,
+                    "parameter_invalid", "customer_id")
+    assert foreign["msg"] == unknown["msg"]
 
 
 def test_saving_a_card_needs_a_customer(api: httpx.Client, merchant: dict[str, Any],
@@ -127,6 +196,12 @@ def test_the_public_list_refuses_another_customers_client_secret(api: httpx.Clie
     no_customer = new_intent(api)
     fails(anonymous.get(PUBLIC_LIST, params={"customer_id": ann["id"], "key": merchant["test"]["public_key"],
                                              "client_secret": no_customer["client_secret"]}), 401, "unauthorized")
+    anns_intent = new_intent(api, customer=ann["id"])
+    forged = anns_intent["client_secret"].split("_secret_")[0] + "_secret_" + "x" * 24
+    fails(anonymous.get(PUBLIC_LIST, params={"customer_id": ann["id"], "key": merchant["test"]["public_key"],
+                                             "client_secret": forged}), 401, "unauthorized")
+    fails(anonymous.get(PUBLIC_LIST, params={"customer_id": ann["id"], "key": merchant["test"]["public_key"]}),
+          401, "unauthorized")
 
 
 def test_the_public_list_refuses_another_merchants_public_key(api: httpx.Client, anonymous: httpx.Client,

@@ -1,0 +1,118 @@
+"""A card charge's provider PaymentIntent is created with our charge id as its idempotency key (DESIGN §9), and our
+intent and charge ids in its metadata, so a retried create never makes a second provider payment.
+
+localstripe ignores `Idempotency-Key`, so a recording proxy on loopback stands between paygate's provider_a client
+and localstripe: every request still reaches localstripe, and the proxy notes each one's method, path and key.
+The choice of cards runs in-process (the service's own code and database), with provider_a at the proxy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import httpx
+import pytest
+from paygate.v1 import payment_intents_pb2 as pb
+
+from server.config import load_settings
+from server.db import Database
+from server.payment_intents import service as intents
+from server.rails.provider_a import ProviderARail
+from server.rpc.context import Caller
+from server.runtime import Runtime
+from tests.conftest import ok
+from tests.e2e.cards.support import SUCCEEDS, new_intent
+from tests.harness import Service
+from tests.localstripe import LocalStripe
+
+Seen = list[tuple[str, str, str]]  # (method, path, Idempotency-Key)
+
+
+@pytest.fixture
+def recording_proxy(localstripe: LocalStripe) -> Iterator[tuple[str, Seen]]:
+    seen: Seen = []
+
+    class Forward(BaseHTTPRequestHandler):
+        def _forward(self) -> None:
+            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            seen.append((self.command, self.path.split("?")[0], self.headers.get("Idempotency-Key") or ""))
+            headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length")}
+            r = httpx.request(self.command, f"{localstripe.url}{self.path}", content=body, headers=headers,
+                              timeout=20)
+            self.send_response(r.status_code)
+            self.send_header("Content-Type", r.headers.get("Content-Type", "application/json"))
+            self.send_header("Content-Length", str(len(r.content)))
+            self.end_headers()
+            self.wfile.write(r.content)
+
+        do_GET = do_POST = do_DELETE = _forward
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Forward)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", seen
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def choose_cards(service: Service, merchant: dict[str, Any], intent_id: str, api_base: str,
+                 fiat: pb.FiatPaymentInput) -> tuple[str, list[tuple[str, str]]]:
+    """Chooses cards on the intent in-process, provider_a at `api_base`: (intent status, [(charge id, status)])."""
+    settings = load_settings({k: v for k, v in service.env.items() if k.startswith("PAYGATE_")})
+    caller = Caller(merchant_id=merchant["merchant_id"], livemode=False, key_kind="secret")
+
+    async def run() -> tuple[str, list[tuple[str, str]]]:
+        db = Database(settings.database_url)
+        rt = Runtime.build(settings, db=db, var_dir=service.workdir)
+        rt = dataclasses.replace(rt, cards=dataclasses.replace(rt.cards,
+                                                               rails={"provider_a": ProviderARail(api_base)}))
+        try:
+            async with db.transaction() as session:
+                loaded = await intents.update(session, rt, caller, pb.UpdatePaymentIntentRequest(
+                    id=intent_id, payment_method_type="cards",
+                    payment_method_options=pb.PaymentMethodOptionsInput(fiat=fiat)), rt.cards)
+                return loaded.intent.status, [(c.id, c.status) for c in loaded.charges]
+        finally:
+            await db.close()
+
+    return asyncio.run(run())
+
+
+def test_the_provider_payment_is_created_under_our_charge_id(
+        service: Service, api: httpx.Client, merchant: dict[str, Any], localstripe: LocalStripe,
+        recording_proxy: tuple[str, Seen]) -> None:
+    url, seen = recording_proxy
+    intent = new_intent(api)
+    _, [(charge_id, _)] = choose_cards(service, merchant, intent["id"], url, pb.FiatPaymentInput(currency="USD"))
+    creates = [key for method, path, key in seen if (method, path) == ("POST", "/v1/payment_intents")]
+    assert creates == [charge_id]
+    [stored] = ok(api.get(f"/v1/payment_intents/{intent['id']}"))["charges"]
+    assert stored["id"] == charge_id and stored["status"] == "Pending"
+    payment_id = stored["provider_a_payload"]["client_secret"].split("_secret_")[0]
+    at_provider = localstripe.get(f"/v1/payment_intents/{payment_id}", merchant["provider_a"]["secret_key"])
+    assert at_provider["metadata"]["paygate_charge_id"] == charge_id
+    assert at_provider["metadata"]["paygate_payment_intent_id"] == intent["id"]
+
+
+def test_a_token_is_attached_and_confirmed_under_keys_made_from_our_charge_id(
+        service: Service, api: httpx.Client, merchant: dict[str, Any], localstripe: LocalStripe,
+        recording_proxy: tuple[str, Seen]) -> None:
+    url, seen = recording_proxy
+    intent = new_intent(api)
+    token = localstripe.tokenize(merchant["provider_a"]["publishable_key"], SUCCEEDS)
+    status, [(charge_id, charge_status)] = choose_cards(service, merchant, intent["id"], url,
+                                                        pb.FiatPaymentInput(currency="USD", token=token))
+    assert status == "Success" and charge_status == "Success"
+    keys = [key for method, path, key in seen if method == "POST" and path.startswith("/v1/payment_intents")]
+    assert keys == [charge_id, f"{charge_id}-attach", f"{charge_id}-confirm"]
