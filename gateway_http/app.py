@@ -25,6 +25,7 @@ from gateway_http import envelope, openapi
 from gateway_http.checkout_page import CheckoutPage, PageConfig
 from gateway_http.checkout_page import routes as page_routes
 from gateway_http.request_id import RequestIdMiddleware
+from gateway_http.router import IndexedRouter
 from gateway_http.routes import Binding, bindings, by_template
 from gateway_http.tls import ChannelTls
 from wire import codec, json_limits
@@ -309,5 +310,6 @@ def create_app(grpc_target: str, *, max_body_bytes: int = 1 << 20, title: str = 
     routes += page_routes(CheckoutPage(checkout_page or PageConfig(), lambda: gateway.channel))
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(RequestIdMiddleware)],
                     exception_handlers={HTTPException: _http_error, Exception: _server_error})
+    app.router = IndexedRouter(routes, lifespan=lifespan)  # before the first request builds the middleware stack
     app.state.gateway = gateway
     return app
