@@ -380,7 +380,7 @@ end
 function done(summary, latency, requests)
   local b = 0
   for _, t in ipairs(threads) do b = b + t:get("bad") end
-  io.write(string.format("BAD %d\n", b))
+  io.write(string.format("BAD %d\\n", b))
 end
 """
 
@@ -421,8 +421,12 @@ def _wrk_ms(text: str) -> float:
 def run_wrk(url: str, script: Path, seconds: float, connections: int) -> tuple[int, float, int, str, float, float]:
     """ok requests, elapsed s, errors, first error, p50 ms, p99 ms of one wrk run (one thread: the client's CPU
     stays small)."""
-    out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds:g}s", "--latency", "-s", str(script), url],
-                         capture_output=True, text=True, timeout=seconds + 60).stdout
+    done = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds:g}s", "--latency", "-s", str(script), url],
+                          capture_output=True, text=True, timeout=seconds + 60)
+    out = done.stdout
+    if "BAD " not in out:
+        # wrk runs its default `GET /` when the script does not load, and says so only on stderr: never time that.
+        raise SystemExit(f"wrk did not run the script {script}: {done.stderr.strip() or out.strip()}")
     total = elapsed = 0.0
     bad = socket_errors = 0
     p50 = p99 = math.nan
