@@ -24,6 +24,7 @@ from server import clock
 from server.clock import now_of
 from server.customers.models import Customer
 from server.db import Database
+from server.db.construct import new_row
 from server.ids import new_id
 from server.invoices import states as inv_states
 from server.invoices.models import Invoice
@@ -92,8 +93,8 @@ async def open_intent(session: AsyncSession, env: Env, inv: Invoice, expires_at:
         if existing is not None:
             return existing
     now = now_of(session)
-    intent = PaymentIntent(
-        id=new_id("pi"), merchant_id=inv.merchant_id, livemode=inv.livemode, amount=inv.amount,
+    intent = new_row(
+        PaymentIntent, id=new_id("pi"), merchant_id=inv.merchant_id, livemode=inv.livemode, amount=inv.amount,
         currency=inv.currency, customer_id=inv.customer_id, description=f"Invoice {inv.id}",
         status=IntentStatus.REQUIRES_PAYMENT_METHOD, expired_at=max(expires_at, now + 3600), created=now,
         updated=now, metadata_={}, sort_key=clock.sort_key())
