@@ -28,7 +28,7 @@ from server.db.construct import new_row
 from server.ids import new_id
 from server.invoices import states as inv_states
 from server.invoices.models import Invoice
-from server.mail import FAST_COMPAT32, Mailer, MailError
+from server.mail import FAST_COMPAT32, FileMailer, Mailer, MailError
 from server.merchants.models import Merchant
 from server.payment_intents import settle
 from server.payment_intents.aggregate import Loaded as IntentLoaded
@@ -209,14 +209,19 @@ async def send_built(db: Database, mailer: Mailer, callouts: list[Callout]) -> i
 
 
 async def deliver(db: Database, mailer: Mailer, messages: dict[str, Message]) -> int:
-    """Hand each leased invoice's e-mail to the mailer, then mark those sent in one transaction."""
+    """Hand each leased invoice's e-mail to the mailer (all at once to a `FileMailer`), then mark those sent in one
+    transaction."""
     sent: list[str] = []
-    for invoice_id, message in messages.items():
-        try:
-            await mailer.send(message)
-        except MailError:
-            continue
-        sent.append(invoice_id)
+    if isinstance(mailer, FileMailer):
+        ids = list(messages)
+        sent = ids[:await mailer.send_many([messages[i] for i in ids])]
+    else:
+        for invoice_id, message in messages.items():
+            try:
+                await mailer.send(message)
+            except MailError:
+                continue
+            sent.append(invoice_id)
     if sent:
         async with db.transaction() as session:
             await session.exec(sa.update(Invoice).where(col(Invoice.id).in_(sent))
