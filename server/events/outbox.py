@@ -19,6 +19,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server import clock
 from server.clock import now_of
 from server.db import Database
+from server.db.construct import new_row
 from server.db.engine import hooks_of
 from server.events.models import Event
 from server.ids import new_id
@@ -81,7 +82,7 @@ async def record_each(session: AsyncSession, *, merchant_id: str, livemode: bool
             _defer(session, row)
             if not subscribers:
                 continue
-            event = Event(**row)
+            event = new_row(Event, **row)  # for the subscribers only: inserted as the plain row above
         else:
             event = Event(**row)
             session.add(event)

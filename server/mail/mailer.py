@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+from collections.abc import Sequence
 from email.message import Message
 from email.policy import Compat32
 from email.utils import formatdate, make_msgid
@@ -94,6 +96,25 @@ class FileMailer:
     async def send(self, message: Message) -> None:
         path = self._write(bytes(_stamp(message, self._sender)))
         log.info("e-mail written", extra={"path": path})
+
+    async def send_many(self, messages: Sequence[Message]) -> int:
+        """Many messages in order (a renewal sweep's batch), their files made on a worker thread: making a file
+        waits on the file system's journal, for milliseconds when the disk is busy, and the event loop has other
+        work meanwhile. The number written: the first that cannot be written ends the batch (logged), and it and
+        those after it are left to their senders' next try, like a message an SMTP server refused."""
+        raws = [bytes(_stamp(m, self._sender)) for m in messages]
+        paths: list[str] = []
+        try:
+            await asyncio.to_thread(self._write_all, raws, paths)
+        except OSError as e:
+            log.warning("e-mail not written", extra={"error": e.__class__.__name__, "written": len(paths)})
+        for path in paths:
+            log.info("e-mail written", extra={"path": path})
+        return len(paths)
+
+    def _write_all(self, raws: list[bytes], paths: list[str]) -> None:
+        for raw in raws:
+            paths.append(self._write(raw))
 
     def _write(self, raw: bytes) -> str:
         """A new file (never over another one), with plain system calls: a renewal sweep writes thousands."""

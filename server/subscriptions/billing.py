@@ -19,6 +19,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server import clock
 from server.clock import now_of
 from server.customers.models import Customer
+from server.db.construct import new_row
 from server.events import outbox
 from server.ids import new_id
 from server.invoices import states as inv_states
@@ -215,12 +216,11 @@ async def new_invoice(session: AsyncSession, loaded: Loaded, *, reason: str, cyc
                       lines: list[dict[str, Any]], status: str, now: int) -> Invoice:
     sub = loaded.sub
     amount = max(sum((Decimal(x["amount"]) for x in lines), Decimal(0)), Decimal(0))
-    inv = Invoice(
-        id=new_id("inv"), merchant_id=sub.merchant_id, livemode=sub.livemode, subscription_id=sub.id,
+    inv = new_row(
+        Invoice, id=new_id("inv"), merchant_id=sub.merchant_id, livemode=sub.livemode, subscription_id=sub.id,
         customer_id=sub.customer_id, amount=amount, currency=sub.currency, decimals=sub.decimals, status=status,
         billing_reason=reason, cycle_number=cycle, period_start=start, period_end=end, lines=lines,
         cycle_key=f"{sub.id}:{cycle}" if reason in ("subscription_create", "subscription_cycle") else None,
-        # Given rather than defaulted: a default factory costs pydantic a signature inspection per row.
         metadata_={}, sort_key=clock.sort_key(), external_id=sub.external_id, created_at=now, updated_at=now)
     if status == "paid":
         inv.paid_at = now

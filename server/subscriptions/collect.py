@@ -24,10 +24,11 @@ from server import clock
 from server.clock import now_of
 from server.customers.models import Customer
 from server.db import Database
+from server.db.construct import new_row
 from server.ids import new_id
 from server.invoices import states as inv_states
 from server.invoices.models import Invoice
-from server.mail import FAST_COMPAT32, Mailer, MailError
+from server.mail import FAST_COMPAT32, FileMailer, Mailer, MailError
 from server.merchants.models import Merchant
 from server.payment_intents import settle
 from server.payment_intents.aggregate import Loaded as IntentLoaded
@@ -92,8 +93,8 @@ async def open_intent(session: AsyncSession, env: Env, inv: Invoice, expires_at:
         if existing is not None:
             return existing
     now = now_of(session)
-    intent = PaymentIntent(
-        id=new_id("pi"), merchant_id=inv.merchant_id, livemode=inv.livemode, amount=inv.amount,
+    intent = new_row(
+        PaymentIntent, id=new_id("pi"), merchant_id=inv.merchant_id, livemode=inv.livemode, amount=inv.amount,
         currency=inv.currency, customer_id=inv.customer_id, description=f"Invoice {inv.id}",
         status=IntentStatus.REQUIRES_PAYMENT_METHOD, expired_at=max(expires_at, now + 3600), created=now,
         updated=now, metadata_={}, sort_key=clock.sort_key())
@@ -142,7 +143,7 @@ async def collect(session: AsyncSession, collector: Collector | None, sub: Subsc
 
 
 def invoice_mail(inv: Invoice, merchant_name: str, to: str) -> Message:
-    """The invoice's e-mail. Built as a plain MIMEText (the legacy `compat32` policy): a renewal sweep builds
+    """The invoice's e-mail. Built as a plain text/plain message (the legacy `compat32` policy): a renewal sweep builds
     thousands, and the modern policy's header parsing cost more than the rest of the renewal. Headers that carry
     someone else's text are encoded words (RFC 2047), so a line break in a merchant's name can add no header."""
     amount = display(inv.amount, inv.currency, inv.decimals)
@@ -151,10 +152,22 @@ def invoice_mail(inv: Invoice, merchant_name: str, to: str) -> Message:
             f"billing cycle {inv.cycle_number}.\n\nPay it here:\n\n    {inv.payment_url}\n\n"
             "If it is not paid within 3 days the subscription falls past due, and it ends 7 days after the "
             "billing date.\n")
-    mail = MIMEText(body, "plain", "us-ascii" if body.isascii() else "utf-8", policy=FAST_COMPAT32)
+    mail = _ascii_text(body) if body.isascii() else MIMEText(body, "plain", "utf-8", policy=FAST_COMPAT32)
     mail["To"] = "".join(to.split())  # an address has no white space; a line break would start a header
     subject = f"{merchant_name}: invoice {inv.id} for {amount}"
     mail["Subject"] = subject if subject.isascii() else Header(subject, "utf-8").encode()
+    return mail
+
+
+def _ascii_text(body: str) -> Message:
+    """`MIMEText(body, "plain", "us-ascii", policy=FAST_COMPAT32)` for an ASCII body, the same headers and bytes
+    (tests/unit/subscriptions/test_invoice_mail.py) at a twentieth of the cost: MIMEText works out the charset's
+    encodings for each message."""
+    mail = Message(policy=FAST_COMPAT32)
+    mail["Content-Type"] = 'text/plain; charset="us-ascii"'
+    mail["MIME-Version"] = "1.0"
+    mail["Content-Transfer-Encoding"] = "7bit"
+    mail.set_payload(body)
     return mail
 
 
@@ -208,14 +221,19 @@ async def send_built(db: Database, mailer: Mailer, callouts: list[Callout]) -> i
 
 
 async def deliver(db: Database, mailer: Mailer, messages: dict[str, Message]) -> int:
-    """Hand each leased invoice's e-mail to the mailer, then mark those sent in one transaction."""
+    """Hand each leased invoice's e-mail to the mailer (all at once to a `FileMailer`), then mark those sent in one
+    transaction."""
     sent: list[str] = []
-    for invoice_id, message in messages.items():
-        try:
-            await mailer.send(message)
-        except MailError:
-            continue
-        sent.append(invoice_id)
+    if isinstance(mailer, FileMailer):
+        ids = list(messages)
+        sent = ids[:await mailer.send_many([messages[i] for i in ids])]
+    else:
+        for invoice_id, message in messages.items():
+            try:
+                await mailer.send(message)
+            except MailError:
+                continue
+            sent.append(invoice_id)
     if sent:
         async with db.transaction() as session:
             await session.exec(sa.update(Invoice).where(col(Invoice.id).in_(sent))

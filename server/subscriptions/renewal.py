@@ -15,6 +15,7 @@ test clock runs the same function for one subscription up to its `to`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from decimal import Decimal
 from enum import StrEnum
@@ -220,12 +221,20 @@ async def resume(session: AsyncSession, collector: Collector | None, loaded: Loa
 
 async def run_callouts(db: Database, collector: Collector | None, callouts: list[Callout]) -> None:
     """After the commit: e-mails (together) and card charges (each recorded in its own transaction)."""
+    await _mail(db, collector, callouts)
+    await _charge(db, collector, callouts)
+
+
+async def _mail(db: Database, collector: Collector | None, callouts: list[Callout]) -> None:
     mails = [c for c in callouts if c.kind == "mail"]
     if mails and collector is not None:
         try:
             await send_built(db, collector.mailer, mails)  # collect() leased them to us
         except Exception:  # the leases bring them back
             log.exception("invoice e-mails failed", extra={"count": len(mails)})
+
+
+async def _charge(db: Database, collector: Collector | None, callouts: list[Callout]) -> None:
     for c in callouts:
         try:
             if c.kind == "charge" and collector is not None:
@@ -237,27 +246,38 @@ async def run_callouts(db: Database, collector: Collector | None, callouts: list
 async def renew_due(db: Database, collector: Collector | None, now: int | None = None,
                     *, batch: int = BATCH) -> int:
     """The scheduler's sweep: every subscription (on the wall clock) with something due, in batches; the number
-    of subscriptions handled."""
+    of subscriptions handled. A batch's e-mails go out while the next batch is worked out, one batch's at a time:
+    the batch's commit leased their invoices to this sweep, so a crash that leaves one unsent leaves it to the mail
+    job once the lease lapses. All are handed over (or have failed) before the sweep returns."""
     now = db.clock.now() if now is None else now
     handled = 0
-    while True:
-        callouts: list[Callout] = []
-        async with db.transaction() as session:
-            stmt = (select(Subscription).where(col(Subscription.due_at) <= now, col(Subscription.test_clock).is_(None))
-                    .order_by(col(Subscription.due_at)).limit(batch))
-            if db.is_postgres:
-                stmt = stmt.with_for_update(skip_locked=True)
-            rows = list(await session.exec(stmt))
-            # One batch, one flush: the batch's invoices, intents, events and subscription updates are written
-            # together at the commit (or before a query that needs them), not row by row.
-            session.info[outbox.DEFER_FLUSH] = True
-            await billing.prefetch_outstanding(session, rows)
-            for sub in rows:
-                callouts += await run_due(session, collector, sub, now)
-        await run_callouts(db, collector, callouts)
-        handled += len(rows)
-        if len(rows) < batch:
-            break
+    mailing: asyncio.Task[None] | None = None
+    try:
+        while True:
+            callouts: list[Callout] = []
+            async with db.transaction() as session:
+                stmt = (select(Subscription)
+                        .where(col(Subscription.due_at) <= now, col(Subscription.test_clock).is_(None))
+                        .order_by(col(Subscription.due_at)).limit(batch))
+                if db.is_postgres:
+                    stmt = stmt.with_for_update(skip_locked=True)
+                rows = list(await session.exec(stmt))
+                # One batch, one flush: the batch's invoices, intents, events and subscription updates are written
+                # together at the commit (or before a query that needs them), not row by row.
+                session.info[outbox.DEFER_FLUSH] = True
+                await billing.prefetch_outstanding(session, rows)
+                for sub in rows:
+                    callouts += await run_due(session, collector, sub, now)
+            if mailing is not None:
+                await mailing
+            mailing = asyncio.create_task(_mail(db, collector, callouts))
+            await _charge(db, collector, callouts)
+            handled += len(rows)
+            if len(rows) < batch:
+                break
+    finally:
+        if mailing is not None:
+            await mailing
     await send_due_mail(db, collector, now)
     return handled
 

@@ -30,3 +30,34 @@ def test_messages_become_eml_files_readable_as_sent(tmp_path: Path) -> None:
     parsed = [email.message_from_bytes(p.read_bytes()) for p in folder.glob("*.eml")]
     assert sorted(m["Subject"] for m in parsed) == sorted(f"message {n}" for n in range(50))
     assert {m["From"] for m in parsed} == {"paygate <p@x.y>"} and all(m["Message-ID"] for m in parsed)
+
+
+def test_send_many_writes_every_message_and_counts_them(tmp_path: Path) -> None:
+    mailer = FileMailer(tmp_path / "mail", sender="paygate <p@x.y>", clock=SystemClock())
+    written = asyncio.run(mailer.send_many([message(n) for n in range(30)]))
+    parsed = [email.message_from_bytes(p.read_bytes()) for p in (tmp_path / "mail").glob("*.eml")]
+    assert written == 30
+    assert sorted(m["Subject"] for m in parsed) == sorted(f"message {n}" for n in range(30))
+    assert {m["From"] for m in parsed} == {"paygate <p@x.y>"}
+
+
+def test_send_many_stops_at_the_first_file_it_cannot_write_and_counts_those_before(tmp_path: Path) -> None:
+    mailer = FileMailer(tmp_path / "mail", clock=SystemClock())
+    real = FileMailer._write
+    calls = 0
+
+    def full_disk_after_two(self: FileMailer, raw: bytes) -> str:
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise OSError(28, "No space left on device")
+        return real(self, raw)
+
+    FileMailer._write = full_disk_after_two  # type: ignore[method-assign]
+    try:
+        written = asyncio.run(mailer.send_many([message(n) for n in range(5)]))
+    finally:
+        FileMailer._write = real  # type: ignore[method-assign]
+    assert written == 2 and calls == 3
+    assert sorted(email.message_from_bytes(p.read_bytes())["Subject"] for p in (tmp_path / "mail").glob("*.eml")) \
+        == ["message 0", "message 1"]

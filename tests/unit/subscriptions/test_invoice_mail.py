@@ -5,9 +5,11 @@ from __future__ import annotations
 import email
 from decimal import Decimal
 from email.header import decode_header, make_header
+from email.mime.text import MIMEText
 from email.policy import compat32
 
 from server.invoices.models import Invoice
+from server.mail import FAST_COMPAT32
 from server.mail.mailer import _stamp
 from server.subscriptions.collect import invoice_mail
 
@@ -39,3 +41,20 @@ def test_the_invoice_mail_is_written_exactly_as_the_compat32_policy_writes_it() 
         mail = _stamp(invoice_mail(invoice(), name, "ann@example.com"), "p <p@x.y>")
         assert mail.as_bytes() == mail.as_bytes(policy=compat32) and mail.as_string() == mail.as_string(
             policy=compat32)
+
+
+def test_an_ascii_invoice_mail_is_the_mimetext_the_legacy_policy_makes() -> None:
+    for name in ["Shop", "Beans & Co", "A merchant with a name long enough that the subject must be folded onto two"]:
+        mail = invoice_mail(invoice(), name, "ann@example.com")
+        body = mail.get_payload()
+        assert isinstance(body, str) and body.isascii()
+        reference = MIMEText(body, "plain", "us-ascii", policy=FAST_COMPAT32)
+        reference["To"], reference["Subject"] = mail["To"], mail["Subject"]
+        assert mail.items() == reference.items()
+        for m in (mail, reference):
+            _stamp(m, "p <p@x.y>")
+            del m["Date"], m["Message-ID"]
+            m["Date"], m["Message-ID"] = "Fri, 27 Nov 2026 10:00:00 -0000", "<1@paygate.invalid>"
+        assert bytes(mail) == bytes(reference) and mail.as_string() == reference.as_string()
+        decoded = email.message_from_bytes(bytes(mail)).get_payload(decode=True)
+        assert isinstance(decoded, bytes) and decoded.decode() == body
