@@ -22,7 +22,7 @@ from server.merchants.service import create_merchant
 from server.refunds import service as refunds
 from server.refunds.models import Refund
 from server.runtime import Runtime
-from server.treasury import ledger
+from server.treasury import keys, ledger
 from server.treasury.models import Account, LedgerEntry
 from server.wallet import addresses
 from tests.harness import TEST_NETWORKS, create_database, drop_database
@@ -36,6 +36,9 @@ class World:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
         self.db = rt.db
+        scheme = keys.scheme(rt, "ETH-TEST")
+        assert scheme is not None
+        self.scheme = scheme
 
     def run(self, coro: Any) -> Any:
         return asyncio.run(coro)
@@ -46,14 +49,14 @@ class World:
         async def go() -> str:
             async with self.db.transaction() as s:
                 merchant, _ = await create_merchant(s, "Shop")
-                await addresses.treasury_address(s, self.rt.keys, merchant.id, False)
+                await addresses.treasury_address(s, self.rt.keys, self.scheme, merchant.id, False)
             return merchant.id
         return self.run(go())  # type: ignore[no-any-return]
 
     def deposit_address(self, merchant_id: str) -> str:
         async def go() -> str:
             async with self.db.transaction() as s:
-                address, _ = await addresses.new_deposit_address(s, self.rt.keys, merchant_id, False)
+                address, _ = await addresses.new_deposit_address(s, self.rt.keys, self.scheme, merchant_id, False)
                 now = self.db.clock.now()
                 s.add(WatchedAddress(network="ETH-TEST", address=address, owner_id=new_id("ch"),
                                      merchant_id=merchant_id, livemode=False, watch_until=now + 3600))
@@ -134,7 +137,8 @@ class World:
     def treasury(self, merchant_id: str) -> str:
         async def go() -> str:
             async with self.db.read() as s:
-                found = await addresses.treasury_address(s, self.rt.keys, merchant_id, False, allocate=False)
+                found = await addresses.treasury_address(s, self.rt.keys, self.scheme, merchant_id, False,
+                                                       allocate=False)
             assert found
             return found.lower()
         return self.run(go())  # type: ignore[no-any-return]
