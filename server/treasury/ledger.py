@@ -22,7 +22,7 @@ from server.clock import now_of
 from server.db.aggregates import exact_sum
 from server.ids import new_id
 from server.money import MONEY
-from server.treasury.models import Account, LedgerEntry
+from server.treasury.models import Account, LedgerEntry, SweepDue
 
 ZERO = Decimal(0)
 
@@ -60,13 +60,29 @@ async def post(session: AsyncSession, scope: Scope, cause_type: str, cause_id: s
     if total != 0:
         raise Unbalanced(f"{cause_type} {cause_id}: legs sum to {total}")
     posting, now = new_id("lp"), now_of(session)
+    credited: set[str] = set()
     for holder, amount in legs.items():
         session.add(LedgerEntry(
             id=new_id("le"), posting_id=posting, merchant_id=scope.merchant_id, livemode=scope.livemode,
             asset_id=scope.asset_id, account=holder.account, network=scope.network, address=holder.address,
             amount=amount, cause_type=cause_type, cause_id=cause_id, created_at=now))
+        if amount > 0 and holder.account in SWEPT and holder.address:
+            credited.add(holder.address)
+    for address in sorted(credited):
+        due(session, scope, address)
     await session.flush()
     return posting
+
+
+# What a sweep moves from a deposit address: a credit to one of these there makes the place due for a look.
+SWEPT = (Account.AVAILABLE, Account.FEES)
+
+
+def due(session: AsyncSession, scope: Scope, address: str) -> None:
+    """The sweep job should look at `address` for `scope`'s asset (in the caller's transaction)."""
+    session.add(SweepDue(id=new_id("sd"), merchant_id=scope.merchant_id, livemode=scope.livemode,
+                         network=scope.network, address=address, asset_id=scope.asset_id,
+                         created_at=now_of(session)))
 
 
 async def network_fee(session: AsyncSession, scope: Scope, cause_type: str, cause_id: str, payer: str,
