@@ -22,7 +22,8 @@ from server.clock import now_of
 from server.db.aggregates import exact_sum
 from server.ids import new_id
 from server.money import MONEY
-from server.treasury.models import Account, LedgerEntry, SweepDue
+from server.treasury.models import Account, CauseType, LedgerEntry, SweepDue
+from server.wallet.models import WalletAccount
 
 ZERO = Decimal(0)
 
@@ -85,12 +86,48 @@ def due(session: AsyncSession, scope: Scope, address: str) -> None:
                          created_at=now_of(session)))
 
 
+async def _sum(session: AsyncSession, scope: Scope, address: str, account: Account) -> Decimal:
+    """The merchant's `account` of `scope.asset_id` at `address`: one SQL SUM."""
+    found = (await session.exec(select(exact_sum(LedgerEntry.amount)).where(
+        LedgerEntry.network == scope.network, LedgerEntry.address == address, LedgerEntry.asset_id == scope.asset_id,
+        LedgerEntry.account == account, LedgerEntry.merchant_id == scope.merchant_id,
+        LedgerEntry.livemode == scope.livemode))).one()
+    return found if found is not None else ZERO
+
+
+async def pay_out_of(session: AsyncSession, scope: Scope, cause_type: str, cause_id: str, payer: str,
+                     amount: Decimal, to: dict[Holder, Decimal]) -> str | None:
+    """`amount` of the native coin leaves `payer` for `to` (gas, a top-up, a micro-deposit: coin the merchant's
+    address spends on paygate's own transactions). The rule: never below zero. What the merchant's available funds
+    at `payer` cover comes out of them; the rest out of `payer`'s `gas` holder (coin the ledger never saw arrive).
+    Read and posted with the merchant's wallet account locked, as payouts check the available balance."""
+    await session.get(WalletAccount, (scope.merchant_id, scope.livemode), with_for_update=True)
+    with localcontext(MONEY):
+        covered = min(amount, max(await _sum(session, scope, payer, Account.AVAILABLE), ZERO))
+        legs = {Holder(Account.AVAILABLE, payer): -covered, Holder(Account.GAS, payer): covered - amount}
+        for holder, value in to.items():
+            legs[holder] = legs.get(holder, ZERO) + value
+    return await post(session, scope, cause_type, cause_id, legs)
+
+
 async def network_fee(session: AsyncSession, scope: Scope, cause_type: str, cause_id: str, payer: str,
                       fee: Decimal) -> str | None:
-    """The gas a transaction of `payer` paid (in the network's native coin, `scope.asset_id`): out of its available
-    funds, gone to the world outside. Posted in the transaction that records the receipt."""
-    return await post(session, scope, cause_type, cause_id,
-                      {Holder(Account.AVAILABLE, payer): -fee, Holder(Account.OUTFLOW): fee})
+    """The gas a transaction of `payer` paid (in the network's native coin, `scope.asset_id`): gone to the world
+    outside, out of `payer`'s available funds as far as they go (`pay_out_of`). Posted with the receipt."""
+    return await pay_out_of(session, scope, cause_type, cause_id, payer, fee, {Holder(Account.OUTFLOW): fee})
+
+
+async def funded(session: AsyncSession, scope: Scope, cause_id: str, address: str, amount: Decimal) -> str | None:
+    """Funds the merchant sent to its own `address` by hand, recorded (`CauseType.FUNDING`): they pay back what its
+    `gas` holder lacks first, the rest is available. Posted once per cause (None when it already was)."""
+    if await held(session, CauseType.FUNDING, cause_id):
+        return None
+    await session.get(WalletAccount, (scope.merchant_id, scope.livemode), with_for_update=True)
+    with localcontext(MONEY):
+        repaid = min(amount, max(-await _sum(session, scope, address, Account.GAS), ZERO))
+        legs = {Holder(Account.INFLOW): -amount, Holder(Account.GAS, address): repaid,
+                Holder(Account.AVAILABLE, address): amount - repaid}
+    return await post(session, scope, CauseType.FUNDING, cause_id, legs)
 
 
 async def held(session: AsyncSession, cause_type: str, cause_id: str) -> dict[Holder, Decimal]:

@@ -22,6 +22,10 @@ class Account(StrEnum):
     LOCKED = "locked"  # promised to a refund or payout not yet sent
     FROZEN = "frozen"  # rejected by AML
     FEES = "fees"  # paygate's processing fee
+    # Coin an address of the merchant's spent (gas, a top-up, a micro-deposit) beyond the merchant's available funds
+    # there: funds sent to it by hand and never recorded. Never shown in the balance; at or below zero; a recorded
+    # funding (`paygate treasury record-funding`) pays it back first (`ledger.pay_out_of`, `ledger.funded`).
+    GAS = "gas"
     OUTFLOW = "outflow"
 
 

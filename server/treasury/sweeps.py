@@ -370,9 +370,8 @@ class SweepPayouts:
             a, t = sweep.source_address, sweep.destination_address
             if row.kind == SweepTxKind.GAS:
                 sent = _units(result.value_base, native.decimals)
-                await ledger.post(session, gas_scope, CauseType.SWEEP, sweep.id, {
-                    Holder(Account.AVAILABLE, t): -(sent + fee), Holder(Account.AVAILABLE, a): sent,
-                    Holder(Account.OUTFLOW): fee})
+                await ledger.pay_out_of(session, gas_scope, CauseType.SWEEP, sweep.id, t, sent + fee,
+                                        {Holder(Account.AVAILABLE, a): sent, Holder(Account.OUTFLOW): fee})
                 sweep.network_fee += fee
             else:
                 scope = Scope(sweep.merchant_id, sweep.livemode, sweep.asset_id, sweep.network)
@@ -391,8 +390,7 @@ class SweepPayouts:
                         Holder(Account.FEES, a): -sweep.fee_amount,
                         Holder(Account.AVAILABLE, t): arrived - sweep.fee_amount,
                         Holder(Account.FEES, t): sweep.fee_amount})
-                    await ledger.post(session, gas_scope, CauseType.SWEEP, sweep.id, {
-                        Holder(Account.AVAILABLE, a): -fee, Holder(Account.OUTFLOW): fee})
+                    await ledger.network_fee(session, gas_scope, CauseType.SWEEP, sweep.id, a, fee)
                 sweep.network_fee += fee
                 sweep.status, sweep.tx_hash = SweepStatus.SUCCEEDED, result.tx_hash
             sweep.updated = now_of(session)
