@@ -7,6 +7,15 @@ Two ways to post:
   available + fees or frozen; a refund: locked, then outflow or back to available). The caller names where the
   cause's money should be now; the posting moves it there from where the ledger says it is. Idempotent: calling it
   twice with the same state posts nothing the second time, so a listener that runs again after a retry is harmless.
+
+What is in it: money paygate holds for a merchant on chain (deposit addresses and the treasury), and every network fee
+those addresses pay (`network_fee`, `pay_out_of`: never below the merchant's available funds; the rest is the
+address's own `gas` holder). Card payments and card refunds are not: they settle at the card provider, in the
+merchant's own provider account, and the provider pays them out and back; paygate never holds that money, so posting
+it would show a balance paygate cannot pay out and mix provider money into chain balances. The balance
+(`GET /v1/stats/balance`) and reconciliation therefore only ever see chain places
+(tests/e2e/cards/test_card_money_off_ledger.py). Should card money ever be posted, it must be at a provider place
+(`network` naming the provider, never a chain address) so that reconciliation and sweeps leave it alone.
 """
 
 from __future__ import annotations
