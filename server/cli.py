@@ -172,7 +172,8 @@ def main(argv: list[str] | None = None, *, clock: Clock | None = None) -> int:
         elif args.command == "treasury" and args.action == "backfill-ledger":
             done = asyncio.run(backfill_ledger(settings))
             print(json.dumps(done) if args.json else
-                  f"ledger backfilled: {done['transfers']} transfer(s), {done['refunds']} refund(s)")
+                  f"ledger backfilled: {done['transfers']} transfer(s), {done['refunds']} refund(s), "
+                  f"{done['network_fees']} refund network fee(s)")
         elif args.command == "treasury" and args.action == "record-funding":
             recorded = asyncio.run(record_funding(settings, args.network, args.tx))
             print(json.dumps(recorded) if args.json else "\n".join(
@@ -298,7 +299,7 @@ async def backfill_ledger(settings: Settings) -> dict[str, int]:
         done = await backfill(rt)
     finally:
         await rt.db.close()
-    return {"transfers": done.transfers, "refunds": done.refunds}
+    return {"transfers": done.transfers, "refunds": done.refunds, "network_fees": done.network_fees}
 
 
 async def record_funding(settings: Settings, network: str, tx_hash: str) -> list[dict[str, Any]]:

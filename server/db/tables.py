@@ -15,7 +15,14 @@ from server.rails.evm.models import SignedTransaction, TreasuryNonce
 from server.ratelimit.models import RateLimitBucket
 from server.refunds.models import Refund, RefundTransaction
 from server.subscriptions.models import Subscription
-from server.treasury.models import LedgerEntry, MerchantAddress, Sweep, SweepTransaction, TreasuryTransfer
+from server.treasury.models import (
+    LedgerEntry,
+    MerchantAddress,
+    Sweep,
+    SweepDue,
+    SweepTransaction,
+    TreasuryTransfer,
+)
 from server.treasury.payout_models import Payout
 from server.wallet.models import PermanentDeposit, WalletAccount, WalletCounter
 from server.webhooks.models import Delivery, WebhookEndpoint
@@ -53,6 +60,7 @@ __all__ = [
     "SignedTransaction",
     "Subscription",
     "Sweep",
+    "SweepDue",
     "SweepTransaction",
     "TreasuryNonce",
     "TreasuryTransfer",

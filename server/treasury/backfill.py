@@ -1,6 +1,8 @@
 """Opening entries for money that moved before the ledger existed (migration 0016): `paygate treasury
 backfill-ledger`. An upgraded database holds confirmed, approved payments on deposit addresses and mined refunds
-that no posting ever saw, so its balance would be wrong; this posts them through the ledger's normal path
+that no posting ever saw, so its balance would be wrong; this posts them, and the gas the treasury paid apart for
+refunds (a token refund's, a mined cancel's: the refund transaction's `fee_wei`), under the gas rule of
+`ledger.pay_out_of`, through the ledger's normal path
 (`listeners`' positions and `ledger.settle_cause`), one cause per transaction with its row locked.
 
 Only causes with no ledger entry at all are touched, so a second run posts nothing, and a cause the listeners already
@@ -20,13 +22,15 @@ from sqlmodel import col, select
 
 from server.aml import AmlStatus
 from server.chains.models import ChainTransfer, TransferStatus, WatchedAddress
-from server.refunds.models import Refund
+from server.refunds.models import Refund, RefundTransaction
 from server.refunds.states import Status as RefundStatus
+from server.refunds.states import TransactionStatus as RefundTxStatus
 from server.runtime import Runtime
 from server.treasury import ledger
 from server.treasury.ledger import Holder, Scope
 from server.treasury.listeners import OUTSIDE, ours, refund_position, transfer_position, treasury_of
 from server.treasury.models import Account, CauseType, LedgerEntry
+from server.treasury.sweeps import native_of
 
 log = logging.getLogger("paygate.treasury.backfill")
 
@@ -37,6 +41,7 @@ class Backfilled:
 
     transfers: int = 0
     refunds: int = 0
+    network_fees: int = 0  # refund transactions whose gas the treasury paid apart (a token's, a mined cancel's)
 
 
 def _unposted(cause_type: CauseType, cause_id: Any) -> sa.ColumnElement[bool]:
@@ -62,6 +67,37 @@ async def _refunds(rt: Runtime) -> list[str]:
                                     _unposted(CauseType.REFUND, col(Refund.id)))
             .order_by(col(Refund.id)))
         return list(rows)
+
+
+async def _refund_transactions(rt: Runtime) -> list[str]:
+    """Mined refund transactions whose gas the treasury paid apart from the refund's amount: a token's (confirmed in
+    another asset than the network's native coin) and any failed one that cost gas (our cancel or a revert mined).
+    A native coin's confirmed refund paid its gas out of its own amount (in the refund's outflow already)."""
+    natives = [a.id for a in rt.catalogue.assets if a.network and not a.contract_address and not a.is_fiat]
+    async with rt.db.read() as session:
+        rows = await session.exec(
+            select(RefundTransaction.id).where(
+                sa.or_(col(RefundTransaction.status) == RefundTxStatus.FAILED,
+                       sa.and_(col(RefundTransaction.status) == RefundTxStatus.CONFIRMED,
+                               col(RefundTransaction.asset_id).not_in(natives))),
+                _unposted(CauseType.NETWORK_FEE, col(RefundTransaction.id)))
+            .order_by(col(RefundTransaction.id)))
+        return list(rows)
+
+
+async def _network_fee(rt: Runtime, tx_id: str) -> bool:
+    async with rt.db.transaction() as session:
+        tx = await session.get(RefundTransaction, tx_id, with_for_update=True, populate_existing=True)
+        if tx is None or not tx.fee_wei or await ledger.held(session, CauseType.NETWORK_FEE, tx_id):
+            return False
+        refund = await session.get(Refund, tx.refund_id)
+        native = native_of(rt.catalogue, tx.network)
+        if refund is None or native is None:
+            return False
+        scope = Scope(refund.merchant_id, refund.livemode, native.id, tx.network)
+        posted = await ledger.network_fee(session, scope, CauseType.NETWORK_FEE, tx.id, tx.source_address,
+                                          tx.fee_wei.scaleb(-native.decimals))
+        return posted is not None
 
 
 async def _transfer(rt: Runtime, transfer_id: str) -> bool:
@@ -95,6 +131,7 @@ async def backfill(rt: Runtime) -> Backfilled:
     """Posts the opening entries of every cause that needs one; what it posted, by kind."""
     transfers = sum([await _transfer(rt, t) for t in await _transfers(rt)])
     refunds = sum([await _refund(rt, r) for r in await _refunds(rt)])
-    if transfers or refunds:
-        log.info("ledger backfilled", extra={"transfers": transfers, "refunds": refunds})
-    return Backfilled(transfers=transfers, refunds=refunds)
+    fees = sum([await _network_fee(rt, t) for t in await _refund_transactions(rt)])
+    if transfers or refunds or fees:
+        log.info("ledger backfilled", extra={"transfers": transfers, "refunds": refunds, "network_fees": fees})
+    return Backfilled(transfers=transfers, refunds=refunds, network_fees=fees)

@@ -23,8 +23,7 @@ from server.rails.base import ChainUnavailable, TransferLookup
 from server.rails.registry import chain_scanners, key_scheme
 from server.runtime import Runtime
 from server.treasury import ledger
-from server.treasury.ledger import Holder, Scope
-from server.treasury.models import Account, CauseType
+from server.treasury.ledger import Scope
 from server.wallet.models import WalletAccount
 
 
@@ -96,9 +95,7 @@ async def record(rt: Runtime, network_id: str, tx_hash: str) -> list[Funding]:
             scope = Scope(merchant_id, network.is_mainnet, t.asset_id, network_id)
             cause = cause_id(t.tx_hash, t.log_index)
             amount = Decimal(t.amount_base).scaleb(-t.decimals)
-            posted = await ledger.settle_cause(session, scope, CauseType.FUNDING, cause,
-                                               {Holder(Account.AVAILABLE, t.to_address.lower()): amount},
-                                               Holder(Account.INFLOW))
+            posted = await ledger.funded(session, scope, cause, t.to_address.lower(), amount)
             done.append(Funding(merchant_id, network.is_mainnet, network_id, t.to_address.lower(), t.asset_id,
                                 amount, cause, posted is not None))
     return done

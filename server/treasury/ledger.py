@@ -7,6 +7,15 @@ Two ways to post:
   available + fees or frozen; a refund: locked, then outflow or back to available). The caller names where the
   cause's money should be now; the posting moves it there from where the ledger says it is. Idempotent: calling it
   twice with the same state posts nothing the second time, so a listener that runs again after a retry is harmless.
+
+What is in it: money paygate holds for a merchant on chain (deposit addresses and the treasury), and every network fee
+those addresses pay (`network_fee`, `pay_out_of`: never below the merchant's available funds; the rest is the
+address's own `gas` holder). Card payments and card refunds are not: they settle at the card provider, in the
+merchant's own provider account, and the provider pays them out and back; paygate never holds that money, so posting
+it would show a balance paygate cannot pay out and mix provider money into chain balances. The balance
+(`GET /v1/stats/balance`) and reconciliation therefore only ever see chain places
+(tests/e2e/cards/test_card_money_off_ledger.py). Should card money ever be posted, it must be at a provider place
+(`network` naming the provider, never a chain address) so that reconciliation and sweeps leave it alone.
 """
 
 from __future__ import annotations
@@ -22,7 +31,8 @@ from server.clock import now_of
 from server.db.aggregates import exact_sum
 from server.ids import new_id
 from server.money import MONEY
-from server.treasury.models import Account, LedgerEntry
+from server.treasury.models import Account, CauseType, LedgerEntry, SweepDue
+from server.wallet.models import WalletAccount
 
 ZERO = Decimal(0)
 
@@ -60,21 +70,73 @@ async def post(session: AsyncSession, scope: Scope, cause_type: str, cause_id: s
     if total != 0:
         raise Unbalanced(f"{cause_type} {cause_id}: legs sum to {total}")
     posting, now = new_id("lp"), now_of(session)
+    credited: set[str] = set()
     for holder, amount in legs.items():
         session.add(LedgerEntry(
             id=new_id("le"), posting_id=posting, merchant_id=scope.merchant_id, livemode=scope.livemode,
             asset_id=scope.asset_id, account=holder.account, network=scope.network, address=holder.address,
             amount=amount, cause_type=cause_type, cause_id=cause_id, created_at=now))
+        if amount > 0 and holder.account in SWEPT and holder.address:
+            credited.add(holder.address)
+    for address in sorted(credited):
+        due(session, scope, address)
     await session.flush()
     return posting
 
 
+# What a sweep moves from a deposit address: a credit to one of these there makes the place due for a look.
+SWEPT = (Account.AVAILABLE, Account.FEES)
+
+
+def due(session: AsyncSession, scope: Scope, address: str) -> None:
+    """The sweep job should look at `address` for `scope`'s asset (in the caller's transaction)."""
+    session.add(SweepDue(id=new_id("sd"), merchant_id=scope.merchant_id, livemode=scope.livemode,
+                         network=scope.network, address=address, asset_id=scope.asset_id,
+                         created_at=now_of(session)))
+
+
+async def _sum(session: AsyncSession, scope: Scope, address: str, account: Account) -> Decimal:
+    """The merchant's `account` of `scope.asset_id` at `address`: one SQL SUM."""
+    found = (await session.exec(select(exact_sum(LedgerEntry.amount)).where(
+        LedgerEntry.network == scope.network, LedgerEntry.address == address, LedgerEntry.asset_id == scope.asset_id,
+        LedgerEntry.account == account, LedgerEntry.merchant_id == scope.merchant_id,
+        LedgerEntry.livemode == scope.livemode))).one()
+    return found if found is not None else ZERO
+
+
+async def pay_out_of(session: AsyncSession, scope: Scope, cause_type: str, cause_id: str, payer: str,
+                     amount: Decimal, to: dict[Holder, Decimal]) -> str | None:
+    """`amount` of the native coin leaves `payer` for `to` (gas, a top-up, a micro-deposit: coin the merchant's
+    address spends on paygate's own transactions). The rule: never below zero. What the merchant's available funds
+    at `payer` cover comes out of them; the rest out of `payer`'s `gas` holder (coin the ledger never saw arrive).
+    Read and posted with the merchant's wallet account locked, as payouts check the available balance."""
+    await session.get(WalletAccount, (scope.merchant_id, scope.livemode), with_for_update=True)
+    with localcontext(MONEY):
+        covered = min(amount, max(await _sum(session, scope, payer, Account.AVAILABLE), ZERO))
+        legs = {Holder(Account.AVAILABLE, payer): -covered, Holder(Account.GAS, payer): covered - amount}
+        for holder, value in to.items():
+            legs[holder] = legs.get(holder, ZERO) + value
+    return await post(session, scope, cause_type, cause_id, legs)
+
+
 async def network_fee(session: AsyncSession, scope: Scope, cause_type: str, cause_id: str, payer: str,
                       fee: Decimal) -> str | None:
-    """The gas a transaction of `payer` paid (in the network's native coin, `scope.asset_id`): out of its available
-    funds, gone to the world outside. Posted in the transaction that records the receipt."""
-    return await post(session, scope, cause_type, cause_id,
-                      {Holder(Account.AVAILABLE, payer): -fee, Holder(Account.OUTFLOW): fee})
+    """The gas a transaction of `payer` paid (in the network's native coin, `scope.asset_id`): gone to the world
+    outside, out of `payer`'s available funds as far as they go (`pay_out_of`). Posted with the receipt."""
+    return await pay_out_of(session, scope, cause_type, cause_id, payer, fee, {Holder(Account.OUTFLOW): fee})
+
+
+async def funded(session: AsyncSession, scope: Scope, cause_id: str, address: str, amount: Decimal) -> str | None:
+    """Funds the merchant sent to its own `address` by hand, recorded (`CauseType.FUNDING`): they pay back what its
+    `gas` holder lacks first, the rest is available. Posted once per cause (None when it already was)."""
+    if await held(session, CauseType.FUNDING, cause_id):
+        return None
+    await session.get(WalletAccount, (scope.merchant_id, scope.livemode), with_for_update=True)
+    with localcontext(MONEY):
+        repaid = min(amount, max(-await _sum(session, scope, address, Account.GAS), ZERO))
+        legs = {Holder(Account.INFLOW): -amount, Holder(Account.GAS, address): repaid,
+                Holder(Account.AVAILABLE, address): amount - repaid}
+    return await post(session, scope, CauseType.FUNDING, cause_id, legs)
 
 
 async def held(session: AsyncSession, cause_type: str, cause_id: str) -> dict[Holder, Decimal]:

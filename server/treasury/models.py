@@ -22,6 +22,10 @@ class Account(StrEnum):
     LOCKED = "locked"  # promised to a refund or payout not yet sent
     FROZEN = "frozen"  # rejected by AML
     FEES = "fees"  # paygate's processing fee
+    # Coin an address of the merchant's spent (gas, a top-up, a micro-deposit) beyond the merchant's available funds
+    # there: funds sent to it by hand and never recorded. Never shown in the balance; at or below zero; a recorded
+    # funding (`paygate treasury record-funding`) pays it back first (`ledger.pay_out_of`, `ledger.funded`).
+    GAS = "gas"
     OUTFLOW = "outflow"
 
 
@@ -63,6 +67,23 @@ class LedgerEntry(SQLModel, table=True):
     cause_id: str = Field(max_length=40)
     created_at: int = Field(sa_type=sa.BigInteger)
     sort_key: int = Field(default_factory=clock.sort_key, sa_type=sa.BigInteger)
+
+
+class SweepDue(SQLModel, table=True):
+    """A place the sweep job should look at: the ledger credited available funds (or fees) there, or a sweep of it
+    failed. Written in the transaction of its cause (`ledger.post`, `sweeps`); the job sums only these places' legs
+    and deletes the rows it has dealt with, so a pass with nothing new reads no ledger rows. Several rows may name
+    one place; a row is deleted only by the pass that read it, so one written meanwhile is seen next pass."""
+
+    __tablename__ = "sweep_due"
+
+    id: str = Field(primary_key=True, max_length=40)  # sd_…
+    merchant_id: str = Field(max_length=40)
+    livemode: bool
+    network: str = Field(max_length=40)
+    address: str = Field(max_length=80)
+    asset_id: str = Field(max_length=60)
+    created_at: int = Field(sa_type=sa.BigInteger)
 
 
 class SweepStatus(StrEnum):

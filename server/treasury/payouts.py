@@ -318,8 +318,8 @@ async def decided(session: AsyncSession, rt: Runtime, tx: TreasuryTransfer, resu
         row.status, row.network_fee, row.tx_hash = PayoutStatus.PAID, fee, result.tx_hash
         await ledger.post(session, _scope(row), CauseType.PAYOUT, row.id,
                           {Holder(Account.LOCKED, treasury): -row.amount, Holder(Account.OUTFLOW): row.amount})
-        await ledger.post(session, Scope(row.merchant_id, row.livemode, native.id, row.network), CauseType.PAYOUT,
-                          row.id, {Holder(Account.AVAILABLE, treasury): -fee, Holder(Account.OUTFLOW): fee})
+        await ledger.network_fee(session, Scope(row.merchant_id, row.livemode, native.id, row.network),
+                                 CauseType.PAYOUT, row.id, treasury, fee)
         type_ = "payout.succeeded"
     else:
         row.status, row.failure_reason = PayoutStatus.FAILED, result.reason or "failed"

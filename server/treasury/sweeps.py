@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Protocol, runtime_checkable
 
@@ -53,6 +54,7 @@ from server.treasury.models import (
     LedgerEntry,
     OutgoingStatus,
     Sweep,
+    SweepDue,
     SweepStatus,
     SweepTransaction,
     SweepTxKind,
@@ -62,6 +64,7 @@ from server.wallet.models import WalletAccount
 log = logging.getLogger("paygate.treasury.sweeps")
 INTERVAL_SECONDS = 5
 BATCH = 20
+DUE_BATCH = 500  # sweep_due rows a pass looks at; the rest wait for the next pass
 TX = OutgoingStatus
 DEFAULT_MINIMUM = Decimal("1")  # an asset `sweep_minimums` names neither by id nor by coin
 
@@ -102,35 +105,68 @@ async def _treasuries(rt: Runtime, session: AsyncSession,
     return {s: await treasury_of(rt, session, s[2], s[0], s[1]) for s in scopes}
 
 
-async def candidates(rt: Runtime) -> list[tuple[str, bool, str, str, str]]:
-    """(merchant, livemode, network, deposit address, asset) whose available funds there reach the minimum and
-    that no open sweep is moving yet."""
+Place = tuple[str, bool, str, str, str]  # (merchant, livemode, network, deposit address, asset)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A place worth sweeping, and the `sweep_due` rows that named it (deleted when its sweep opens)."""
+
+    key: Place
+    due_ids: tuple[str, ...]
+
+
+async def _forget(rt: Runtime, ids: Sequence[str]) -> None:
+    if ids:
+        async with rt.db.transaction() as session:
+            await session.exec(sa.delete(SweepDue).where(col(SweepDue.id).in_(list(ids))))
+
+
+async def candidates(rt: Runtime) -> list[Candidate]:
+    """The places due for a look (`sweep_due`: credited since, or left by a failed sweep) whose available funds
+    reach the asset's minimum and that no open sweep is moving yet: one SQL SUM … GROUP BY over those places' legs
+    only, never the whole ledger. Places below the minimum, treasuries and unknown assets are dealt with: their
+    rows go (a later credit writes a new one); a place an open sweep moves keeps its rows until the sweep ends."""
     async with rt.db.read() as session:
+        due = list(await session.exec(select(SweepDue).order_by(col(SweepDue.created_at)).limit(DUE_BATCH)))
+        if not due:
+            return []
+        ids: dict[Place, list[str]] = {}
+        for row in due:
+            ids.setdefault((row.merchant_id, row.livemode, row.network, row.address, row.asset_id), []).append(row.id)
         place = (col(LedgerEntry.merchant_id), col(LedgerEntry.livemode), col(LedgerEntry.network),
                  col(LedgerEntry.address), col(LedgerEntry.asset_id))
         query = sa.select(*place, exact_sum(LedgerEntry.amount)).where(
-            col(LedgerEntry.account).in_([Account.AVAILABLE, Account.FEES]), col(LedgerEntry.address) != "")
+            col(LedgerEntry.account).in_([Account.AVAILABLE, Account.FEES]),
+            sa.tuple_(*place).in_(list(ids)))
         rows = await session.exec(query.group_by(*place))  # type: ignore[call-overload]  # sqlmodel types 4 columns
         sums = {(m, live, network, address, asset_id): amount for m, live, network, address, asset_id, amount in rows}
-        open_ = set(await session.exec(select(Sweep.network, Sweep.source_address, Sweep.asset_id)
-                                       .where(col(Sweep.status).in_(list(OPEN_SWEEPS)))))
-        treasuries = await _treasuries(rt, session, {(k[0], k[1], k[2]) for k in sums})
-    out = []
-    for key, amount in sums.items():
+        open_ = set(await session.exec(select(Sweep.network, Sweep.source_address, Sweep.asset_id).where(
+            col(Sweep.status).in_(list(OPEN_SWEEPS)),
+            sa.tuple_(col(Sweep.network), col(Sweep.source_address), col(Sweep.asset_id)).in_(
+                [(k[2], k[3], k[4]) for k in ids]))))
+        treasuries = await _treasuries(rt, session, {(k[0], k[1], k[2]) for k in ids})
+    out: list[Candidate] = []
+    done: list[str] = []
+    for key, row_ids in ids.items():
         merchant_id, livemode, network, address, asset_id = key
         asset = rt.catalogue.by_id.get(asset_id)
+        if (network, address, asset_id) in open_:
+            continue  # looked at again once the sweep ends: what arrived meanwhile is swept then
         if asset is None or address == treasuries[(merchant_id, livemode, network)] \
-                or (network, address, asset_id) in open_:
-            continue
-        if amount >= minimum(rt.settings, asset):
-            out.append(key)
+                or sums.get(key, Decimal(0)) < minimum(rt.settings, asset):
+            done.extend(row_ids)
+        elif treasuries[(merchant_id, livemode, network)]:
+            out.append(Candidate(key, tuple(row_ids)))
+    await _forget(rt, done)
     return out
 
 
-async def claim(rt: Runtime, merchant_id: str, livemode: bool, network: str, address: str,
-                asset_id: str) -> Sweep | None:
-    """A new Pending sweep of what the ledger holds at `address`, unless one is open there (checked with the
-    merchant's wallet account locked: two schedulers never open two)."""
+async def claim(rt: Runtime, candidate: Candidate) -> Sweep | None:
+    """A new Pending sweep of what the ledger holds at the candidate's address, unless one is open there (checked
+    with the merchant's wallet account locked: two schedulers never open two). The place's `sweep_due` rows go in
+    the same transaction."""
+    merchant_id, livemode, network, address, asset_id = candidate.key
     asset = rt.catalogue.by_id[asset_id]
     async with rt.db.transaction() as session:
         await session.get(WalletAccount, (merchant_id, livemode), with_for_update=True, populate_existing=True)
@@ -152,6 +188,8 @@ async def claim(rt: Runtime, merchant_id: str, livemode: bool, network: str, add
                       destination_address=treasury, amount=available + fees, fee_amount=fees,
                       status=SweepStatus.PENDING, created=now, updated=now)
         session.add(sweep)
+        await session.exec(sa.delete(SweepDue).where(
+            col(SweepDue.id).in_(list(candidate.due_ids))))
     log.info("sweep opened", extra={"sweep": sweep.id, "asset": asset_id, "amount": str(sweep.amount)})
     return sweep
 
@@ -301,6 +339,9 @@ class SweepPayouts:
             _finish(session, row, TX.FAILED, fee_wei=Decimal(result.fee_paid))
             if result.outcome == Outcome.FAILED:
                 sweep.status, sweep.failure_reason = SweepStatus.FAILED, result.reason or "failed"
+                # Its funds are still there: the next pass looks at the place again and opens a new sweep.
+                ledger.due(session, Scope(sweep.merchant_id, sweep.livemode, sweep.asset_id, sweep.network),
+                           sweep.source_address)
                 native = native_of(self.rt.catalogue, sweep.network)
                 if native is not None and result.fee_paid:
                     # Our cancel or a reverted transaction was mined: its source paid the gas all the same.
@@ -329,9 +370,8 @@ class SweepPayouts:
             a, t = sweep.source_address, sweep.destination_address
             if row.kind == SweepTxKind.GAS:
                 sent = _units(result.value_base, native.decimals)
-                await ledger.post(session, gas_scope, CauseType.SWEEP, sweep.id, {
-                    Holder(Account.AVAILABLE, t): -(sent + fee), Holder(Account.AVAILABLE, a): sent,
-                    Holder(Account.OUTFLOW): fee})
+                await ledger.pay_out_of(session, gas_scope, CauseType.SWEEP, sweep.id, t, sent + fee,
+                                        {Holder(Account.AVAILABLE, a): sent, Holder(Account.OUTFLOW): fee})
                 sweep.network_fee += fee
             else:
                 scope = Scope(sweep.merchant_id, sweep.livemode, sweep.asset_id, sweep.network)
@@ -350,8 +390,7 @@ class SweepPayouts:
                         Holder(Account.FEES, a): -sweep.fee_amount,
                         Holder(Account.AVAILABLE, t): arrived - sweep.fee_amount,
                         Holder(Account.FEES, t): sweep.fee_amount})
-                    await ledger.post(session, gas_scope, CauseType.SWEEP, sweep.id, {
-                        Holder(Account.AVAILABLE, a): -fee, Holder(Account.OUTFLOW): fee})
+                    await ledger.network_fee(session, gas_scope, CauseType.SWEEP, sweep.id, a, fee)
                 sweep.network_fee += fee
                 sweep.status, sweep.tx_hash = SweepStatus.SUCCEEDED, result.tx_hash
             sweep.updated = now_of(session)
@@ -389,7 +428,7 @@ async def send_sweeps(rt: Runtime) -> None:
     if not rt.settings.sweeps:
         return
     for found in await candidates(rt):
-        sweep = await claim(rt, *found)
+        sweep = await claim(rt, found)
         if sweep is not None:
             open_.append(sweep)
     for sweep in open_:

@@ -148,10 +148,9 @@ class TransferPayouts:
         asset = self.rt.catalogue.by_id[row.asset_id]
         sent = Decimal(result.value_base).scaleb(-asset.decimals)
         fee = Decimal(result.fee_paid).scaleb(-asset.decimals)  # the native coin pays its own fee
-        await ledger.post(session, Scope(row.merchant_id, row.livemode, row.asset_id, row.network),
-                          CauseType.VERIFICATION, row.owner_id,
-                          {Holder(Account.AVAILABLE, row.source_address): -(sent + fee),
-                           Holder(Account.OUTFLOW): sent + fee})
+        await ledger.pay_out_of(session, Scope(row.merchant_id, row.livemode, row.asset_id, row.network),
+                                CauseType.VERIFICATION, row.owner_id, row.source_address, sent + fee,
+                                {Holder(Account.OUTFLOW): sent + fee})
 
 
     async def _gas(self, session: AsyncSession, row: TreasuryTransfer, result: PayoutResult) -> None:

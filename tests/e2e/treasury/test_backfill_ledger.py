@@ -44,7 +44,7 @@ def test_backfill_restores_the_balance_once(chain: Chain, shop: Merchant, paygat
     assert before["available_balance"] != "0", before
     forget_the_ledger(paygate)
     assert ok(shop.api.get("/v1/stats/balance"))["available_balance"] == "0"
-    assert backfill(paygate) == {"transfers": 1, "refunds": 1}
+    assert backfill(paygate) == {"transfers": 1, "refunds": 1, "network_fees": 0}
     assert ok(shop.api.get("/v1/stats/balance")) == before
-    assert backfill(paygate) == {"transfers": 0, "refunds": 0}
+    assert backfill(paygate) == {"transfers": 0, "refunds": 0, "network_fees": 0}
     assert ok(shop.api.get("/v1/stats/balance")) == before

@@ -1,8 +1,8 @@
 """`paygate treasury record-funding` on Anvil: funds a merchant sends to its own treasury by hand are not in the
-ledger (reconciliation reports them as drift), so the gas a token refund pays from them takes the merchant's available
-ETH below zero. Recording the funding transaction posts it as the merchant's available money: the balance is back
-above zero, the treasury no longer drifts, and recording it again posts nothing. Sweeps are off, so nothing but the
-test and the refund moves the treasury's coin."""
+ledger (reconciliation reports them as drift). The gas a token refund pays from them never takes the merchant's
+available ETH below zero: it is the treasury's `gas` holder's. Recording the funding transaction pays that back first
+and posts the rest as the merchant's available money: the treasury no longer drifts, and recording it again posts
+nothing. Sweeps are off, so nothing but the test and the refund moves the treasury's coin."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from tests.chain import Chain
 from tests.e2e.refunds.support import FUNDER, created, paid_intent, wait_refund
 from tests.e2e.treasury.conftest import Merchant
 from tests.e2e.treasury.payout_support import available
+from tests.e2e.treasury.test_sweeps import eth as eth_of
 from tests.harness import Service
 from tests.harness import paygate as run_paygate
 
@@ -54,7 +55,7 @@ def test_a_recorded_funding_is_available_and_no_longer_drift_and_is_posted_once(
     assert again["posted"] is False and available(shop, ETH) == "0.02"
 
 
-def test_a_token_refunds_gas_from_hand_funded_eth_is_negative_until_the_funding_is_recorded(
+def test_a_token_refunds_gas_from_hand_funded_eth_never_takes_available_below_zero_and_recording_repays_it(
         chain: Chain, shop: Merchant, paygate: Service) -> None:
     intent = paid_intent(chain, shop, USDT, "10.50")
     eth = chain.send_eth(FUNDER, shop.treasury, 10**16)  # gas for the refund, sent by hand
@@ -62,11 +63,14 @@ def test_a_token_refunds_gas_from_hand_funded_eth_is_negative_until_the_funding_
     chain.mine(3)
     refund = created(shop, intent["id"], "4")
     wait_refund(chain, shop, refund["id"], lambda r: r["status"] == "Success")
-    gas = -Decimal(available(shop, ETH))
-    assert gas > 0  # the gap: the ledger never saw the ETH that paid the gas
+    left = Decimal(eth_of(chain, shop.treasury)).scaleb(-18)
+    assert left < Decimal("0.01")  # the refund's gas came out of the hand-funded ETH
+    # The rule: the merchant had no available ETH, so the gas is the treasury's `gas` holder's, never below zero.
+    assert available(shop, ETH) == "0"
+    assert treasury_drift(paygate, shop) == {ETH: "0.01", USDT: "5"}  # only what was sent by hand
     assert record(paygate, eth.tx_hash)[0]["amount"] == "0.01"
     assert record(paygate, usdt.tx_hash)[0]["amount"] == "5"
-    assert Decimal(available(shop, ETH)) == Decimal("0.01") - gas > 0
+    assert Decimal(available(shop, ETH)) == left  # the funding paid the gas back first; the rest is available
     assert Decimal(available(shop, USDT)) == Decimal("10.395") + 5 - 4  # the payment less its 1 % fee
     assert treasury_drift(paygate, shop) == {}
 

@@ -66,8 +66,10 @@ def test_three_payments_are_swept_into_the_treasury(chain: Chain, shop: Merchant
     balance = ok(shop.api.get("/v1/stats/balance"))
     details = {d["currency"]: d for d in balance["balance_details"]}
     assert details["USDT-ETH-TEST"]["available_balance"] == "15.345"  # 15.50 less the 1% processing fee
-    # The ETH payment less its fee, less every network fee; the dust at the deposit addresses is still the merchant's.
-    assert Decimal(details["ETH-ETH-TEST"]["available_balance"]) == Decimal("0.0099") - fees
+    # The ETH payment less its fee, less the network fees it covered when each was paid (the gas rule: a top-up paid
+    # before the ETH was swept in came out of the ETH sent to the treasury by hand, never taking available below
+    # zero); the dust at the deposit addresses is still the merchant's.
+    assert Decimal("0.0099") - fees <= Decimal(details["ETH-ETH-TEST"]["available_balance"]) <= Decimal("0.0099")
     # The gas top-ups reached the USDT intents' deposit addresses, but they are paygate's own moves, not payments.
     for intent in paid:
         again = intent_of(shop.api, intent["id"])

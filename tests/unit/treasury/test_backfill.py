@@ -70,3 +70,59 @@ def test_unconfirmed_or_rejected_transfers_are_not_backfilled(world: World) -> N
     _forget_the_ledger(world)
     assert _backfill(world) == Backfilled(transfers=0, refunds=0)
     assert world.balances(m) == {}
+
+
+def m_of(w: World, refund_id: str) -> str:
+    from server.refunds.models import Refund
+
+    async def go() -> str:
+        async with w.db.read() as s:
+            refund = await s.get(Refund, refund_id)
+            assert refund is not None
+            return refund.merchant_id
+    return w.run(go())  # type: ignore[no-any-return]
+
+
+def _refund_gas(w: World, refund_id: str, asset_id: str, status: str, fee_wei: int, nonce: int) -> str:
+    """The refund's transaction as the sender leaves it once mined (`fee_wei`: the receipt's gas)."""
+    from server.ids import new_id
+    from server.refunds.models import RefundTransaction
+
+    source = w.treasury(m_of(w, refund_id))
+
+    async def go() -> str:
+        async with w.db.transaction() as s:
+            now = w.db.clock.now()
+            tx = RefundTransaction(id=new_id("rtx"), refund_id=refund_id, network="ETH-TEST",
+                                   source_address=source,
+                                   destination_address="0x" + "b" * 40, nonce=nonce,
+                                   tx_hash="0x" + new_id("h")[2:], raw="0x", amount_base=Decimal(1), decimals=6,
+                                   asset_id=asset_id, status=status, fee_wei=Decimal(fee_wei), created_at=now,
+                                   updated_at=now)
+            s.add(tx)
+            return tx.id
+    return w.run(go())  # type: ignore[no-any-return]
+
+
+def test_the_gas_of_token_refunds_and_of_cancelled_refunds_from_before_the_ledger_is_posted(
+        world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    treasury = world.treasury(m)
+    token = world.refund(m, "4")
+    world.refund(m, "4", "Success", token)
+    _refund_gas(world, token, USDT, "confirmed", 3 * 10**14, 0)  # a token's gas, paid apart in ETH
+    cancelled = world.refund(m, "0.1", asset_id=ETH)
+    world.refund(m, "0.1", "Failed", cancelled, asset_id=ETH)
+    _refund_gas(world, cancelled, ETH, "failed", 10**14, 1)  # our cancel was mined: its gas was paid
+    native = world.refund(m, "0.2", asset_id=ETH)
+    world.refund(m, "0.2", "Success", native, asset_id=ETH)
+    _refund_gas(world, native, ETH, "confirmed", 2 * 10**14, 2)  # inside the refund's amount: not posted again
+    _forget_the_ledger(world)
+    assert _backfill(world) == Backfilled(transfers=0, refunds=2, network_fees=2)
+    eth = world.balances(m)[ETH]
+    assert eth[Account.OUTFLOW] == Decimal("0.2") + Decimal("0.0004")
+    assert eth.get(Account.AVAILABLE, Decimal(0)) + eth.get(Account.GAS, Decimal(0)) == -Decimal("0.2004")
+    assert {e.address for e in world.entries(m) if e.account == Account.GAS} <= {treasury}
+    entries = len(world.entries())
+    _backfill(world)
+    assert len(world.entries()) == entries

@@ -16,8 +16,8 @@ def _raise_minimum(w: World, asset_id: str, amount: str) -> None:
 
 
 def _candidates(w: World) -> list[tuple[str, bool, str, str, str]]:
-    found: list[tuple[str, bool, str, str, str]] = w.run(sweeps.candidates(w.rt))
-    return found
+    found: list[sweeps.Candidate] = w.run(sweeps.candidates(w.rt))
+    return [c.key for c in found]
 
 
 def test_an_address_above_the_default_minimum_is_a_candidate(world: World) -> None:  # noqa: F811
@@ -33,4 +33,4 @@ def test_a_raised_minimum_leaves_the_address_unswept(world: World) -> None:  # n
     world.transfer(address, "10", "confirmed", "approved")
     _raise_minimum(world, USDT, "10.01")
     assert _candidates(world) == []
-    assert world.run(sweeps.claim(world.rt, m, False, "ETH-TEST", address, USDT)) is None
+    assert world.run(sweeps.claim(world.rt, sweeps.Candidate((m, False, "ETH-TEST", address, USDT), ()))) is None
