@@ -11,6 +11,7 @@ from server.clock import now_of
 from server.errors import MissingParameter, NotFound, invalid
 from server.invoices import states
 from server.invoices.models import Invoice
+from server.invoices.states import Status as InvoiceStatus
 from server.paging import Slice, newest_first
 from server.payment_intents.models import PaymentIntent
 from server.rpc.context import Caller
@@ -61,7 +62,7 @@ async def create_intent(session: AsyncSession, collector: Collector, caller: Cal
     if inv is None:
         raise invalid("invoice_id", "no such invoice")
     inv = await session.get(Invoice, inv.id, with_for_update=True, populate_existing=True) or inv
-    if inv.status != "open":
+    if inv.status != InvoiceStatus.OPEN:
         raise states.NotOpen(inv.status, states.Event.PAY)
     return await open_intent(session, collector.env, inv, final_time(inv))
 
@@ -69,7 +70,7 @@ async def create_intent(session: AsyncSession, collector: Collector, caller: Cal
 async def send(session: AsyncSession, collector: Collector, caller: Caller, invoice_id: str
                ) -> tuple[Invoice, list[Callout]]:
     inv = await get(session, caller, invoice_id)
-    if inv.status != "open":
+    if inv.status != InvoiceStatus.OPEN:
         raise states.NotOpen(inv.status, states.Event.PAY)
     await open_intent(session, collector.env, inv, final_time(inv))
     sub = await session.get(Subscription, inv.subscription_id)

@@ -24,6 +24,7 @@ from server.events import outbox
 from server.ids import new_id
 from server.invoices import states as inv_states
 from server.invoices.models import Invoice
+from server.invoices.states import Status as InvoiceStatus
 from server.merchants.models import Merchant
 from server.subscriptions import convert, rows
 from server.subscriptions.aggregate import Loaded, load
@@ -121,7 +122,8 @@ async def record_upcoming(session: AsyncSession, loaded: Loaded) -> None:
     now = sub.time_at(now_of(session))
     upcoming = Invoice(id="", merchant_id=sub.merchant_id, livemode=sub.livemode, subscription_id=sub.id,
                        customer_id=sub.customer_id, amount=max(price - credit, Decimal(0)), currency=sub.currency,
-                       decimals=sub.decimals, status="draft", billing_reason="subscription_cycle", cycle_number=n,
+                       decimals=sub.decimals, status=InvoiceStatus.DRAFT, billing_reason="subscription_cycle",
+                       cycle_number=n,
                        period_start=start, period_end=end, lines=lines, next_payment_attempt=start,
                        external_id=sub.external_id, created_at=now, updated_at=now)
     await outbox.record(session, merchant_id=sub.merchant_id, livemode=sub.livemode, type="invoice.upcoming",
@@ -138,9 +140,10 @@ async def outstanding(session: AsyncSession, sub: Subscription) -> Invoice | Non
     known: dict[str, Invoice | None] = session.info.setdefault(OUTSTANDING, {})
     if sub.id in known:
         inv = known[sub.id]
-        if inv is None or inv.status == "open":
+        if inv is None or inv.status == InvoiceStatus.OPEN:
             return inv
-    found = (await session.exec(select(Invoice).where(Invoice.subscription_id == sub.id, Invoice.status == "open",
+    found = (await session.exec(select(Invoice).where(Invoice.subscription_id == sub.id,
+                                                      Invoice.status == InvoiceStatus.OPEN,
                                                       col(Invoice.billing_reason) != "subscription_create")
                                 .order_by(col(Invoice.sort_key)))).first()
     known[sub.id] = found
@@ -154,7 +157,7 @@ async def prefetch_outstanding(session: AsyncSession, subs: list[Subscription]) 
     if not wanted:
         return
     found = await session.exec(select(Invoice).where(col(Invoice.subscription_id).in_(wanted),
-                                                     Invoice.status == "open",
+                                                     Invoice.status == InvoiceStatus.OPEN,
                                                      col(Invoice.billing_reason) != "subscription_create")
                                .order_by(col(Invoice.sort_key).desc()))
     for sub_id in wanted:
@@ -222,12 +225,12 @@ async def new_invoice(session: AsyncSession, loaded: Loaded, *, reason: str, cyc
         billing_reason=reason, cycle_number=cycle, period_start=start, period_end=end, lines=lines,
         cycle_key=f"{sub.id}:{cycle}" if reason in ("subscription_create", "subscription_cycle") else None,
         metadata_={}, sort_key=clock.sort_key(), external_id=sub.external_id, created_at=now, updated_at=now)
-    if status == "paid":
+    if status == InvoiceStatus.PAID:
         inv.paid_at = now
-    if status == "void":
+    if status == InvoiceStatus.VOID:
         inv.voided_at = now
     session.add(inv)  # inserted at the next flush; a second invoice of one cycle fails there (cycle_key)
-    if status == "open" and reason != "subscription_create":
+    if status == InvoiceStatus.OPEN and reason != "subscription_create":
         session.info.setdefault(OUTSTANDING, {})[sub.id] = inv
     else:
         _forget(session, inv)
@@ -235,9 +238,9 @@ async def new_invoice(session: AsyncSession, loaded: Loaded, *, reason: str, cyc
     session.add(sub)
     # The invoice is the same in each of its creation events: shown once, recorded under each type.
     types = ["invoice.created"]
-    if status == "paid":
+    if status == InvoiceStatus.PAID:
         types += ["invoice.paid", "invoice.payment_succeeded"]
-    elif status in ("open", "void", "uncollectible"):
+    elif status in (InvoiceStatus.OPEN, InvoiceStatus.VOID, InvoiceStatus.UNCOLLECTIBLE):
         types.append(inv_states.EVENT_TYPES[inv_states.Status(status)])
     await outbox.record_each(session, merchant_id=inv.merchant_id, livemode=inv.livemode, types=types,
                              resource=await invoice_view(session, inv))
@@ -252,20 +255,20 @@ async def invoice_move(session: AsyncSession, inv: Invoice, event: inv_states.Ev
         setattr(inv, name, value)
     inv.updated_at = now
     inv.version += 1
-    if inv.status != "open":
+    if inv.status != InvoiceStatus.OPEN:
         inv.next_payment_attempt = None
         inv.mail_due_at = None
     _forget(session, inv)
     session.add(inv)
     await session.flush()
     await record_invoice(session, inv, inv_states.EVENT_TYPES[inv_states.Status(inv.status)], before)
-    if inv.status == "paid":
+    if inv.status == InvoiceStatus.PAID:
         await record_invoice(session, inv, "invoice.payment_succeeded", before)
 
 
 async def void_pending(session: AsyncSession, sub: Subscription, now: int, *, drafts: bool = True) -> None:
     """Void the subscription's open (and draft) invoices."""
-    statuses = ["open", "draft"] if drafts else ["open"]
+    statuses = [InvoiceStatus.OPEN, InvoiceStatus.DRAFT] if drafts else [InvoiceStatus.OPEN]
     found = await session.exec(select(Invoice).where(Invoice.subscription_id == sub.id,
                                                      col(Invoice.status).in_(statuses)))
     for inv in list(found):

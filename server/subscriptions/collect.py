@@ -28,6 +28,7 @@ from server.db.construct import new_row
 from server.ids import new_id
 from server.invoices import states as inv_states
 from server.invoices.models import Invoice
+from server.invoices.states import Status as InvoiceStatus
 from server.mail import FAST_COMPAT32, FileMailer, Mailer, MailError
 from server.merchants.models import Merchant
 from server.payment_intents import settle
@@ -173,7 +174,7 @@ def _ascii_text(body: str) -> Message:
 
 def mail_of(inv: Invoice, customer: Customer | None, merchant: Merchant | None) -> Message | None:
     """The invoice's e-mail, or None when there is none to send (not open, no payment link, no address)."""
-    if inv.status != "open" or not inv.payment_url or customer is None or not customer.email:
+    if inv.status != InvoiceStatus.OPEN or not inv.payment_url or customer is None or not customer.email:
         return None
     return invoice_mail(inv, merchant.name if merchant else "", customer.email)
 
@@ -268,7 +269,7 @@ async def charge(db: Database, collector: Collector, invoice_id: str) -> None:
         sub_id = (await session.exec(select(Invoice.subscription_id).where(Invoice.id == invoice_id))).first()
         sub = await billing.lock(session, sub_id) if sub_id else None
         inv = await session.get(Invoice, invoice_id, with_for_update=True, populate_existing=True)
-        if sub is None or inv is None or inv.status != "open" or not sub.default_payment_method_id:
+        if sub is None or inv is None or inv.status != InvoiceStatus.OPEN or not sub.default_payment_method_id:
             return
         intent = await open_intent(session, collector.env, inv, final_time(inv))
         attempt = await decided_attempts(session, intent.id, inv.id) + 1
@@ -294,7 +295,7 @@ async def card_outcome(session: AsyncSession, invoice_id: str, result: CardResul
     sub_id = (await session.exec(select(Invoice.subscription_id).where(Invoice.id == invoice_id))).first()
     sub = await billing.lock(session, sub_id) if sub_id else None
     inv = await session.get(Invoice, invoice_id, with_for_update=True, populate_existing=True)
-    if sub is None or inv is None or inv.status != "open":
+    if sub is None or inv is None or inv.status != InvoiceStatus.OPEN:
         return
     now = sub.time_at(now_of(session))
     if result.succeeded:

@@ -19,6 +19,7 @@ from server.events.models import Event as EventRow
 from server.ids import new_id
 from server.invoices import states as inv_states
 from server.invoices.models import Invoice
+from server.invoices.states import Status as InvoiceStatus
 from server.payment_intents.models import Charge, PaymentIntent
 from server.payment_intents.states import ChargeStatus
 from server.products.models import ProductVariant, SellingPlan
@@ -53,7 +54,7 @@ async def create_for_intent(session: AsyncSession, intent: PaymentIntent, plan: 
     # A trial is cycle 0: the first paid cycle (1) is a renewal at trial_end.
     inv = await billing.new_invoice(session, loaded, reason="subscription_create", cycle=0 if days > 0 else 1,
                                     start=0, end=0,
-                                    lines=lines, status="open", now=now)
+                                    lines=lines, status=InvoiceStatus.OPEN, now=now)
     inv.amount = intent.amount  # what the intent asks, to the digit
     inv.payment_intent_id = intent.id
     inv.payment_url = payment_url
@@ -119,7 +120,7 @@ async def saved_card_that_paid(session: AsyncSession, intent: PaymentIntent) -> 
 async def first_payment_lapsed(session: AsyncSession, sub: Subscription, inv: Invoice, now: int) -> None:
     """The first intent expired or was canceled: invoice void, subscription canceled (`incomplete_expired`). The
     subscription was never announced, so only the invoice's event is recorded."""
-    if inv.status in ("open", "draft"):
+    if inv.status in (InvoiceStatus.OPEN, InvoiceStatus.DRAFT):
         await billing.invoice_move(session, inv, inv_states.Event.VOID, now, voided_at=now)
     await billing.move(session, await load(session, sub), Event.FIRST_PAYMENT_LAPSED, now, record_events=False,
                        canceled_at=now, ended_at=now, cancel_reason="incomplete_expired", payment_url=None,
@@ -162,7 +163,7 @@ async def on_event(session: AsyncSession, event: EventRow) -> None:
     intent = await session.get(PaymentIntent, event.object_id)
     now = sub.time_at(now_of(session))
     if event.type == "payment_intent.succeeded":
-        if inv.status != "open" or intent is None:
+        if inv.status != InvoiceStatus.OPEN or intent is None:
             return  # paid after being voided or given up on: the intent shows the funds; nothing moves
         if inv.billing_reason == "subscription_create":
             if sub.status == Status.INCOMPLETE:

@@ -27,6 +27,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server.db import Database
 from server.events import outbox
 from server.invoices.models import Invoice
+from server.invoices.states import Status as InvoiceStatus
 from server.subscriptions import billing
 from server.subscriptions.aggregate import Loaded, load
 from server.subscriptions.billing import Callout
@@ -39,8 +40,8 @@ log = logging.getLogger("paygate.subscriptions")
 BATCH = 100
 INTERVAL_SECONDS = 5
 MAX_STEPS = 1000  # per subscription and run: a two-year test clock on a daily plan is 730 steps
-PAUSE_INVOICE_STATUS = {"void": "void", "keep_as_draft": "draft", "mark_uncollectible": "uncollectible",
-                        "free": "paid"}
+PAUSE_INVOICE_STATUS = {"void": InvoiceStatus.VOID, "keep_as_draft": InvoiceStatus.DRAFT,
+                        "mark_uncollectible": InvoiceStatus.UNCOLLECTIBLE, "free": InvoiceStatus.PAID}
 
 
 class Step(StrEnum):
@@ -150,11 +151,11 @@ async def period_end(session: AsyncSession, collector: Collector | None, loaded:
         sub.credit_balance -= credit
     if price - credit <= 0:
         await billing.new_invoice(session, loaded, reason="subscription_cycle", cycle=n, start=start, end=end,
-                                  lines=lines, status="paid", now=at)
+                                  lines=lines, status=InvoiceStatus.PAID, now=at)
         await billing.move(session, loaded, Event.RENEW, at, **_advance_facts(sub, start, end, n))
         return []
     inv = await billing.new_invoice(session, loaded, reason="subscription_cycle", cycle=n, start=start, end=end,
-                                    lines=lines, status="open", now=at)
+                                    lines=lines, status=InvoiceStatus.OPEN, now=at)
     callouts = await collect(session, collector, sub, inv, at)
     await billing.move(session, loaded, Event.RENEW, at, renew_at=None)
     return callouts
@@ -207,10 +208,10 @@ async def resume(session: AsyncSession, collector: Collector | None, loaded: Loa
     if credit > 0:
         lines.append(billing.line(loaded, -credit, at, end, description="Credit from a plan change", proration=True))
         sub.credit_balance -= credit
-    status = "paid" if price - credit <= 0 else "open"
+    status = InvoiceStatus.PAID if price - credit <= 0 else InvoiceStatus.OPEN
     inv = await billing.new_invoice(session, loaded, reason="subscription_cycle", cycle=n, start=at, end=end,
                                     lines=lines, status=status, now=at)
-    if status == "paid":
+    if status == InvoiceStatus.PAID:
         return []
     sub.renew_at = None  # the next period end waits for this invoice
     callouts = await collect(session, collector, sub, inv, at)
@@ -288,7 +289,7 @@ async def send_due_mail(db: Database, collector: Collector | None, now: int) -> 
         return 0
     async with db.read() as session:
         ids = list(await session.exec(select(Invoice.id).where(col(Invoice.mail_due_at) <= now,
-                                                               Invoice.status == "open").limit(BATCH)))
+                                                               Invoice.status == InvoiceStatus.OPEN).limit(BATCH)))
     return await send_mails(db, collector.mailer, ids) if ids else 0
 
 

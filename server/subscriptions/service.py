@@ -16,6 +16,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server import structs, validate
 from server.clock import now_of
 from server.errors import Forbidden, MissingParameter, invalid
+from server.invoices.states import Status as InvoiceStatus
 from server.paging import Slice, newest_first
 from server.products.convert import variant_title
 from server.products.models import ProductVariant, SellingPlan
@@ -299,12 +300,12 @@ async def change_plan(session: AsyncSession, collector: Collector, caller: Calle
         if p.credited:
             lines.append(billing.line(loaded, -p.credited, start, end, proration=True,
                                       description="Unused time on the previous plan"))
-        status = "open" if p.net > 0 else "paid"
+        status = InvoiceStatus.OPEN if p.net > 0 else InvoiceStatus.PAID
         inv = await billing.new_invoice(session, loaded, reason="subscription_update",
                                         cycle=sub.current_cycle_number, start=start, end=end, lines=lines,
                                         status=status, now=now)
         invoice_id = inv.id
-        if status == "open":
+        if status == InvoiceStatus.OPEN:
             callouts = await collect(session, collector, sub, inv, now)
             await billing.refresh_due(session, sub)
             session.add(sub)
