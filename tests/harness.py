@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -128,6 +129,16 @@ def drop_database(url: str) -> None:
     with engine.connect() as conn:
         conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
     engine.dispose()
+
+
+def migrated_database(kind: str, workdir: Path) -> Iterator[str]:
+    """A fresh database of `kind` at the newest migration, dropped afterwards: `yield from` it in a fixture."""
+    from server.db import migrate
+
+    url = create_database(kind, workdir)
+    migrate.upgrade(url)
+    yield url
+    drop_database(url)
 
 
 @dataclass

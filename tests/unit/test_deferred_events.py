@@ -13,22 +13,19 @@ from google.protobuf import struct_pb2
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.db import Database, migrate
+from server.db import Database
 from server.events import outbox
 from server.events.models import Event
 from server.ids import new_id
 from server.merchants.models import Merchant
 from server.webhooks.models import Delivery, WebhookEndpoint
 from server.webhooks.queue import fan_out
-from tests.harness import create_database, drop_database
+from tests.harness import migrated_database
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    url = create_database(request.param, tmp_path)
-    migrate.upgrade(url)
-    yield url
-    drop_database(url)
+    yield from migrated_database(request.param, tmp_path)
 
 
 def resource(object_id: str) -> struct_pb2.Struct:

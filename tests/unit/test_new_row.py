@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 from sqlmodel import SQLModel
 
-from server.db import Database, migrate
+from server.db import Database
 from server.db.construct import new_row
 from server.events.models import Event
 from server.ids import new_id
 from server.invoices.models import Invoice
 from server.merchants.models import Merchant
 from server.payment_intents.models import PaymentIntent
-from tests.harness import create_database, drop_database
+from tests.harness import migrated_database
 
 
 def fields(obj: SQLModel) -> dict[str, Any]:
@@ -62,10 +62,7 @@ def test_an_unknown_field_is_an_error() -> None:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    url = create_database(request.param, tmp_path)
-    migrate.upgrade(url)
-    yield url
-    drop_database(url)
+    yield from migrated_database(request.param, tmp_path)
 
 
 def test_inserted_changed_before_the_flush_and_updated_after_it(url: str) -> None:

@@ -15,7 +15,7 @@ from sqlmodel import col, select
 
 from server.config import load_settings
 from server.customers.models import Customer
-from server.db import Database, migrate
+from server.db import Database
 from server.ids import new_id
 from server.invoices.models import Invoice
 from server.mail import FileMailer
@@ -24,7 +24,7 @@ from server.products.models import Product, ProductVariant, SellingPlan
 from server.subscriptions import renewal
 from server.subscriptions.collect import Collector
 from server.subscriptions.models import Subscription
-from tests.harness import create_database, drop_database
+from tests.harness import migrated_database
 
 DAY = 86_400
 SUBSCRIPTIONS = 2 * renewal.BATCH + 7  # three batches, the last one short
@@ -32,10 +32,7 @@ SUBSCRIPTIONS = 2 * renewal.BATCH + 7  # three batches, the last one short
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    url = create_database(request.param, tmp_path)
-    migrate.upgrade(url)
-    yield url
-    drop_database(url)
+    yield from migrated_database(request.param, tmp_path)
 
 
 async def seed(db: Database) -> None:
