@@ -10,9 +10,10 @@ from typing import Any
 
 from tests.chain import Chain
 from tests.conftest import fails, ok
-from tests.e2e.refunds.support import fund_treasury
+from tests.e2e.refunds.support import FUNDER, fund_treasury
 from tests.e2e.treasury.conftest import DENIED, Merchant
 from tests.e2e.treasury.test_sweeps import eth
+from tests.harness import Service
 
 WAIT_SECONDS = 60
 
@@ -48,8 +49,12 @@ def test_a_new_address_is_screened_and_waits_for_verification(chain: Chain, shop
     assert "amount" not in v and "verification_amount" not in made  # the secret is never shown
 
 
-def test_the_micro_deposit_proves_control(chain: Chain, shop: Merchant) -> None:
-    fund_treasury(chain, shop, wei=10**17)
+def test_the_micro_deposit_proves_control(chain: Chain, shop: Merchant, paygate: Service) -> None:
+    # Imported here: both modules import this one's helpers at their top.
+    from tests.e2e.treasury.payout_support import available
+    from tests.e2e.treasury.test_record_funding import ETH, record
+
+    funding = chain.send_eth(FUNDER, shop.treasury, 10**17)  # by hand: the merchant has no available ETH
     before = ok(shop.api.get("/v1/stats/balance"))
     address = fresh_address()
     made = create(shop, address)
@@ -64,12 +69,15 @@ def test_the_micro_deposit_proves_control(chain: Chain, shop: Merchant) -> None:
     done = ok(shop.api.post(f"/v1/addresses/{made['id']}/verify", json={"amount": format(received, "f")}))
     assert done["status"] == "verified" and done["verification"]["status"] == "verified"
     assert done["verification"]["verified_at"] > 0
-    # The micro-deposit and its fee left the treasury: the ledger's ETH went down by what the chain shows.
-    after = ok(shop.api.get("/v1/stats/balance"))
-    eth_detail = {d["currency"]: d for d in after["balance_details"]}["ETH-ETH-TEST"]
-    spent = -Decimal(eth_detail["available_balance"])
-    assert received < spent < received + Decimal("0.001")
     assert before["balance_details"] == []
+    # The micro-deposit and its fee were paid from ETH sent by hand: they never take available ETH below zero
+    # (the treasury's gas holder owes them), and recording the funding pays them back first, so what is then
+    # available is exactly what the treasury holds on chain.
+    assert available(shop, ETH) == "0"
+    assert record(paygate, funding.tx_hash)[0]["amount"] == "0.1"
+    held = Decimal(eth(chain, shop.treasury)).scaleb(-18)
+    assert Decimal("0.1") - Decimal("0.001") < held < Decimal("0.1") - received
+    assert Decimal(available(shop, ETH)) == held
 
 
 def test_three_wrong_amounts_fail_the_address(chain: Chain, shop: Merchant) -> None:
