@@ -129,9 +129,10 @@ async def network_fee(session: AsyncSession, scope: Scope, cause_type: str, caus
 async def funded(session: AsyncSession, scope: Scope, cause_id: str, address: str, amount: Decimal) -> str | None:
     """Funds the merchant sent to its own `address` by hand, recorded (`CauseType.FUNDING`): they pay back what its
     `gas` holder lacks first, the rest is available. Posted once per cause (None when it already was)."""
+    # Locked before the look: two recordings of one funding at once queue here, and the second finds it posted.
+    await session.get(WalletAccount, (scope.merchant_id, scope.livemode), with_for_update=True)
     if await held(session, CauseType.FUNDING, cause_id):
         return None
-    await session.get(WalletAccount, (scope.merchant_id, scope.livemode), with_for_update=True)
     with localcontext(MONEY):
         repaid = min(amount, max(-await _sum(session, scope, address, Account.GAS), ZERO))
         legs = {Holder(Account.INFLOW): -amount, Holder(Account.GAS, address): repaid,
