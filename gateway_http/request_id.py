@@ -1,4 +1,5 @@
-"""Request ids and the access log, for every response (also 404s, 405s and failures outside a route).
+"""Request ids and the access log, for every response (also 404s, 405s and failures outside a route): one line per
+request, with the method, code and merchant of the RPC that answered it when that ran in this process.
 
 A client's `X-Request-Id` is kept only when it is short and plain; anything else is replaced, because the id
 travels on as gRPC metadata and into logs. The gRPC server applies the same rule (`request_id_of`) to the
@@ -12,7 +13,7 @@ import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from server.rpc.context import request_id_of
+from server.rpc.context import access_log, request_id_of
 
 log = logging.getLogger("paygate.http")
 class RequestIdMiddleware:
@@ -36,8 +37,12 @@ class RequestIdMiddleware:
                 message["headers"] = [*message.get("headers", []), (b"x-request-id", rid.encode())]
             await send(message)
 
+        line: dict[str, object] = {}
+        token = access_log.set(line)  # an RPC run in this process adds its method, code and merchant
         try:
             await self.app(scope, receive, send_with_id)
         finally:
+            access_log.reset(token)
             log.info("http", extra={"request_id": rid, "verb": scope["method"], "path": scope["path"],
-                                    "status": status, "ms": round((time.perf_counter() - started) * 1000, 2)})
+                                    "status": status, "ms": round((time.perf_counter() - started) * 1000, 2),
+                                    **line})

@@ -279,8 +279,10 @@ def _validate(raw: dict[str, object]) -> Settings:
     if not Decimal(0) <= fee <= Decimal(100):
         raise ConfigError(f"tx_fee_percent {fee}: expected 0 to 100")
     s["tx_fee_percent"] = fee
-    if str(raw.get("facade_channel", "in_process")) not in ("in_process", "grpc"):
-        raise ConfigError(f"facade_channel {raw.get('facade_channel')!r}: expected in_process or grpc")
+    channel = str(raw.get("facade_channel", "in_process"))
+    if channel not in ("in_process", "grpc"):
+        raise ConfigError(f"facade_channel {channel!r}: expected in_process or grpc")
+    s["facade_channel"] = channel
     level = str(raw.get("log_level", "INFO")).upper()
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise ConfigError(f"log_level {level!r}: expected DEBUG, INFO, WARNING or ERROR")

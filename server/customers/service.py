@@ -13,6 +13,7 @@ from server import structs, validate
 from server.clock import now_of
 from server.customers.convert import to_proto
 from server.customers.models import Customer
+from server.db.construct import insert_new, new_row
 from server.events.outbox import changed, record, snapshot
 from server.ids import new_id
 from server.merchants.models import Merchant
@@ -51,11 +52,13 @@ def _apply(row: Customer, request: customers_pb2.CreateCustomerRequest | custome
 
 async def create(session: AsyncSession, caller: Caller, request: customers_pb2.CreateCustomerRequest) -> Customer:
     now = now_of(session)
-    row = Customer(id=new_id("cus"), merchant_id=caller.merchant_id, livemode=caller.livemode,
-                   created=now, updated=now)
+    row = new_row(Customer, id=new_id("cus"), merchant_id=caller.merchant_id, livemode=caller.livemode,
+                  created=now, updated=now)
     _apply(row, request)
-    session.add(row)
-    await _event(session, row, "customer.created")
+    # Written once and never changed in this unit of work: one INSERT, without the unit of work's bookkeeping.
+    await insert_new(session, row)
+    await record(session, merchant_id=row.merchant_id, livemode=row.livemode, type="customer.created",
+                 resource=to_proto(row))
     return row
 
 

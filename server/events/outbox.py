@@ -19,7 +19,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server import clock
 from server.clock import now_of
 from server.db import Database
-from server.db.construct import new_row
+from server.db.construct import insert_new, new_row
 from server.db.engine import hooks_of
 from server.events.models import Event
 from server.ids import new_id
@@ -84,9 +84,9 @@ async def record_each(session: AsyncSession, *, merchant_id: str, livemode: bool
                 continue
             event = new_row(Event, **row)  # for the subscribers only: inserted as the plain row above
         else:
-            event = Event(**row)
-            session.add(event)
-            await session.flush()
+            # Written at once, outside the unit of work (after what the session holds): subscribers' rows refer to it.
+            event = new_row(Event, **row)
+            await insert_new(session, event)
         for subscriber in subscribers:
             await subscriber(session, event)
 

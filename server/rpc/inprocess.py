@@ -22,6 +22,8 @@ from typing import Any
 import grpc
 from google.protobuf.message import Message
 
+from server.rpc.context import access_log
+
 log = logging.getLogger("paygate.rpc")
 PEER = "ipv4:127.0.0.1:0"
 MetadataLike = Sequence[tuple[str, str | bytes]] | None
@@ -44,6 +46,9 @@ class _Context:
 
     def __init__(self, metadata: tuple[tuple[str, str | bytes], ...]) -> None:
         self._metadata = metadata
+        # The access-log line of the facade's request making this call, taken in the caller's task: the pipeline
+        # adds its fields to it instead of writing a line of its own (gateway_http/request_id.py).
+        self.access_log = access_log.get()
         self.initial: tuple[tuple[str, str | bytes], ...] = ()
         self.trailing: tuple[tuple[str, str | bytes], ...] = ()
         self.code: grpc.StatusCode | None = None

@@ -141,12 +141,14 @@ class Pipeline(grpc.aio.ServerInterceptor):
             status = internal_status()
         finally:
             caller_now = optional_caller()
-            log.info("rpc", extra={
-                "method": info.path,
-                "code": _code_of(status.code).name if status else "OK",
-                "ms": round((time.perf_counter() - started) * 1000, 2),
-                "merchant": caller_now.merchant_id if caller_now else "",
-            })
+            entry: dict[str, object] = {"method": info.path, "code": _code_of(status.code).name if status else "OK",
+                                        "merchant": caller_now.merchant_id if caller_now else ""}
+            line: dict[str, object] | None = getattr(context, "access_log", None)
+            if line is not None and "method" not in line:
+                line.update(entry)  # the facade's request in this process writes it (gateway_http/request_id.py)
+            else:
+                entry["ms"] = round((time.perf_counter() - started) * 1000, 2)
+                log.info("rpc", extra=entry)
         await context.abort(_code_of(status.code), status.message,
                             trailing_metadata=((DETAILS_KEY, status.SerializeToString()), *trailers))
         raise AssertionError("unreachable: abort raises")

@@ -3,6 +3,8 @@ subscriber, so in the event's own transaction), a new one on resend, and the att
 
 from __future__ import annotations
 
+from typing import NamedTuple, cast
+
 import sqlalchemy as sa
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -20,7 +22,7 @@ def subscribed(enabled_events: list[str], event_type: str) -> bool:
     return ALL_EVENTS in enabled_events or event_type in enabled_events
 
 
-def _pending(event: Event, endpoint: WebhookEndpoint, *, attempt: int, now: int) -> Delivery:
+def _pending(event: Event, endpoint: WebhookEndpoint | Subscriber, *, attempt: int, now: int) -> Delivery:
     return Delivery(id=new_id("evtd"), event_id=event.id, endpoint_id=endpoint.id, merchant_id=event.merchant_id,
                     object_id=event.object_id, event_sort_key=event.sort_key, attempt=attempt, due_at=now,
                     window_start=now, url=endpoint.url)
@@ -33,17 +35,32 @@ async def active_endpoints(session: AsyncSession, merchant_id: str, livemode: bo
     return list(rows)
 
 
-async def _endpoints_of(session: AsyncSession, merchant_id: str, livemode: bool) -> list[WebhookEndpoint]:
-    """`active_endpoints`, looked up once per transaction: a transaction recording many events (a batch job)
+class Subscriber(NamedTuple):
+    """What fan-out needs of an endpoint: a plain row, not an ORM object (it runs for every event written)."""
+
+    id: str
+    url: str
+    enabled_events: list[str]
+
+
+_ENDPOINTS = cast(sa.Table, WebhookEndpoint.__table__)  # type: ignore[attr-defined]
+_SUBSCRIBERS = select(_ENDPOINTS.c.id, _ENDPOINTS.c.url, _ENDPOINTS.c.enabled_events).where(
+    _ENDPOINTS.c.merchant_id == sa.bindparam("merchant_id"), _ENDPOINTS.c.livemode == sa.bindparam("livemode"),
+    _ENDPOINTS.c.disabled.is_(False), _ENDPOINTS.c.deleted_at.is_(None))
+
+
+async def _endpoints_of(session: AsyncSession, merchant_id: str, livemode: bool) -> list[Subscriber]:
+    """The active endpoints, looked up once per transaction: a transaction recording many events (a batch job)
     makes one query, not one per event. Endpoints are never changed in a transaction that records events."""
     transaction = session.get_transaction()
     held = session.info.get("webhook_endpoints")
     if held is None or held[0] is not transaction:  # a session reused for another transaction starts afresh
         held = session.info["webhook_endpoints"] = (transaction, {})
-    cache: dict[tuple[str, bool], list[WebhookEndpoint]] = held[1]
+    cache: dict[tuple[str, bool], list[Subscriber]] = held[1]
     key = (merchant_id, livemode)
     if key not in cache:
-        cache[key] = await active_endpoints(session, merchant_id, livemode)
+        rows = await session.exec(_SUBSCRIBERS, params={"merchant_id": merchant_id, "livemode": livemode})
+        cache[key] = [Subscriber(*row) for row in rows]
     return cache[key]
 
 

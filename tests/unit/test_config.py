@@ -291,3 +291,23 @@ def test_stripe_js_comes_from_the_provider_api_base_when_it_is_set():
     assert load_settings({}).card_js_url == "https://js.stripe.com/v3/"
     assert load_settings({"PAYGATE_PROVIDER_A_API_BASE": "http://127.0.0.1:8420"}).card_js_url == \
         "http://127.0.0.1:8420/js.stripe.com/v3/"
+
+
+# ---------------------------------------------------------------- the facade's channel
+
+
+def test_the_facade_calls_the_servicers_in_process_by_default():
+    assert load_settings({}).facade_channel == "in_process"
+
+
+def test_the_facade_channel_is_taken_from_the_environment():
+    assert load_settings({"PAYGATE_FACADE_CHANNEL": "grpc"}).facade_channel == "grpc"
+
+
+def test_the_facade_channel_is_taken_from_the_file(empty_cwd: Path):
+    (empty_cwd / "paygate.toml").write_text('facade_channel = "grpc"\n')
+    assert load_settings({}).facade_channel == "grpc"
+
+
+def test_an_unknown_facade_channel_is_one_line_naming_the_setting():
+    assert "facade_channel" in one_line_error({"PAYGATE_FACADE_CHANNEL": "pigeon"})

@@ -13,7 +13,7 @@ import pytest
 from sqlmodel import SQLModel
 
 from server.db import Database
-from server.db.construct import new_row
+from server.db.construct import insert_new, new_row
 from server.events.models import Event
 from server.ids import new_id
 from server.invoices.models import Invoice
@@ -83,6 +83,47 @@ def test_inserted_changed_before_the_flush_and_updated_after_it(url: str) -> Non
             assert got is not None
             assert (got.status, got.description, got.amount, got.amount_refunded, got.metadata_) == \
                 ("Success", "Invoice inv_1", Decimal("9.50"), Decimal(0), {})
+        finally:
+            await db.close()
+
+    asyncio.run(run())
+
+
+def test_insert_new_writes_what_add_and_flush_would_after_what_the_session_holds(url: str) -> None:
+    async def run() -> None:
+        db = Database(url)
+        try:
+            async with db.transaction() as s:
+                s.add(Merchant(id="mch_1", name="M", created=0))  # pending: the rows below refer to it
+                direct = new_row(PaymentIntent, id="pi_direct", merchant_id="mch_1", livemode=False,
+                                 amount=Decimal("9.50"), currency="USD", status="RequiresPaymentMethod",
+                                 expired_at=10, created=1, updated=1, metadata_={"k": "v"})
+                await insert_new(s, direct)
+                s.add(new_row(PaymentIntent, id="pi_added", merchant_id="mch_1", livemode=False,
+                              amount=Decimal("9.50"), currency="USD", status="RequiresPaymentMethod",
+                              expired_at=10, created=1, updated=1, metadata_={"k": "v"},
+                              sort_key=direct.sort_key))
+            async with db.read() as s:
+                a, b = await s.get(PaymentIntent, "pi_direct"), await s.get(PaymentIntent, "pi_added")
+            assert a is not None and b is not None
+            assert {**fields(a), "id": ""} == {**fields(b), "id": ""}
+            assert a.metadata_ == {"k": "v"} and a.amount == Decimal("9.50")
+        finally:
+            await db.close()
+
+    asyncio.run(run())
+
+
+def test_insert_new_of_several_rows_is_one_model_at_a_time(url: str) -> None:
+    async def run() -> None:
+        db = Database(url)
+        try:
+            with pytest.raises(TypeError, match="one model"):
+                async with db.transaction() as s:
+                    await insert_new(s, new_row(Merchant, id="mch_1", name="M", created=0),
+                                     new_row(Event, id="evt_1", merchant_id="mch_1", livemode=False, type="t",
+                                             api_version="v", object_type="o", object_id="o_1", data="{}",
+                                             created=1))
         finally:
             await db.close()
 

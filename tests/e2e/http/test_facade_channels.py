@@ -101,3 +101,29 @@ def test_idempotent_replays_are_byte_identical_through_either_facade(pair: tuple
     # A replayed refusal: the same key with another body.
     status, body, headers = both(pair, "POST", "/v1/customers", headers=auth, json={"name": "Twice"})
     assert status >= 400 and json.loads(body)["code"] == status
+
+
+def _lines_of(svc: Service, request_id: str) -> list[dict[str, Any]]:
+    lines = []
+    for text in svc.log().splitlines():
+        try:
+            entry = json.loads(text)
+        except ValueError:
+            continue
+        if entry.get("request_id") == request_id and entry.get("msg") in ("http", "rpc"):
+            lines.append(entry)
+    return lines
+
+
+def test_a_request_answered_in_process_writes_one_access_log_line_with_its_rpc(
+        pair: tuple[Service, Service]) -> None:
+    merchant = pair[0].create_merchant()
+    auth = {"Authorization": basic(merchant["test"]["secret_key"])}
+    for svc, rid in zip(pair, ("one-line-local", "one-line-loopback"), strict=True):
+        with httpx.Client(base_url=svc.http_url, timeout=30) as client:
+            ok(client.post("/v1/customers", headers={**auth, "X-Request-Id": rid}, json={"name": "Logged"}))
+    local, loopback = _lines_of(pair[0], "one-line-local"), _lines_of(pair[1], "one-line-loopback")
+    assert [(e["msg"], e["status"], e["method"], e["code"], e["merchant"]) for e in local] == [
+        ("http", 200, "/paygate.v1.CustomerService/CreateCustomer", "OK", merchant["merchant_id"])]
+    # Over the loopback channel the gRPC server logs its call itself.
+    assert sorted(e["msg"] for e in loopback) == ["http", "rpc"]
