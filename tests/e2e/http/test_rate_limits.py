@@ -141,6 +141,29 @@ def test_a_client_sent_forwarded_for_beyond_the_trusted_proxy_is_not_believed(li
         fails(_read(anonymous, merchant, intents[-1], f"{_ip()}, {real}"), 429, "rate_limited")
 
 
+def test_forwarded_for_is_never_believed_without_trusted_proxies_even_from_loopback(limited: Service) -> None:
+    # The gateway alone decides whom to believe (`trusted_proxies`, empty here); the HTTP server in front of it
+    # must not rewrite the peer from X-Forwarded-For first (uvicorn believes 127.0.0.1 by default).
+    env = {k: v for k, v in limited.env.items() if k != "PAYGATE_TRUSTED_PROXIES"}
+    env.update(PAYGATE_HTTP_ADDR=f"127.0.0.1:{free_port()}", PAYGATE_GRPC_ADDR=f"127.0.0.1:{free_port()}")
+    other_dir = limited.workdir / "untrusting"
+    other_dir.mkdir(exist_ok=True)
+    untrusting = replace(limited, env=env, http_url=f"http://{env['PAYGATE_HTTP_ADDR']}",
+                         grpc_addr=env["PAYGATE_GRPC_ADDR"], workdir=other_dir, process=None)
+    launch(untrusting, ("http", "grpc"))
+    try:
+        merchant = untrusting.create_merchant()
+        intents = [_intent(untrusting, merchant) for _ in range(KEY_BURST - 1)]
+        with _client(untrusting) as anonymous:
+            for i in range(IP_BURST):  # a new invented address per call: all are 127.0.0.1's
+                ok(_read(anonymous, merchant, intents[i % len(intents)], _ip()))
+            fails(_read(anonymous, merchant, intents[-1], _ip()), 429, "rate_limited")
+    finally:
+        assert untrusting.process is not None
+        untrusting.process.terminate()
+        untrusting.process.wait(timeout=15)
+
+
 def test_the_normal_test_service_does_not_limit_a_burst(service: Service, api: httpx.Client) -> None:
     assert [api.get("/v1/customers").status_code for _ in range(KEY_BURST * 2)] == [200] * KEY_BURST * 2
 
