@@ -29,6 +29,7 @@ from sqlalchemy.engine import ExceptionContext
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncTransaction, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from server.db.sqlite_driver import plain_savepoints
 from server.errors import DomainError
 
 log = logging.getLogger("paygate.db")
@@ -64,6 +65,7 @@ class GroupWriter:
 
         self.engine = create_async_engine(url, poolclass=sa.pool.NullPool, **engine_kwargs)
         configure_sqlite(self.engine.sync_engine)
+        plain_savepoints(self.engine.sync_engine)  # two per unit of work
         event.listen(self.engine.sync_engine, "handle_error", _keep_connection_on_cancel)
         # A unit's session takes its savepoint as its transaction ("control_fully" on a connection in a nested
         # transaction): its commit releases the savepoint, its rollback (a failed flush) rolls back to it, and

@@ -7,9 +7,11 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
 
 from server.db import Database
+from server.db.sqlite_driver import plain_savepoints
 
 
 async def _discard_with_a_live_cursor(url: str) -> None:
@@ -36,3 +38,23 @@ async def _discard_with_a_live_cursor(url: str) -> None:
 
 def test_a_discarded_connection_releases_the_write_lock_while_its_cursor_lives(tmp_path: Path) -> None:
     asyncio.run(_discard_with_a_live_cursor(f"sqlite:///{tmp_path / 'driver.db'}"))
+
+
+def test_plain_savepoints_refuse_a_name_that_is_not_an_identifier() -> None:
+    engine = sa.create_engine("sqlite://")
+    plain_savepoints(engine)
+    with engine.connect() as conn, pytest.raises(ValueError, match="savepoint name"):
+        engine.dialect.do_savepoint(conn, "x; DROP TABLE t")
+
+
+def test_plain_savepoints_keep_and_undo_what_they_enclose() -> None:
+    engine = sa.create_engine("sqlite://")
+    plain_savepoints(engine)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE t (v INTEGER)")
+        with conn.begin_nested():
+            conn.exec_driver_sql("INSERT INTO t VALUES (1)")
+        nested = conn.begin_nested()
+        conn.exec_driver_sql("INSERT INTO t VALUES (2)")
+        nested.rollback()
+        assert conn.exec_driver_sql("SELECT v FROM t").scalars().all() == [1]
