@@ -163,12 +163,7 @@ def main(argv: list[str] | None = None, *, clock: Clock | None = None) -> int:
                 if "grpc" in roles or "scheduler" in roles:
                     _ensure_schema(settings)  # once, before the workers start
                 return workers.supervise(roles, args.workers)
-            import os as _os
-            if _os.environ.get("UVL"):
-                import uvloop
-                uvloop.run(run(settings, roles, clock=clock, reuse_port=args.worker_process))
-            else:
-                asyncio.run(run(settings, roles, clock=clock, reuse_port=args.worker_process))
+            asyncio.run(run(settings, roles, clock=clock, reuse_port=args.worker_process))
         elif args.command == "demo":
             from server.demo import seed
 
