@@ -182,6 +182,35 @@ class Processes:
                 proc.wait()
 
 
+# ---------------------------------------------------------------------------------------------- server CPU
+
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rpartition(")")[2].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system, every thread) of `pid` and its live descendants (`serve --workers N`'s workers):
+    what a target's server spent, whoever the client is."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    own = (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime
+    return own + sum(cpu_seconds(child) for child in _children(pid))
+
+
 # ---------------------------------------------------------------------------------------------- measuring
 
 
@@ -193,6 +222,7 @@ class Row:
     elapsed: float  # wall time of the whole batch
     errors: int = 0
     first_error: str = ""
+    cpu: float = 0.0  # seconds of CPU the target's server spent on the batch (cpu_seconds)
 
     @property
     def rate(self) -> float:
@@ -246,7 +276,7 @@ def _check_http(response: httpx.Response, enveloped: bool) -> str:
 
 
 async def measure(urls: dict[str, str], secret_key: str, requests: int, concurrency: int,
-                  warmup: int, rounds: int) -> list[Row]:
+                  warmup: int, rounds: int, pids: dict[str, int]) -> list[Row]:
     # Idle connections are dropped by the client after 1 s, well before uvicorn closes them (after 5 s): with both
     # at 5 s (httpx's default), a connection idle while the other targets ran could be reused at the instant the
     # server closed it, and the request failed with ReadError (3 of 1,500 creates in one PostgreSQL run).
@@ -326,8 +356,10 @@ async def measure(urls: dict[str, str], secret_key: str, requests: int, concurre
                 for target in order:
                     call = keeping(target, created[target], f"r{r}-") if op == OPERATIONS[0] else \
                         reading(target, created[target])
+                    cpu_before = cpu_seconds(pids[target])
                     batch = await run_batch(target, op, call, count, concurrency)
                     total = totals[(target, op)]
+                    total.cpu += cpu_seconds(pids[target]) - cpu_before
                     total.latencies += batch.latencies
                     total.elapsed += batch.elapsed
                     total.errors += batch.errors
@@ -354,6 +386,7 @@ class WrkRow:
     elapsed: float = 0.0
     errors: int = 0
     first_error: str = ""
+    cpu: float = 0.0
     p50s: list[float] = field(default_factory=list)
     p99s: list[float] = field(default_factory=list)
 
@@ -448,7 +481,7 @@ def run_wrk(url: str, script: Path, seconds: float, connections: int) -> tuple[i
 
 
 def measure_wrk(urls: dict[str, str], secret_key: str, seconds: float, connections: int, rounds: int,
-                warmup: int, workdir: Path) -> list[WrkRow]:
+                warmup: int, workdir: Path, pids: dict[str, int]) -> list[WrkRow]:
     """create-customer and get-customer through the facade and the baseline with wrk (HTTP only: wrk speaks no
     gRPC), interleaved over `rounds`, each batch `seconds` long."""
     import base64
@@ -483,9 +516,11 @@ def measure_wrk(urls: dict[str, str], secret_key: str, seconds: float, connectio
         order = targets[r % 2:] + targets[:r % 2]
         for op in OPERATIONS:
             for target in order:
+                cpu_before = cpu_seconds(pids[target])
                 ok, elapsed, errors, first, p50, p99 = run_wrk(urls[target], scripts[(target, op)], seconds,
                                                                connections)
                 row = totals[(target, op)]
+                row.cpu += cpu_seconds(pids[target]) - cpu_before
                 row.ok += ok
                 row.elapsed += elapsed
                 row.errors += errors
@@ -500,11 +535,12 @@ def measure_wrk(urls: dict[str, str], secret_key: str, seconds: float, connectio
 
 def report(rows: list[Any], context: str) -> str:
     lines = [context, ""]
-    header = f"{'target':<10} {'operation':<16} {'ok':>7} {'errors':>6} {'req/s':>9} {'p50 ms':>9} {'p99 ms':>9}"
+    header = (f"{'target':<10} {'operation':<16} {'ok':>7} {'errors':>6} {'req/s':>9} {'p50 ms':>9} {'p99 ms':>9} "
+              f"{'server CPU ms/req':>18}")
     lines += [header, "-" * len(header)]
     for r in rows:
         lines.append(f"{r.target:<10} {r.operation:<16} {len(r.latencies):>7} {r.errors:>6} {r.rate:>9.1f} "
-                     f"{r.percentile(0.50):>9.2f} {r.percentile(0.99):>9.2f}")
+                     f"{r.percentile(0.50):>9.2f} {r.percentile(0.99):>9.2f} {_cpu_per_request(r):>18.3f}")
     by = {(r.target, r.operation): r for r in rows}
     lines += ["", "ratios to the baseline (req/s: lower is slower; latency: higher is slower)", ""]
     header = f"{'operation':<16} {'ratio':<20} {'req/s':>7} {'p50':>7} {'p99':>7}"
@@ -522,10 +558,21 @@ def report(rows: list[Any], context: str) -> str:
             lines.append(f"{op:<16} {target + '/baseline':<20} {ratio(r.rate, base.rate):>7} "
                          f"{ratio(r.percentile(0.5), base.percentile(0.5)):>7} "
                          f"{ratio(r.percentile(0.99), base.percentile(0.99)):>7}")
+    if any(r.target == "grpc" for r in rows):
+        lines += ["", "server CPU per request, gRPC / facade (what the facade's server-bound throughput is to direct "
+                      "gRPC's, whatever the clients cost)", ""]
+        for op in OPERATIONS:
+            facade_cpu, grpc_cpu = _cpu_per_request(by[("facade", op)]), _cpu_per_request(by[("grpc", op)])
+            lines.append(f"{op:<16} {grpc_cpu / facade_cpu:.2f}x" if facade_cpu > 0 else f"{op:<16} n/a")
     failed = [r for r in rows if r.errors]
     for r in failed:
         lines.append(f"\n{r.target} {r.operation}: {r.errors} failed requests; first: {r.first_error}")
     return "\n".join(lines)
+
+
+def _cpu_per_request(row: Any) -> float:
+    done = len(row.latencies)
+    return row.cpu * 1000 / done if done else math.nan
 
 
 def _safe_url(url: str) -> str:
@@ -596,14 +643,15 @@ def main(argv: list[str] | None = None) -> int:
         processes.wait_ready("baseline", baseline, f"http://127.0.0.1:{baseline_port}/ready")
         urls = {"facade": f"http://127.0.0.1:{http_port}", "grpc": f"127.0.0.1:{grpc_port}",
                 "baseline": f"http://127.0.0.1:{baseline_port}"}
+        pids = {"facade": serve.pid, "grpc": serve.pid, "baseline": baseline.pid}
         load_before = os.getloadavg()[0]
         rows: list[Any]
         if args.client == "wrk":
             rows = measure_wrk(urls, merchant["test"]["secret_key"], args.seconds, args.concurrency, args.rounds,
-                               args.warmup, workdir)
+                               args.warmup, workdir, pids)
         else:
             rows = asyncio.run(measure(urls, merchant["test"]["secret_key"], args.requests, args.concurrency,
-                                       args.warmup, min(args.rounds, args.requests)))
+                                       args.warmup, min(args.rounds, args.requests), pids))
         load_after = os.getloadavg()[0]
     finally:
         processes.stop_all()

@@ -104,7 +104,7 @@ async def run(settings: Settings, roles: set[str], *, clock: Clock | None = None
             app = http_facade(settings, _dial(settings.grpc_addr), same_process="grpc" in roles,
                               in_process=local if settings.facade_channel == "in_process" else None)
             # proxy_headers off: uvicorn would take the client's address from X-Forwarded-For whenever the peer is
-            # 127.0.0.1, before the gateway's own rule (`trusted_proxies`, gateway_http/app.py) is applied.
+            # 127.0.0.1, before the gateway's own rule (`trusted_proxies`, in the facade) is applied.
             http_server = _Uvicorn(uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
                                                   proxy_headers=False, lifespan="on",
                                                   timeout_graceful_shutdown=int(GRACE_SECONDS)))

@@ -47,7 +47,7 @@ class _Context:
     def __init__(self, metadata: tuple[tuple[str, str | bytes], ...]) -> None:
         self._metadata = metadata
         # The access-log line of the facade's request making this call, taken in the caller's task: the pipeline
-        # adds its fields to it instead of writing a line of its own (gateway_http/request_id.py).
+        # adds its fields to it instead of writing a line of its own.
         self.access_log = access_log.get()
         self.initial: tuple[tuple[str, str | bytes], ...] = ()
         self.trailing: tuple[tuple[str, str | bytes], ...] = ()

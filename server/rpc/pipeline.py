@@ -145,7 +145,7 @@ class Pipeline(grpc.aio.ServerInterceptor):
                                         "merchant": caller_now.merchant_id if caller_now else ""}
             line: dict[str, object] | None = getattr(context, "access_log", None)
             if line is not None and "method" not in line:
-                line.update(entry)  # the facade's request in this process writes it (gateway_http/request_id.py)
+                line.update(entry)  # the facade writes it, in its access line
             else:
                 entry["ms"] = round((time.perf_counter() - started) * 1000, 2)
                 log.info("rpc", extra=entry)

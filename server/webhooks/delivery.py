@@ -328,8 +328,12 @@ async def deliver_due(db: Database, box: SecretBox, *, now: int | None = None,
                 start(item)
             sent += len(batch)
             if len(batch) < asked and claims != 0:
-                if not busy:
+                if not busy and recorder.generation == seen:
                     break  # nothing due, nothing in flight
+                if not busy:
+                    # Outcomes recorded while the claim ran may have freed later events of their objects that the
+                    # claim's snapshot (PostgreSQL's READ COMMITTED statement) did not see yet: claim again.
+                    continue
                 # An attempt in flight may hold back a later event of its object until it is recorded.
                 await recorder.progress(seen, poll)
         if out_of_time:
