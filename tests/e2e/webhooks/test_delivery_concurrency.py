@@ -3,8 +3,10 @@ one object still arrive in order, and one endpoint's failures in a batch are its
 
 from __future__ import annotations
 
+import asyncio
 import random
 
+from server.webhooks import delivery
 from tests.conftest import ok
 from tests.e2e.webhooks.conftest import attempts, create_customer, create_endpoint, deliver, deliver_all
 from tests.e2e.webhooks.receiver import Receiver, running
@@ -68,3 +70,26 @@ def test_in_one_batch_a_failing_endpoint_fails_alone_while_the_others_succeed(se
             assert attempt["endpoint_id"] == theirs["id"] and attempt["status"] == "succeeded"
         finally:
             ok(api.delete(f"/v1/webhook_endpoints/{bad['id']}"))  # its retry must not reach later tests
+
+
+def test_a_run_claims_again_when_an_outcome_is_recorded_while_its_claim_runs(service, api, receiver, monkeypatch):
+    # One object, two events: the second may go only once the first's outcome is recorded. The first answer takes
+    # longer than the run's poll, so the run claims again while it is in flight, and that claim is held until the
+    # outcome has been recorded: what a PostgreSQL claim whose statement snapshot predates that commit sees.
+    monkeypatch.setenv("PAYGATE_WEBHOOK_POLL_SECONDS", "0.05")
+    receiver.answers = [(200, 0.3)]
+    create_endpoint(api, receiver.url)
+    customer = create_customer(api, "raced")
+    ok(api.post(f"/v1/customers/{customer['id']}", json={"name": "raced-2"}))
+    real = delivery.claim
+
+    async def late(*args, **kwargs):
+        claimed = await real(*args, **kwargs)
+        await asyncio.sleep(0.6)  # the attempt in flight is answered and its outcome committed meanwhile
+        return claimed
+
+    monkeypatch.setattr(delivery, "claim", late)
+    deliver_all(service)
+    made = [e["id"] for e in all_events(api) if e["data"]["object"]["id"] == customer["id"]]
+    got = [r.event["id"] for r in receiver.received if r.event["data"]["object"]["id"] == customer["id"]]
+    assert len(made) == 2 and got == made
