@@ -28,10 +28,17 @@ def _pending(event: Event, endpoint: WebhookEndpoint | Subscriber, *, attempt: i
                     window_start=now, url=endpoint.url)
 
 
+_ENDPOINTS = cast(sa.Table, WebhookEndpoint.__table__)  # type: ignore[attr-defined]
+
+
+def _active(merchant_id: str, livemode: bool) -> tuple[sa.ColumnElement[bool], ...]:
+    """The one rule for which endpoints receive a merchant's events in a mode."""
+    return (_ENDPOINTS.c.merchant_id == merchant_id, _ENDPOINTS.c.livemode == livemode,
+            _ENDPOINTS.c.disabled.is_(False), _ENDPOINTS.c.deleted_at.is_(None))
+
+
 async def active_endpoints(session: AsyncSession, merchant_id: str, livemode: bool) -> list[WebhookEndpoint]:
-    rows = await session.exec(select(WebhookEndpoint).where(
-        col(WebhookEndpoint.merchant_id) == merchant_id, col(WebhookEndpoint.livemode) == livemode,
-        col(WebhookEndpoint.disabled).is_(False), col(WebhookEndpoint.deleted_at).is_(None)))
+    rows = await session.exec(select(WebhookEndpoint).where(*_active(merchant_id, livemode)))
     return list(rows)
 
 
@@ -41,12 +48,6 @@ class Subscriber(NamedTuple):
     id: str
     url: str
     enabled_events: list[str]
-
-
-_ENDPOINTS = cast(sa.Table, WebhookEndpoint.__table__)  # type: ignore[attr-defined]
-_SUBSCRIBERS = select(_ENDPOINTS.c.id, _ENDPOINTS.c.url, _ENDPOINTS.c.enabled_events).where(
-    _ENDPOINTS.c.merchant_id == sa.bindparam("merchant_id"), _ENDPOINTS.c.livemode == sa.bindparam("livemode"),
-    _ENDPOINTS.c.disabled.is_(False), _ENDPOINTS.c.deleted_at.is_(None))
 
 
 async def _endpoints_of(session: AsyncSession, merchant_id: str, livemode: bool) -> list[Subscriber]:
@@ -59,7 +60,8 @@ async def _endpoints_of(session: AsyncSession, merchant_id: str, livemode: bool)
     cache: dict[tuple[str, bool], list[Subscriber]] = held[1]
     key = (merchant_id, livemode)
     if key not in cache:
-        rows = await session.exec(_SUBSCRIBERS, params={"merchant_id": merchant_id, "livemode": livemode})
+        rows = await session.exec(select(_ENDPOINTS.c.id, _ENDPOINTS.c.url, _ENDPOINTS.c.enabled_events)
+                                  .where(*_active(merchant_id, livemode)))
         cache[key] = [Subscriber(*row) for row in rows]
     return cache[key]
 
