@@ -22,7 +22,6 @@ from server.merchants.servicer import MerchantServicer
 from server.payment_intents.servicer import PaymentIntentServicer
 from server.payment_links.servicer import PaymentLinkServicer
 from server.products.servicer import ProductServicer
-from server.ratelimit import Limiter
 from server.refunds.servicer import RefundServicer
 from server.rpc.inprocess import InProcessChannel, Tee
 from server.rpc.methods import registry
@@ -65,7 +64,7 @@ async def build(rt: Runtime, addr: str, credentials: grpc.ServerCredentials | No
     in-process (for the facade of this process); TLS when `credentials` are given. `reuse_port`: several processes
     listen on the same port (SO_REUSEPORT, `paygate serve --workers N`); off, a port in use is an error."""
     services = api.services()
-    pipeline = Pipeline(registry(services), rt.auth, rt.db, Limiter.from_settings(rt.settings, rt.db))
+    pipeline = Pipeline(registry(services), rt.auth, rt.db, rt.limiter)
     server = grpc.aio.server(
         interceptors=[pipeline],
         options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES), ("grpc.so_reuseport", int(reuse_port))],

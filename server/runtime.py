@@ -26,6 +26,7 @@ from server.db import Database
 from server.payment_intents.client_secret import ClientSecrets
 from server.rails.base import ChainScanner
 from server.rails.registry import Rails, card_rails, chain_scanners, probe
+from server.ratelimit.limiter import Limiter
 from server.rates import RateSource, TableRates
 from server.rpc.auth import Authenticator
 from server.sealing import SecretBox
@@ -46,6 +47,7 @@ class Runtime:
     db: Database
     catalogue: Catalogue
     auth: Authenticator
+    limiter: Limiter  # one per process: on PostgreSQL its buckets hold a pool of their own
     rates: RateSource
     keys: Keys
     secrets: ClientSecrets
@@ -70,6 +72,7 @@ class Runtime:
             raise ValueError("the runtime's clock must be its database's: build the Database with clock=")
         box = SecretBox(settings.encryption_key, var_dir)
         return cls(settings=settings, db=db, catalogue=catalogue, auth=Authenticator(db),
+                   limiter=Limiter.from_settings(settings, db),
                    rates=TableRates(settings.rates), keys=Keys.of(settings, var_dir),
                    secrets=ClientSecrets(settings.secret_key, var_dir),
                    box=box, screening=Screening.from_settings(settings),

@@ -142,4 +142,5 @@ async def run(settings: Settings, roles: set[str], *, clock: Clock | None = None
             await grpc_server.stop(GRACE_SECONDS)
         await rt.tasks.close(GRACE_SECONDS)  # what calls started and did not wait for, before the database closes
         await rt.auth.close()
+        await rt.limiter.close()
         await db.close()

@@ -29,6 +29,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server.clock import Clock, SystemClock
 from server.db import aggregates, sqlite_driver
 from server.db.group_commit import GroupWriter
+from server.db.postgres_pool import postgres_engine
 from server.errors import DomainError
 
 log = logging.getLogger("paygate.db")
@@ -109,7 +110,7 @@ def configure_sqlite(engine: sa.Engine, *, writer: bool = True) -> None:
 class Database:
     """One per process. `transaction()` is the unit of work: it commits on success and rolls back otherwise."""
 
-    def __init__(self, url: str, *, pool_size: int = 10, group_commit: bool = True,
+    def __init__(self, url: str, *, pool_size: int = 20, group_commit: bool = True,
                  clock: Clock | None = None) -> None:
         """`group_commit` (SQLite only): write units of work share commits (server/db/group_commit.py); when
         False each commits on its own, serialised by a lock. `clock`: the runtime's, carried by every session
@@ -122,12 +123,14 @@ class Database:
         # Statements' parameters never reach an error message or a log (they hold customers' data and secrets).
         kwargs: dict[str, Any] = {"hide_parameters": True}
         if self.dialect == "postgresql":
-            kwargs.update(pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+            # A few overflow connections for bursts; the steady concurrency stays on kept connections (no churn).
+            self.engine: AsyncEngine = postgres_engine(async_url(url), name="paygate", pool_size=pool_size,
+                                                       max_overflow=pool_size // 4)
         else:
             # Connections that roll back before they close: a discarded one never keeps the write lock.
             # Each statement one call on the connection's thread (server/db/sqlite_driver.py, issue 13).
             kwargs.update(async_creator=sqlite_driver.async_creator(async_url(url)), module=sqlite_driver.dbapi())
-        self.engine: AsyncEngine = create_async_engine(async_url(url), **kwargs)
+            self.engine = create_async_engine(async_url(url), **kwargs)
         # Readers see one snapshot for the whole unit of work: under PostgreSQL's default READ COMMITTED an intent
         # read before a watcher's commit and its transfers read after it would disagree (SQLite's BEGIN is a
         # snapshot already). A read-only REPEATABLE READ transaction never fails to serialize.

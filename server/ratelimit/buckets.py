@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from server.db import Database
 from server.db.engine import async_url
+from server.db.postgres_pool import postgres_engine
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,8 @@ class Buckets(Protocol):
     async def take(self, wanted: list[tuple[str, Limit]]) -> int:
         """0 when every bucket gave a token, else the seconds to wait for the slowest one."""
         ...
+
+    async def close(self) -> None: ...
 
 
 class MemoryBuckets:
@@ -57,6 +59,9 @@ class MemoryBuckets:
         if len(self._state) > self.MAX_BUCKETS:
             self._state.clear()  # every bucket starts full again: a rare, harmless reset that bounds memory
         return wait
+
+    async def close(self) -> None:
+        self._state.clear()
 
 
 def lease_size(limit: Limit) -> int:
@@ -107,12 +112,14 @@ class PostgresBuckets:
         # synchronous_commit off, so that a hot bucket's row lock is not held across a WAL flush. A crash may forget
         # the last instants of spending: buckets are then a little fuller, never wrong otherwise. The payment data's
         # connections keep their durable commits: this setting is on these connections only.
-        self._engine = create_async_engine(async_url(db.url), isolation_level="AUTOCOMMIT", pool_size=5,
-                                           max_overflow=10, pool_pre_ping=True,
-                                           connect_args={"options": "-c synchronous_commit=off"})
+        self._engine = postgres_engine(async_url(db.url), name="paygate-ratelimit", pool_size=5, max_overflow=5,
+                                       options="-c synchronous_commit=off", isolation_level="AUTOCOMMIT")
         self._idle_seconds = idle_seconds
         self._next_prune = time.monotonic() + self.PRUNE_EVERY_SECONDS
         self._leases: dict[str, tuple[int, float]] = {}  # bucket → (tokens left, monotonic expiry)
+
+    async def close(self) -> None:
+        await self._engine.dispose()
 
     def _from_lease(self, name: str, now: float) -> bool:
         left, expires = self._leases.get(name, (0, 0.0))

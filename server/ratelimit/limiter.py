@@ -43,6 +43,9 @@ class Limiter:
         buckets: Buckets = PostgresBuckets(db, idle) if shared else MemoryBuckets()
         return cls(buckets, key=key, checkout=checkout, ip=ip, trusted_proxies=settings.trusted_proxies)
 
+    async def close(self) -> None:
+        await self._buckets.close()
+
     async def check(self, info: MethodInfo, caller: Caller | None, request: Message, metadata: dict[str, str],
                     peer: str) -> None:
         """Spends the call's tokens, or raises `RateLimited` with the seconds to wait."""

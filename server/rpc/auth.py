@@ -23,10 +23,11 @@ import sqlalchemy as sa
 from google.protobuf.message import Message
 from paygate.v1 import options_pb2
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from server.db import Database
 from server.db.engine import async_url
+from server.db.postgres_pool import postgres_engine
 from server.errors import Forbidden, Unauthenticated
 from server.merchants.models import ROLE_APPROVER
 from server.merchants.service import key_lookup
@@ -96,9 +97,11 @@ class _EngineKeys:
     """PostgreSQL: a small autocommit pool of its own (one round trip: no BEGIN, no COMMIT, no reset on return)."""
 
     def __init__(self, url: str) -> None:
-        self._engine: AsyncEngine = create_async_engine(
-            async_url(url), isolation_level="AUTOCOMMIT", hide_parameters=True, pool_size=2, max_overflow=3,
-            pool_pre_ping=True, pool_reset_on_return=None)
+        # One statement per checkout and no nesting: callers beyond five wait a moment for a kept connection
+        # rather than open and close a backend each (server/db/postgres_pool.py).
+        self._engine: AsyncEngine = postgres_engine(async_url(url), name="paygate-keys", pool_size=5,
+                                                    max_overflow=0, isolation_level="AUTOCOMMIT",
+                                                    pool_reset_on_return=None)
 
     async def find(self, lookup: str) -> Row | None:
         async with self._engine.connect() as conn:
