@@ -42,6 +42,9 @@ class WebhookEndpoint(SQLModel, table=True):
     deleted_at: int | None = Field(default=None, sa_type=sa.BigInteger)
 
 
+_PENDING = sa.text(f"status = '{DeliveryStatus.PENDING.value}'")
+
+
 class Delivery(SQLModel, table=True):
     """One attempt to deliver one event to one endpoint: scheduled (`pending`), then `succeeded` or `failed`.
 
@@ -52,10 +55,13 @@ class Delivery(SQLModel, table=True):
     __tablename__ = "event_deliveries"
     __table_args__ = (
         sa.UniqueConstraint("event_id", "endpoint_id", "attempt", name="uq_event_deliveries_attempt"),
-        # The claim query: pending rows by due time.
-        sa.Index("ix_event_deliveries_due", "status", "due_at"),
-        # Per-endpoint ordering of the events of one object.
-        sa.Index("ix_event_deliveries_object", "endpoint_id", "object_id", "status"),
+        # Partial: only attempts still to make, however long the attempt log grows. The claim walks this one in
+        # its own order (due time, then event order) and stops after a batch (server/webhooks/delivery.py).
+        sa.Index("ix_event_deliveries_pending", "due_at", "event_sort_key", postgresql_where=_PENDING,
+                 sqlite_where=_PENDING),
+        # Per-endpoint ordering of the events of one object: an older pending event of the same object.
+        sa.Index("ix_event_deliveries_pending_object", "endpoint_id", "object_id", "event_sort_key",
+                 postgresql_where=_PENDING, sqlite_where=_PENDING),
         sa.Index("ix_event_deliveries_event", "event_id", "sort_key"),
     )
 
