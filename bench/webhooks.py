@@ -4,8 +4,10 @@ PostgreSQL, against a bare sender measured in the same run.
 Per database, one run creates a scratch database, migrates it, creates a merchant with one test-mode endpoint
 pointing at a receiver on loopback (its own process: asyncio, minimal HTTP/1.1 with keep-alive, answers 200 at
 once, so that it is never the limit), then per round records `--events` events in this process (the outbox fans
-each out to a pending delivery), starts N `paygate serve --only scheduler` processes (polling every 0.1 s) and times
-the deliveries from the first request received to the last. The baseline is a bare sender: as many POSTs of the
+each out to a pending delivery) and holds them (due far ahead), starts N `paygate serve --only scheduler` processes
+(polling every 0.1 s), makes the attempts due once every process says it is ready, and times the deliveries from
+the first request received to the last: delivery, not a process's start-up (with 2,000 events on a fast machine the
+second process's start-up was a third of the window). The baseline is a bare sender: as many POSTs of the
 same size over `--connections` keep-alive connections (raw asyncio streams, no database, no signing): what the
 receiver and the machine allow. It prints deliveries/s per round, the ratios of each round to the baseline and of
 2 processes to 1, the duplicates received, and whether the events of one object arrived in order (`--objects`: that
@@ -13,7 +15,7 @@ many customers get a created and an updated event each, interleaved with the oth
 and the database share the machine's CPUs: read the figures as ratios on one machine (each section prints the load
 average before and after); nothing here asserts a time.
 
-    .venv/bin/python bench/webhooks.py [--events 2000] [--database sqlite|postgresql|both] [--profile DIR]
+    .venv/bin/python bench/webhooks.py [--events 20000] [--database sqlite|postgresql|both] [--profile DIR]
 
 `--profile DIR` records the one-process round's scheduler with py-spy (`pip install py-spy`) into
 DIR/<database>.txt (collapsed stacks) and prints the functions with the most samples.
@@ -37,6 +39,8 @@ import time
 import urllib.request
 from pathlib import Path
 from typing import Any
+
+import sqlalchemy as sa
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -178,16 +182,46 @@ def top_of_profile(path: Path, n: int = 25) -> None:
         print(f"    {100 * samples / total:5.1f}%  {frame}")
 
 
+HOLD_SECONDS = 10**9  # added to the due time of the recorded attempts until every scheduler is up
+
+
+async def shift_due(url: str, seconds: int) -> None:
+    db = Database(url)
+    async with db.transaction() as session:
+        conn = await session.connection()
+        await conn.execute(sa.text("UPDATE event_deliveries SET due_at = due_at + :s WHERE status = 'pending'"),
+                           {"s": seconds})
+    await db.close()
+
+
+def wait_until_ready(logs: list[Path], procs: list[subprocess.Popen[bytes]], timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if all("paygate ready" in log.read_text(errors="replace") for log in logs):
+            return
+        for log, p in zip(logs, procs, strict=True):
+            if p.poll() is not None:
+                raise SystemExit(f"a scheduler exited with {p.returncode}:\n{log.read_text(errors='replace')[-2000:]}")
+        time.sleep(0.05)
+    raise SystemExit("the schedulers did not start")
+
+
 def round_(env: dict[str, str], workdir: Path, url: str, merchant_id: str, receiver: FastReceiver, events: int,
            objects: int, processes: int, profile: Path | None) -> float:
+    """The recorded attempts are held (due far ahead) until every scheduler process is up, then made due at once:
+    the processes start delivering together, so the time measured is delivery, not a process's start-up."""
     asyncio.run(record_events(url, merchant_id, events, objects))
+    asyncio.run(shift_due(url, HOLD_SECONDS))
     before = len(receiver.received)
-    env = {**env, "PAYGATE_WEBHOOK_POLL_SECONDS": "0.1", "PAYGATE_LOG_LEVEL": "WARNING"}
+    env = {**env, "PAYGATE_WEBHOOK_POLL_SECONDS": "0.1", "PAYGATE_LOG_LEVEL": "INFO"}
+    logs = [workdir / f"scheduler-{processes}-{i}.log" for i in range(processes)]
     procs = [subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--only", "scheduler"], env=env,
-                              cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-             for _ in range(processes)]
+                              cwd=workdir, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+             for log in logs]
     spy = profiled(procs[0].pid, profile) if profile else None
     try:
+        wait_until_ready(logs, procs)
+        asyncio.run(shift_due(url, -HOLD_SECONDS))
         got = receiver.wait_for(before + events, timeout=600)[before:]
     finally:
         if spy is not None:
@@ -295,8 +329,8 @@ def bench(kind: str, args: argparse.Namespace) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--events", type=int, default=2000)
-    parser.add_argument("--objects", type=int, default=100,
+    parser.add_argument("--events", type=int, default=20000)
+    parser.add_argument("--objects", type=int, default=1000,
                         help="customers with two events each (ordering per object is checked)")
     parser.add_argument("--database", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument("--connections", type=int, default=8, help="the bare sender's connections")
