@@ -110,7 +110,7 @@ def configure_sqlite(engine: sa.Engine, *, writer: bool = True) -> None:
 class Database:
     """One per process. `transaction()` is the unit of work: it commits on success and rolls back otherwise."""
 
-    def __init__(self, url: str, *, pool_size: int = 20, group_commit: bool = True,
+    def __init__(self, url: str, *, pool_size: int = 15, group_commit: bool = True,
                  clock: Clock | None = None) -> None:
         """`group_commit` (SQLite only): write units of work share commits (server/db/group_commit.py); when
         False each commits on its own, serialised by a lock. `clock`: the runtime's, carried by every session
@@ -123,9 +123,10 @@ class Database:
         # Statements' parameters never reach an error message or a log (they hold customers' data and secrets).
         kwargs: dict[str, Any] = {"hide_parameters": True}
         if self.dialect == "postgresql":
-            # A few overflow connections for bursts; the steady concurrency stays on kept connections (no churn).
+            # Overflow for bursts; the steady concurrency stays on kept connections (no churn). At most 20 a
+            # process, as before: a test run of many processes shares one server's max_connections.
             self.engine: AsyncEngine = postgres_engine(async_url(url), name="paygate", pool_size=pool_size,
-                                                       max_overflow=pool_size // 4)
+                                                       max_overflow=5)
         else:
             # Connections that roll back before they close: a discarded one never keeps the write lock.
             # Each statement one call on the connection's thread (server/db/sqlite_driver.py, issue 13).

@@ -112,7 +112,7 @@ async def distinct_backends(rounds: int, concurrency: int, one: Callable[[], Awa
 
 
 def test_a_steady_load_of_units_of_work_reuses_kept_connections(url: str) -> None:
-    """16 concurrent units of work, 6 times: the pool keeps what it opened (the old 10 + 10 pool closed the 6
+    """15 concurrent units of work, 6 times: the pool keeps what it opened (the old 10 + 10 pool closed the 5
     overflow connections after every round and opened new ones)."""
     async def scenario() -> set[int]:
         db = Database(url)
@@ -124,11 +124,11 @@ def test_a_steady_load_of_units_of_work_reuses_kept_connections(url: str) -> Non
                 return pid
 
         try:
-            return await distinct_backends(6, 16, unit)
+            return await distinct_backends(6, 15, unit)
         finally:
             await db.close()
 
-    assert len(asyncio.run(scenario())) <= 16
+    assert len(asyncio.run(scenario())) <= 15
 
 
 def test_a_steady_load_of_key_look_ups_reuses_kept_connections(url: str) -> None:
