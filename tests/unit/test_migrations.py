@@ -25,3 +25,31 @@ def test_a_fresh_database_is_at_the_head_revision(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'm.db'}"
     migrate.upgrade(url)
     assert migrate.current_revision(url) == migrate.head_revision()
+
+
+def _ledger_leg(conn: sa.Connection, account: str, address: str, asset: str = "ETH-TEST") -> None:
+    count = conn.execute(sa.text("SELECT count(*) FROM ledger_entries")).scalar_one()
+    conn.execute(sa.text(
+        "INSERT INTO ledger_entries (id, posting_id, merchant_id, livemode, asset_id, account, network, address, "
+        "amount, cause_type, cause_id, created_at, sort_key) VALUES (:id, 'lp_1', 'mch_1', false, :asset, :account, "
+        "'ETH-TEST', :address, '1.5', 'transfer', 'tr_1', 1, 1)"),
+        {"id": f"le_{count}", "account": account, "address": address, "asset": asset})
+
+
+def test_migration_0022_names_every_place_the_ledger_holds_available_funds_or_fees(tmp_path: Path) -> None:
+    """Money already on deposit addresses before the sweep_due table is looked at on the new code's first pass."""
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    migrate.upgrade(url, "0021")
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        _ledger_leg(conn, "available", "0xaaa")
+        _ledger_leg(conn, "available", "0xaaa")  # a second leg at the same place: one row
+        _ledger_leg(conn, "fees", "0xbbb")
+        _ledger_leg(conn, "available", "0xaaa", asset="USDC-TEST")
+        _ledger_leg(conn, "pending", "0xccc")  # not swept: not yet available
+        _ledger_leg(conn, "available", "")  # the world outside: no address to sweep
+    migrate.upgrade(url)
+    with engine.connect() as conn:
+        places = conn.execute(sa.text("SELECT address, asset_id FROM sweep_due ORDER BY address, asset_id")).all()
+    engine.dispose()
+    assert [tuple(p) for p in places] == [("0xaaa", "ETH-TEST"), ("0xaaa", "USDC-TEST"), ("0xbbb", "ETH-TEST")]

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
 from paygate.v1 import customers_pb2
 
 from server.cli import create_merchant_record
@@ -62,7 +61,7 @@ async def claim_plan(url: str) -> dict[str, Any]:
             query = claim_query(db.clock.now() + 60, BATCH_SIZE)
             compiled = query.compile(dialect=conn.dialect, compile_kwargs={"literal_binds": True})
             plan = (await conn.exec_driver_sql(f"EXPLAIN (ANALYZE, FORMAT JSON) {compiled}")).scalar_one()
-            return (json.loads(plan) if isinstance(plan, str) else plan)[0]["Plan"]  # type: ignore[no-any-return]
+            return (json.loads(plan) if isinstance(plan, str) else plan)[0]["Plan"]
     finally:
         await db.close()
 
