@@ -116,17 +116,26 @@ class Candidate:
     due_ids: tuple[str, ...]
 
 
-async def _forget(rt: Runtime, ids: Sequence[str]) -> None:
-    if ids:
+async def _forget(rt: Runtime, ids: Sequence[str], parked: Sequence[Sequence[str]] = ()) -> None:
+    """Drops the rows `ids`; each group in `parked` (one place's rows) shrinks to one row, sent to the back of the
+    queue: a place that cannot be swept yet is looked at again later, behind everyone else."""
+    ids = [*ids, *(i for group in parked for i in group[1:])]
+    if ids or parked:
         async with rt.db.transaction() as session:
-            await session.exec(sa.delete(SweepDue).where(col(SweepDue.id).in_(list(ids))))
+            if ids:
+                await session.exec(sa.delete(SweepDue).where(col(SweepDue.id).in_(ids)))
+            if parked:
+                await session.exec(sa.update(SweepDue).where(col(SweepDue.id).in_([g[0] for g in parked]))
+                                   .values(created_at=rt.clock.now() + 1))  # behind every row due now
 
 
 async def candidates(rt: Runtime) -> list[Candidate]:
     """The places due for a look (`sweep_due`: credited since, or left by a failed sweep) whose available funds
     reach the asset's minimum and that no open sweep is moving yet: one SQL SUM … GROUP BY over those places' legs
     only, never the whole ledger. Places below the minimum, treasuries and unknown assets are dealt with: their
-    rows go (a later credit writes a new one); a place an open sweep moves keeps its rows until the sweep ends."""
+    rows go (a later credit writes a new one); a place an open sweep moves keeps its rows until the sweep ends; a
+    place whose treasury is not available (live mode while no live mnemonic is configured) keeps one row, moved to
+    the back, so that such places never fill the batch and hold up everyone else's sweeps."""
     async with rt.db.read() as session:
         due = list(await session.exec(select(SweepDue).order_by(col(SweepDue.created_at)).limit(DUE_BATCH)))
         if not due:
@@ -148,6 +157,7 @@ async def candidates(rt: Runtime) -> list[Candidate]:
         treasuries = await _treasuries(rt, session, {(k[0], k[1], k[2]) for k in ids})
     out: list[Candidate] = []
     done: list[str] = []
+    parked: list[list[str]] = []
     for key, row_ids in ids.items():
         merchant_id, livemode, network, address, asset_id = key
         asset = rt.catalogue.by_id.get(asset_id)
@@ -158,7 +168,9 @@ async def candidates(rt: Runtime) -> list[Candidate]:
             done.extend(row_ids)
         elif treasuries[(merchant_id, livemode, network)]:
             out.append(Candidate(key, tuple(row_ids)))
-    await _forget(rt, done)
+        else:
+            parked.append(row_ids)
+    await _forget(rt, done, parked)
     return out
 
 

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import asyncio
 from decimal import Decimal
+from typing import Any
 
+import pytest
 from sqlmodel import select
 
 from server.clock import now_of
 from server.ids import new_id
 from server.rails.base import Outcome, PayoutResult
 from server.treasury import sweeps
-from server.treasury.models import Sweep, SweepStatus, SweepTransaction, SweepTxKind
+from server.treasury.models import Sweep, SweepDue, SweepStatus, SweepTransaction, SweepTxKind
 from tests.unit.treasury.test_ledger_sums import statements
 from tests.unit.treasury.world import USDT, World, world  # noqa: F401
 
@@ -120,3 +122,38 @@ def test_a_failed_sweep_makes_its_address_a_candidate_again(world: World) -> Non
     assert candidates(world) == [(m, False, "ETH-TEST", a, USDT)]
     [again] = claim_all(world)
     assert again.amount == Decimal("10")
+
+
+def test_places_waiting_for_a_treasury_never_hold_up_other_merchants_sweeps(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """A merchant whose treasury is not available (live mode while the live mnemonic is not configured) keeps its
+    places in the queue, one row each and at the back: a pass looks at a batch of the oldest rows, and more of
+    such places than a batch held back every later credit of every merchant for good."""
+    stuck = world.merchant()
+    real = sweeps.treasury_of
+
+    async def treasury_of(rt: Any, session: Any, network: str, merchant_id: str, livemode: bool) -> str:
+        return "" if merchant_id == stuck else await real(rt, session, network, merchant_id, livemode)
+
+    monkeypatch.setattr(sweeps, "treasury_of", treasury_of)
+    monkeypatch.setattr(sweeps, "DUE_BATCH", 3)
+    waiting = [world.deposit_address(stuck) for _ in range(3)]
+    for address in waiting:
+        world.transfer(address, "10", "confirmed", "approved")
+        world.transfer(address, "5", "confirmed", "approved")  # a second credit: a second row for the place
+    paying = world.merchant()
+    a = world.deposit_address(paying)
+    world.transfer(a, "10", "confirmed", "approved")
+    for _ in range(4):  # 7 rows, 3 a pass
+        found = candidates(world)
+        if found:
+            break
+    assert found == [(paying, False, "ETH-TEST", a, USDT)]
+    assert {row.address for row in due_rows(world)} >= set(waiting)  # kept, to be swept once a treasury exists
+
+
+def due_rows(w: World) -> list[SweepDue]:
+    async def go() -> list[SweepDue]:
+        async with w.db.read() as s:
+            return list(await s.exec(select(SweepDue)))
+    return asyncio.run(go())
