@@ -375,22 +375,33 @@ async def deliver_due(db: Database, box: SecretBox, *, now: int | None = None,
         # Stopped (the process is shutting down, scheduler/app.py waits for this): the outcomes already known are
         # recorded and every other claim is given back, so that the next scheduler sends it at once. An attempt
         # cut off in flight may have arrived: it is sent again (at least once; receivers deduplicate on `id`).
-        try:
-            for task in running:
-                task.cancel()
-            await asyncio.gather(*running, return_exceptions=True)
-            await recorder.close()
-            unsent = [item for task, item in held.items() if task.cancelled()]
-            if claiming is not None:  # stopped while claiming: whatever the claim took, it gives back
-                with contextlib.suppress(Exception):
-                    unsent += await claiming
-            if unsent:
-                await release(db, unsent)
-                log.info("webhook claims given back", extra={"attempts": len(unsent)})
-        except Exception as e:  # not given back: taken up again after the lease
-            log.error("webhook claims not released", extra={"error": type(e).__name__})
-        finally:
-            recorder.task.cancel()
+        async def give_back() -> None:
+            try:
+                for task in running:
+                    task.cancel()
+                await asyncio.gather(*running, return_exceptions=True)
+                await recorder.close()
+                unsent = [item for task, item in held.items() if task.cancelled()]
+                if claiming is not None:  # stopped while claiming: whatever the claim took, it gives back
+                    with contextlib.suppress(Exception):
+                        unsent += await claiming
+                if unsent:
+                    await release(db, unsent)
+                    log.info("webhook claims given back", extra={"attempts": len(unsent)})
+            except Exception as e:  # not given back: taken up again after the lease
+                log.error("webhook claims not released", extra={"error": type(e).__name__})
+            finally:
+                recorder.task.cancel()
+
+        # A second cancellation can reach this task while it gives back (a stop runs both APScheduler's shutdown
+        # and its own cancel). Cut there, the give-back left every claim leased until its lease ran out: minutes
+        # of a stopped scheduler's events delayed, and no log line (tests/e2e/webhooks/test_scheduler_shutdown.py
+        # saw it under load). The give-back runs in a task of its own and is waited for whatever else arrives;
+        # it is bounded by its statements, and the stop that waits for it by its grace period.
+        cleanup = asyncio.ensure_future(give_back())
+        while not cleanup.done():
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.shield(cleanup)
         raise
     except BaseException:
         # Stopped otherwise: what was claimed and not recorded is taken up again after the lease.

@@ -6,12 +6,19 @@ by the next scheduler; no other attempt arrives twice."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import signal
 import subprocess
 import time
 from collections import Counter
 
-from server.webhooks import sender
+import sqlalchemy as sa
+
+from server.config import load_settings
+from server.db import Database
+from server.webhooks import delivery, sender
+from server.webhooks.sealing import SecretBox
 from tests.e2e.webhooks.conftest import Scheduler, create_customer, create_endpoint
 from tests.e2e.webhooks.test_delivery_processes import all_events, wait_until_delivered
 
@@ -53,3 +60,44 @@ def test_a_scheduler_stopped_mid_run_exits_and_the_next_delivers_every_event_onc
     assert max(received.values()) <= 2
     assert twice <= {(r.event["id"], r.path) for r in before_stop if r.at <= stopped_at}
     assert len(twice) <= len(ENDPOINTS) * sender.CONCURRENCY
+
+
+def test_a_second_stop_request_while_a_run_gives_back_its_claims_does_not_cut_the_give_back_short(
+        service, api, receiver, monkeypatch):
+    """A stop cancels the run; a second cancellation landing while the run gives its claims back (APScheduler's
+    shutdown and the scheduler's own stop both cancel) must not leave those claims leased until the lease ends."""
+    receiver.default = (200, 1.0)  # slow: the first cancellation finds attempts in flight and others waiting
+    create_endpoint(api, receiver.url)
+    for i in range(40):
+        create_customer(api, f"d{i}")
+    settings = load_settings({k: v for k, v in service.env.items() if k.startswith("PAYGATE_")})
+    real_release = delivery.release
+    releasing: list[asyncio.Event] = []
+
+    async def slow_release(db: Database, items: list[delivery.Claimed]) -> None:
+        releasing[0].set()
+        await asyncio.sleep(0.3)
+        await real_release(db, items)
+
+    monkeypatch.setattr(delivery, "release", slow_release)
+
+    async def scenario() -> int:
+        releasing.append(asyncio.Event())
+        db = Database(service.database_url)
+        box = SecretBox(settings.encryption_key, service.workdir / "var")
+        run = asyncio.create_task(delivery.deliver_due(db, box, allow_private=True))
+        while len(receiver.received) < 2:
+            await asyncio.sleep(0.05)
+        run.cancel()
+        await asyncio.wait_for(releasing[0].wait(), timeout=30)
+        run.cancel()  # the second stop request, while the claims are being given back
+        with contextlib.suppress(asyncio.CancelledError):
+            await run
+        try:
+            async with db.read() as session:
+                return int((await session.exec(sa.text(  # type: ignore[call-overload]
+                    "SELECT count(*) FROM event_deliveries WHERE status = 'pending' AND lease <> ''"))).one()[0])
+        finally:
+            await db.close()
+
+    assert asyncio.run(scenario()) == 0
