@@ -393,11 +393,12 @@ async def deliver_due(db: Database, box: SecretBox, *, now: int | None = None,
             finally:
                 recorder.task.cancel()
 
-        # A second cancellation can reach this task while it gives back (a stop runs both APScheduler's shutdown
-        # and its own cancel). Cut there, the give-back left every claim leased until its lease ran out: minutes
-        # of a stopped scheduler's events delayed, and no log line (tests/e2e/webhooks/test_scheduler_shutdown.py
-        # saw it under load). The give-back runs in a task of its own and is waited for whatever else arrives;
-        # it is bounded by its statements, and the stop that waits for it by its grace period.
+        # A second cancellation can reach this task while it gives back: a stopped run was seen with
+        # `cancelling() == 2`; where the second one comes from is not pinned down. Cut there, the give-back left
+        # every claim leased until its lease ran out: minutes of a stopped scheduler's events delayed, and no log
+        # line (tests/e2e/webhooks/test_scheduler_shutdown.py saw it under load). The give-back runs in a task of
+        # its own and is waited for whatever else arrives; it is bounded by its statements, and the stop that
+        # waits for it by its grace period.
         cleanup = asyncio.ensure_future(give_back())
         while not cleanup.done():
             with contextlib.suppress(asyncio.CancelledError):
