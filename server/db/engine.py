@@ -110,7 +110,7 @@ def configure_sqlite(engine: sa.Engine, *, writer: bool = True) -> None:
 class Database:
     """One per process. `transaction()` is the unit of work: it commits on success and rolls back otherwise."""
 
-    def __init__(self, url: str, *, pool_size: int = 15, group_commit: bool = True,
+    def __init__(self, url: str, *, pool_size: int = 10, group_commit: bool = True,
                  clock: Clock | None = None) -> None:
         """`group_commit` (SQLite only): write units of work share commits (server/db/group_commit.py); when
         False each commits on its own, serialised by a lock. `clock`: the runtime's, carried by every session
@@ -123,8 +123,8 @@ class Database:
         # Statements' parameters never reach an error message or a log (they hold customers' data and secrets).
         kwargs: dict[str, Any] = {"hide_parameters": True}
         if self.dialect == "postgresql":
-            # Overflow for bursts; the steady concurrency stays on kept connections (no churn). At most 20 a
-            # process, as before: a test run of many processes shares one server's max_connections.
+            # 10 kept, as before, and 5 for bursts (was 10): many processes share one server's max_connections
+            # (a full test run hit "too many clients" with 15 kept).
             self.engine: AsyncEngine = postgres_engine(async_url(url), name="paygate", pool_size=pool_size,
                                                        max_overflow=5)
         else:

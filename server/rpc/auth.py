@@ -97,9 +97,9 @@ class _EngineKeys:
     """PostgreSQL: a small autocommit pool of its own (one round trip: no BEGIN, no COMMIT, no reset on return)."""
 
     def __init__(self, url: str) -> None:
-        # One statement per checkout and no nesting: callers beyond five wait a moment for a kept connection
+        # One statement per checkout and no nesting: callers beyond three wait a moment for a kept connection
         # rather than open and close a backend each (server/db/postgres_pool.py).
-        self._engine: AsyncEngine = postgres_engine(async_url(url), name="paygate-keys", pool_size=5,
+        self._engine: AsyncEngine = postgres_engine(async_url(url), name="paygate-keys", pool_size=3,
                                                     max_overflow=0, isolation_level="AUTOCOMMIT",
                                                     pool_reset_on_return=None)
 
