@@ -5,7 +5,9 @@ the intent's unexpected funds in that asset (DESIGN §14: at most what arrived i
 intent's status and amounts are not touched). Both are sent by the same sender (sender.py).
 
 Create runs validate → load (read) → treasury balance (chain, no transaction open) → decide and persist (one write
-transaction holding the intent's row lock, so concurrent refunds of one intent are decided one after another).
+transaction holding the intent's row lock, so concurrent refunds of one intent are decided one after another, then
+the merchant's wallet account lock, as payouts take it, so that refunds and payouts together never spend more than
+the merchant's available balance: tests/e2e/treasury/test_refunds_within_available.py).
 """
 
 from __future__ import annotations
@@ -36,11 +38,12 @@ from server.payment_intents.totals import text
 from server.rails.base import AddressBook, InvalidAddress
 from server.rails.registry import Rails, key_scheme
 from server.refunds import convert
-from server.refunds.errors import InsufficientFunds, InvalidPaymentIntent, RefundAmountExceeded
+from server.refunds.errors import AboveAvailable, InsufficientFunds, InvalidPaymentIntent, RefundAmountExceeded
 from server.refunds.models import Refund, RefundTransaction
 from server.refunds.states import EVENT_TYPES, HOLDING, Event, Status, transition
 from server.rpc.context import Caller
 from server.scoping import get_owned, in_scope
+from server.treasury import ledger
 from server.wallet.addresses import treasury_address
 
 REFUNDABLE = frozenset({IntentStatus.SUCCESS, IntentStatus.PARTIAL_PAID})
@@ -239,6 +242,10 @@ async def _create(db: Database, env: Env, rails: Rails, caller: Caller, p: Plan,
         if intent is None or (not p.unexpected and intent.status not in REFUNDABLE):
             raise InvalidPaymentIntent()  # refunded in full (or changed) since the read above
         await check_remaining(session, p, amount)
+        # The chain's balance above also counts coin that is not the merchant's to give (fees, locked, unrecorded).
+        free = await ledger.available(session, caller.merchant_id, caller.livemode, p.asset.id, lock=True)
+        if amount > free:
+            raise AboveAvailable(text(amount), text(max(free, Decimal(0))), p.asset.id)
         now = db.clock.now()
         refund = Refund(
             id=new_id("rf"), merchant_id=caller.merchant_id, livemode=caller.livemode, payment_intent_id=intent.id,

@@ -178,6 +178,19 @@ async def balances(session: AsyncSession, merchant_id: str, livemode: bool) -> d
     return _per_asset(rows)
 
 
+async def available(session: AsyncSession, merchant_id: str, livemode: bool, asset_id: str, *,
+                    lock: bool = False) -> Decimal:
+    """The merchant's available balance in `asset_id`, at every address: what a payout or a refund may take. With
+    `lock`, read with the merchant's wallet account locked, in the transaction that then takes from it: two payouts
+    or refunds at once queue there, so neither can spend what the other has just taken."""
+    if lock:
+        await session.get(WalletAccount, (merchant_id, livemode), with_for_update=True, populate_existing=True)
+    found = (await session.exec(select(exact_sum(LedgerEntry.amount)).where(
+        LedgerEntry.merchant_id == merchant_id, LedgerEntry.livemode == livemode, LedgerEntry.asset_id == asset_id,
+        LedgerEntry.account == Account.AVAILABLE))).one()
+    return found if found is not None else ZERO
+
+
 async def held_at(session: AsyncSession, network: str, address: str) -> dict[str, dict[Account, Decimal]]:
     """asset id → account → what the ledger says sits at `address` (sweeps, reconciliation): SUM … GROUP BY."""
     total = exact_sum(LedgerEntry.amount)

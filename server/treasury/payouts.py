@@ -42,7 +42,6 @@ from server.treasury.models import Account, AddressStatus, CauseType, MerchantAd
 from server.treasury.payout_models import HOLDING, ApprovalActionKind, ApprovalStatus, PayoutStatus
 from server.treasury.payout_models import Payout as PayoutRow
 from server.treasury.sweeps import GasFunding, native_of
-from server.wallet.models import WalletAccount
 
 log = logging.getLogger("paygate.treasury.payouts")
 RESOURCE = "payout"
@@ -104,11 +103,6 @@ def _normalized(rt: Runtime, asset: Asset, address: str) -> str:
         raise invalid("receive_address", "not an address on this network") from None
 
 
-async def available(session: AsyncSession, caller: Caller, asset_id: str) -> Decimal:
-    sums = await ledger.balances(session, caller.merchant_id, caller.livemode)
-    return sums.get(asset_id, {}).get(Account.AVAILABLE, Decimal(0))
-
-
 async def estimated_fee(rt: Runtime, asset: Asset, treasury: str, destination: str, amount: Decimal) -> int:
     """The most the network fee can be at today's fees (gas times the fee cap), in the native coin's units."""
     payouts = rt.rails.payouts(asset.network)
@@ -121,7 +115,7 @@ async def estimated_fee(rt: Runtime, asset: Asset, treasury: str, destination: s
 async def preview(rt: Runtime, caller: Caller, request: pb.PreviewPayoutRequest) -> pb.PreviewPayoutResponse:
     async with rt.db.read() as session:
         asset, address, amount = await _resolve(session, rt.catalogue, caller, rt, request)
-        free = await available(session, caller, asset.id)
+        free = await ledger.available(session, caller.merchant_id, caller.livemode, asset.id)
         treasury = await treasury_of(rt, session, asset.network, caller.merchant_id, caller.livemode)
     native = native_of(rt.catalogue, asset.network)
     assert native is not None
@@ -156,10 +150,8 @@ async def create(rt: Runtime, caller: Caller, request: pb.CreatePayoutRequest) -
     except ChainUnavailable:
         fee = Decimal(0)
     async with rt.db.transaction() as session:
-        # One payout at a time per merchant and mode: the balance read below cannot change until this commits.
-        await session.get(WalletAccount, (caller.merchant_id, caller.livemode), with_for_update=True,
-                          populate_existing=True)
-        free = await available(session, caller, asset.id)
+        # One payout or refund at a time per merchant and mode: the balance cannot change until this commits.
+        free = await ledger.available(session, caller.merchant_id, caller.livemode, asset.id, lock=True)
         if amount > free:
             raise InsufficientFunds(f"source_amount: {text(amount)} is more than the available {text(free)}",
                                     field="source_amount")

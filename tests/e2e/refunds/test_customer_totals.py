@@ -10,7 +10,7 @@ from tests.chain import Chain
 from tests.conftest import ok
 from tests.e2e.paid_on_chain.test_paid_on_chain import base_units, open_intent, wait_for
 from tests.e2e.refunds.conftest import Shop
-from tests.e2e.refunds.support import PAYER, created, finished, fund_treasury
+from tests.e2e.refunds.support import PAYER, another_sale, created, finished, fund_treasury
 
 USDT = "USDT-ETH-TEST"
 
@@ -60,6 +60,7 @@ def test_a_charge_shows_its_refunds(chain: Chain, shop: Shop) -> None:
     intent = _paid_for(chain, shop, customer["id"], "10.50")
     [charge] = intent["charges"]
     assert (charge["refunded"], charge["amount_refunded"]["amount"], charge["refunds"]) == (False, "0", [])
+    another_sale(chain, shop)
     fund_treasury(chain, shop, usdt=20_000_000)
     rf = created(shop, intent["id"], "2.5")
     assert finished(chain, shop, rf["id"])["status"] == "Success"

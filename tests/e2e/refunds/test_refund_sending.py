@@ -13,6 +13,7 @@ from tests.e2e.refunds.conftest import Shop
 from tests.e2e.refunds.support import (
     FUNDER,
     PAYER,
+    another_sale,
     created,
     events_of,
     fund_treasury,
@@ -29,6 +30,7 @@ def _succeeded(chain: Chain, shop: Shop, refund_id: str) -> dict:
 
 def test_two_partial_refunds_then_the_rest_pay_the_payer_and_refund_the_intent(chain: Chain, shop: Shop) -> None:
     intent = paid_intent(chain, shop)
+    another_sale(chain, shop)
     fund_treasury(chain, shop, usdt=20_000_000)
     payer = chain.accounts[PAYER].address
     before = usdt_balance(chain, payer)
@@ -74,6 +76,7 @@ def test_a_native_eth_refund_pays_the_amount_less_the_network_fee(chain: Chain, 
 
 def test_twenty_concurrent_full_refunds_accept_exactly_one(chain: Chain, shop: Shop) -> None:
     intent = paid_intent(chain, shop)
+    another_sale(chain, shop)
     fund_treasury(chain, shop, usdt=20_000_000)
 
     def attempt(_: int) -> httpx.Response:
@@ -86,6 +89,7 @@ def test_twenty_concurrent_full_refunds_accept_exactly_one(chain: Chain, shop: S
 
 def test_a_treasury_without_gas_fails_the_refund_and_frees_its_amount(chain: Chain, shop: Shop) -> None:
     intent = paid_intent(chain, shop)
+    another_sale(chain, shop)
     chain.send_token("USDT", FUNDER, shop.treasury, 20_000_000)  # the token, but no ETH to pay gas with
     rf = _succeeded(chain, shop, created(shop, intent["id"], "10.5")["id"])
     assert (rf["status"], rf["failure_reason"], rf["transactions"]) == ("Failed", "insufficient_funds", [])

@@ -8,7 +8,7 @@ from tests.chain import Chain
 from tests.conftest import fails, ok
 from tests.e2e.paid_on_chain.test_paid_on_chain import open_intent
 from tests.e2e.refunds.conftest import Shop
-from tests.e2e.refunds.support import PAYER, created, fund_treasury, paid_intent, refund
+from tests.e2e.refunds.support import PAYER, another_sale, created, fund_treasury, paid_intent, refund
 
 
 def test_a_refund_of_a_paid_intent_starts_pending_to_the_payer(chain: Chain, shop: Shop) -> None:
@@ -56,6 +56,7 @@ def test_more_than_the_captured_amount_is_refused(chain: Chain, shop: Shop) -> N
 
 def test_refunds_together_never_exceed_the_captured_amount(chain: Chain, shop: Shop) -> None:
     intent = paid_intent(chain, shop)
+    another_sale(chain, shop)
     fund_treasury(chain, shop, usdt=20_000_000)
     created(shop, intent["id"], "10")
     fails(refund(shop, intent["id"], "0.51"), 400, "refund_amount_exceeded")

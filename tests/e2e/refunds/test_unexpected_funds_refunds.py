@@ -18,7 +18,7 @@ from tests.chain import Chain
 from tests.conftest import fails, ok
 from tests.e2e.paid_on_chain.test_paid_on_chain import open_intent, wait_for
 from tests.e2e.refunds.conftest import Shop
-from tests.e2e.refunds.support import PAYER, fund_treasury, refund, usdt_balance, wait_refund
+from tests.e2e.refunds.support import PAYER, another_sale, fund_treasury, refund, usdt_balance, wait_refund
 from tests.harness import Service
 from tests.harness import paygate as cli
 
@@ -43,6 +43,7 @@ def _final(chain: Chain, shop: Shop, refund_id: str) -> dict[str, Any]:
 
 def test_usdt_sent_to_an_eth_charge_is_refunded_in_usdt_to_its_sender(chain: Chain, shop: Shop) -> None:
     intent = _usdt_into_an_eth_charge(chain, shop)
+    another_sale(chain, shop)  # the processing fee on the unexpected funds is not the merchant's to give back
     fund_treasury(chain, shop, usdt=5 * ONE_USDT)
     payer = chain.accounts[PAYER].address
     before = usdt_balance(chain, payer)
@@ -87,6 +88,7 @@ def test_another_merchants_intent_is_an_invalid_payment_intent(chain: Chain, sho
 
 def test_concurrent_refunds_of_the_same_unexpected_funds_accept_exactly_one(chain: Chain, shop: Shop) -> None:
     intent = _usdt_into_an_eth_charge(chain, shop)
+    another_sale(chain, shop)
     fund_treasury(chain, shop, usdt=20 * ONE_USDT)
 
     def attempt(_: int) -> httpx.Response:
@@ -100,6 +102,7 @@ def test_concurrent_refunds_of_the_same_unexpected_funds_accept_exactly_one(chai
 def test_the_operator_refunds_unexpected_funds_from_the_command_line(chain: Chain, shop: Shop,
                                                                      paygate: Service) -> None:
     intent = _usdt_into_an_eth_charge(chain, shop, 2 * ONE_USDT)
+    another_sale(chain, shop)
     fund_treasury(chain, shop, usdt=5 * ONE_USDT)
     elsewhere = chain.accounts[PAYER + 5].address
     before = usdt_balance(chain, elsewhere)
