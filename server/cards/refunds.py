@@ -16,6 +16,10 @@ card refund whose last try (or creation) is `RETRY_AFTER_SECONDS` old is sent ag
 with the task in flight): it first looks for a refund the provider made with our refund id in its metadata and adopts
 it, and only then asks for one, with the same idempotency key. Every try moves `updated`, so a refund the provider
 keeps not answering goes to the back of the queue and never holds up the others.
+
+A refund the provider leaves unanswered for long is never given up (it may have been paid), but it is tried less
+often (a tenth of its age between tries, 30 s to 10 min) and, once it is `ALERT_AFTER_SECONDS` old, every unanswered
+try is logged as an error for the operator: the merchant's customer is waiting for money nobody is moving.
 """
 
 from __future__ import annotations
@@ -56,6 +60,10 @@ BATCH = 50
 # provider client's timeout and retries can outlast this), the same idempotency key makes the two asks one refund,
 # and only the first answer recorded moves the row.
 RETRY_AFTER_SECONDS = 30
+# The longest wait between two tries of a refund the provider keeps not answering.
+RETRY_AT_MOST_SECONDS = 600
+# A refund unanswered this long after its creation is the operator's to look at.
+ALERT_AFTER_SECONDS = 3600
 
 
 async def paid_card_charge(db: Database, caller: Caller, intent_id: str) -> tuple[PaymentIntent, Charge] | None:
@@ -122,13 +130,20 @@ async def create(db: Database, env: Env, cards: Cards, tasks: Tasks, caller: Cal
     return refund
 
 
+def due_again(now: int) -> sa.ColumnElement[bool]:
+    """A Pending refund's next try is due: `RETRY_AFTER_SECONDS` after its last, or a tenth of its age then (the
+    time from its creation to its last try), whichever is longer, but never more than `RETRY_AT_MOST_SECONDS`."""
+    waited = now - col(Refund.updated)
+    return sa.and_(waited >= RETRY_AFTER_SECONDS,
+                   sa.or_(waited >= RETRY_AT_MOST_SECONDS, 10 * waited >= col(Refund.updated) - col(Refund.created)))
+
+
 async def retry_pending(db: Database, env: Env, cards: Cards, *, now: int, limit: int = BATCH) -> int:
-    """Card refunds still Pending `RETRY_AFTER_SECONDS` after their last try are sent again; the number tried."""
+    """Card refunds still Pending whose next try is due (`due_again`) are sent again; the number tried."""
     async with db.read() as session:
         due = list(await session.exec(
             select(Refund.id).join(Charge, col(Charge.id) == col(Refund.charge_id))
-            .where(Refund.status == Status.PENDING, Charge.payment_method_type == payments.CARDS,
-                   col(Refund.updated) <= now - RETRY_AFTER_SECONDS)
+            .where(Refund.status == Status.PENDING, Charge.payment_method_type == payments.CARDS, due_again(now))
             .order_by(col(Refund.updated)).limit(limit)))
     for refund_id in due:
         try:
@@ -176,7 +191,13 @@ async def send(db: Database, env: Env, cards: Cards, refund_id: str, *, retry: b
         except Declined:
             failure = "provider_refused"
         except ProviderUnavailable:
-            log.warning("card refund not answered; asked again later", extra={"refund": refund.id})
+            age = db.clock.now() - refund.created
+            facts = {"refund": refund.id, "merchant": refund.merchant_id, "provider": charge.payment_provider,
+                     "age_seconds": age}
+            if age >= ALERT_AFTER_SECONDS:
+                log.error("card refund unanswered for over an hour; still asking", extra=facts)
+            else:
+                log.warning("card refund not answered; asked again later", extra=facts)
             await _tried(db, refund_id)
             return refund
     async with db.transaction() as session:

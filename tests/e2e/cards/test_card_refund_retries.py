@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import subprocess
 import sys
 import textwrap
@@ -14,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import httpx
+import pytest
 from paygate.v1 import refunds_pb2 as pb
 
 from server.cards import refunds as card_refunds
@@ -206,3 +208,61 @@ def test_a_card_refund_never_tried_because_its_process_died_is_sent_by_the_job(
         "refund.created", "refund.updated", "refund.updated", "refund.succeeded"]
     run_job(service, "retry_card_refunds", later=card_refunds.RETRY_AFTER_SECONDS + 1)  # done: nothing more
     assert provider_refunds(localstripe, merchant, intent) == [500]
+
+
+def unanswered_try(service: Service, *, later: int) -> None:
+    """One run of the retry job `later` seconds ahead, with provider_a answering nothing."""
+    async def retry(db: Database, rt: Runtime) -> None:
+        await card_refunds.retry_pending(db, rt, rt.cards, now=rt.clock.now())
+
+    in_service(service, retry, provider_down=True, later=later)
+
+
+def last_try(service: Service, refund_id: str) -> tuple[int, int]:
+    """The refund's (created, updated): `updated` is its last try."""
+    async def read(db: Database, rt: Runtime) -> tuple[int, int]:
+        async with db.read() as session:
+            refund = await session.get(Refund, refund_id)
+            assert refund is not None
+            return refund.created, refund.updated
+
+    return in_service(service, read)
+
+
+HOURS_2 = 7200
+
+
+def test_a_card_refund_left_unanswered_for_hours_is_tried_less_often_and_never_given_up(
+        service: Service, api: httpx.Client, merchant: dict[str, Any], localstripe: LocalStripe) -> None:
+    intent = paid_by_card(api, merchant, localstripe)
+    refund_id = refund_while_provider_down(service, merchant, intent["id"], "2")
+    created, _ = last_try(service, refund_id)
+    unanswered_try(service, later=HOURS_2)
+    _, tried = last_try(service, refund_id)
+    assert tried >= created + HOURS_2
+    # Two hours old: the next try waits a tenth of that, at most RETRY_AT_MOST_SECONDS, not RETRY_AFTER_SECONDS.
+    unanswered_try(service, later=HOURS_2 + card_refunds.RETRY_AFTER_SECONDS + 5)
+    assert last_try(service, refund_id)[1] == tried
+    unanswered_try(service, later=HOURS_2 + card_refunds.RETRY_AT_MOST_SECONDS + 5)
+    assert last_try(service, refund_id)[1] > tried
+    assert ok(api.get(f"/v1/refunds/{refund_id}"))["status"] == "Pending"
+    run_job(service, "retry_card_refunds", later=HOURS_2 + 2 * card_refunds.RETRY_AT_MOST_SECONDS + 10)
+    assert ok(api.get(f"/v1/refunds/{refund_id}"))["status"] == "Success"
+    assert provider_refunds(localstripe, merchant, intent) == [200]
+
+
+def test_a_card_refund_unanswered_for_over_an_hour_is_logged_as_an_error_for_the_operator(
+        service: Service, api: httpx.Client, merchant: dict[str, Any], localstripe: LocalStripe,
+        caplog: pytest.LogCaptureFixture) -> None:
+    intent = paid_by_card(api, merchant, localstripe)
+    with caplog.at_level(logging.WARNING, logger="paygate.cards"):
+        refund_id = refund_while_provider_down(service, merchant, intent["id"], "1")
+        unanswered_try(service, later=card_refunds.ALERT_AFTER_SECONDS - card_refunds.RETRY_AT_MOST_SECONDS)
+        unanswered_try(service, later=card_refunds.ALERT_AFTER_SECONDS + card_refunds.RETRY_AT_MOST_SECONDS)
+    mine = [r for r in caplog.records if r.__dict__.get("refund") == refund_id]
+    assert [r.levelname for r in mine] == ["WARNING", "WARNING", "ERROR"]
+    alert = mine[-1].__dict__
+    assert alert["age_seconds"] >= card_refunds.ALERT_AFTER_SECONDS and alert["merchant"] == merchant["merchant_id"]
+    settled = card_refunds.ALERT_AFTER_SECONDS + 3 * card_refunds.RETRY_AT_MOST_SECONDS
+    run_job(service, "retry_card_refunds", later=settled)
+    assert ok(api.get(f"/v1/refunds/{refund_id}"))["status"] == "Success"
