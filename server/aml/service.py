@@ -148,7 +148,8 @@ async def _settle(session: AsyncSession, verdicts: Sequence[tuple[str, Verdict]]
 async def _record(session: AsyncSession, transfer: ChainTransfer, verdict: Verdict, now: int) -> None:
     """The verdict on the transfer (written with the session's next flush), and the listeners told."""
     previous_aml = transfer.aml_status
-    transfer.aml_status, transfer.aml_info, transfer.updated_at = verdict.status, verdict.info[:500], now
+    transfer.aml_status, transfer.aml_info = verdict.status, verdict.info[:500]
+    transfer.stamp(now)
     session.add(transfer)
     log.info("aml verdict", extra={"transfer": transfer.id, "aml_status": verdict.status})
     await hooks.notify(session, transfer, transfer.status, previous_aml)

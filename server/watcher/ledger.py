@@ -125,7 +125,8 @@ class Ledger:
                 await self._move(session, row, status, confirmations, has_check=row.id in checked)
                 counts.status_changes += 1
             elif confirmations != row.confirmations:
-                row.confirmations, row.updated_at = confirmations, now_of(session)
+                row.confirmations = confirmations
+                row.stamp(now_of(session))
                 session.add(row)  # a count alone is not a change listeners act on
         return counts
 
@@ -151,7 +152,8 @@ class Ledger:
     async def _move(self, session: AsyncSession, row: ChainTransfer, status: TransferStatus,
                     confirmations: int, *, has_check: bool | None = None) -> None:
         previous = row.status
-        row.status, row.confirmations, row.updated_at = status, confirmations, now_of(session)
+        row.status, row.confirmations = status, confirmations
+        row.stamp(now_of(session))
         session.add(row)
         await self._changed(session, row, previous, row.aml_status, has_check=has_check)
 

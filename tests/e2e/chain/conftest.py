@@ -12,6 +12,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.chains.hooks import TransferListener
 from server.chains.models import ChainTransfer
+from server.clock import Clock
 from tests.chain import Chain, chain  # noqa: F401 - the session fixture
 from tests.e2e.chain.rig import Rig, deny_list_screening
 from tests.harness import create_database, drop_database
@@ -42,9 +43,10 @@ def heard() -> list[Heard]:
     return []
 
 
-def make_rig(chain: Chain, database_url: str, heard: list[Heard], mode: str = "sync") -> Rig:  # noqa: F811
+def make_rig(chain: Chain, database_url: str, heard: list[Heard], mode: str = "sync",  # noqa: F811
+             clock: Clock | None = None) -> Rig:
     screening = deny_list_screening(chain.accounts[DENIED_SENDER].address, mode)
-    return Rig(database_url, chain.networks_file, screening, listeners=[recorder(heard)])
+    return Rig(database_url, chain.networks_file, screening, listeners=[recorder(heard)], clock=clock)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

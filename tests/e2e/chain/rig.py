@@ -15,7 +15,7 @@ from server.assets.catalogue import Network, load
 from server.chains import hooks
 from server.chains.hooks import TransferListener
 from server.chains.models import ChainTransfer, NetworkCursor, WatchedAddress
-from server.clock import now_of
+from server.clock import Clock, now_of
 from server.db import Database, migrate
 from server.rails.evm.scanner import EvmScanner
 from server.watcher import NetworkWatcher, PassReport
@@ -33,15 +33,16 @@ class Rig:
     """One database and one watcher, on one event loop (the engine and the JSON-RPC session stay on it)."""
 
     def __init__(self, database_url: str, networks_file: Path, screening: Screening, *, migrated: bool = False,
-                 listeners: Sequence[TransferListener] = ()) -> None:
-        """`listeners`: what the watcher notifies in its transactions (a runtime's packages would register them)."""
+                 listeners: Sequence[TransferListener] = (), clock: Clock | None = None) -> None:
+        """`listeners`: what the watcher notifies in its transactions (a runtime's packages would register them);
+        `clock`: the database's, when the test sets the time (the wall clock otherwise)."""
         if not migrated:
             migrate.upgrade(database_url)
         self.loop = asyncio.new_event_loop()
         self.url = database_url
         self.network: Network = load(networks_file).networks[NETWORK]
         self.screening = screening
-        self.db = Database(database_url)
+        self.db = Database(database_url, clock=clock)
         self.listeners = tuple(listeners)
         for listener in self.listeners:
             hooks.listen(self.db, listener)
