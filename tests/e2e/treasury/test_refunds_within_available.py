@@ -15,7 +15,7 @@ from tests.chain import Chain
 from tests.conftest import fails, ok
 from tests.e2e.refunds.support import FUNDER, created, fund_treasury, paid_intent, refund
 from tests.e2e.treasury.conftest import Merchant
-from tests.e2e.treasury.payout_support import available
+from tests.e2e.treasury.payout_support import available, verified_address
 from tests.e2e.treasury.test_record_funding import record
 from tests.harness import Service
 
@@ -56,6 +56,21 @@ def test_two_refunds_at_once_never_take_the_available_balance_below_zero(chain: 
     assert [a.json()["error_code"] for a in answers if a.status_code == 400] == ["insufficient_funds"]
     assert refunds_of(shop, first["id"]) + refunds_of(shop, second["id"]) == 1
     assert available(shop, USDT) == "10.29"
+
+
+def test_a_refund_and_a_payout_at_once_never_both_take_the_last_of_the_available_balance(
+        chain: Chain, shop: Merchant) -> None:
+    intent = paid_intent(chain, shop, USDT, "10.50")
+    to = verified_address(chain, shop)
+    fund_treasury(chain, shop, usdt=HAND_FUNDED)
+    payout = {"source_coin": USDT, "source_amount": "10.395", "receive_account_id": to["id"]}
+    with ThreadPoolExecutor(2) as pool:
+        asked = [pool.submit(shop.api.post, "/v1/payouts", json=payout),
+                 pool.submit(refund, shop, intent["id"], "10.395")]
+        answers = [a.result() for a in asked]
+    assert sorted(a.status_code for a in answers) == [200, 400], [a.text for a in answers]
+    assert [a.json()["error_code"] for a in answers if a.status_code == 400] == ["insufficient_funds"]
+    assert available(shop, USDT) == "0"
 
 
 def test_a_recorded_funding_makes_room_for_a_full_refund_including_the_processing_fee(
