@@ -55,6 +55,10 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class Settings:
     database_url: str = DEFAULT_DATABASE_URL
+    # PostgreSQL only: connections each process keeps open for units of work (5 more in bursts). With the key look-up's
+    # 3 and the rate limiter's 5 + 5, a process holds at most this + 18; every process of every machine counts
+    # against the server's max_connections.
+    database_pool_size: int = 10
     http_addr: str = "127.0.0.1:8000"
     grpc_addr: str = "127.0.0.1:50051"
     checkout_url: str = ""
@@ -175,6 +179,7 @@ _ENV = {
     "PAYGATE_ENCRYPTION_KEY": "encryption_key",
     "PAYGATE_SMTP_URL": "smtp_url",
     "PAYGATE_QUOTE_SECONDS": "quote_seconds",
+    "PAYGATE_DATABASE_POOL_SIZE": "database_pool_size",
     "PAYGATE_PROVIDER_A_API_BASE": "provider_a_api_base",
     "PAYGATE_MAIL_FROM": "mail_from",
     "PAYGATE_MAIL_DIR": "mail_dir",
@@ -321,6 +326,7 @@ def _validate(raw: dict[str, object]) -> Settings:
     if not isinstance(charges, int) or isinstance(charges, bool) or not 1 <= charges <= 1000:
         raise ConfigError(f"max_charges_per_intent {charges!r}: expected a whole number from 1 to 1000")
     s["max_charges_per_intent"] = charges
+    s["database_pool_size"] = _whole(raw, "database_pool_size", Settings.database_pool_size, 1, 200)
     s["webhooks"] = _webhooks(raw.get("webhooks"))
     s.update(_grpc_tls(raw))
     s["sweeps"] = _flag(raw, "sweeps", True)
@@ -329,6 +335,16 @@ def _validate(raw: dict[str, object]) -> Settings:
     s.update(_rate_limits(raw))
     s.update(_mail(raw))
     return Settings(**s)  # type: ignore[arg-type]
+
+
+def _whole(raw: dict[str, object], name: str, default: int, low: int, high: int) -> int:
+    """A whole number from `low` to `high`, from a TOML integer or an environment string of ASCII digits."""
+    value = raw.get(name, default)
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        value = int(value.strip())
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ConfigError(f"{name} {value!r}: expected a whole number from {low} to {high}")
+    return value
 
 
 def _mail(raw: dict[str, object]) -> dict[str, object]:

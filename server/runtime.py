@@ -67,7 +67,8 @@ class Runtime:
         """Raises CatalogueError (a bad networks file) and WalletError (a bad mnemonic) before anything runs."""
         catalogue = catalogue or load(settings.networks_file, settings.providers)
         clock = clock or (db.clock if db is not None else SystemClock())
-        db = db or Database(settings.database_url, group_commit=settings.sqlite_group_commit, clock=clock)
+        db = db or Database(settings.database_url, pool_size=settings.database_pool_size,
+                            group_commit=settings.sqlite_group_commit, clock=clock)
         if db.clock is not clock:  # rows stamped on one clock, due-checks on another: the bug this prevents
             raise ValueError("the runtime's clock must be its database's: build the Database with clock=")
         box = SecretBox(settings.encryption_key, var_dir)

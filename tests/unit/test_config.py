@@ -311,3 +311,10 @@ def test_the_facade_channel_is_taken_from_the_file(empty_cwd: Path):
 
 def test_an_unknown_facade_channel_is_one_line_naming_the_setting():
     assert "facade_channel" in one_line_error({"PAYGATE_FACADE_CHANNEL": "pigeon"})
+
+
+def test_database_pool_size_defaults_to_ten_and_takes_a_whole_number_from_one_to_two_hundred():
+    assert load_settings({}).database_pool_size == 10
+    assert load_settings({"PAYGATE_DATABASE_POOL_SIZE": " 40 "}).database_pool_size == 40
+    for bad in ("0", "201", "-3", "ten", "4.5", "\uff14\uff10", "\u0664"):  # full-width 40, Arabic-Indic 4
+        assert one_line_error({"PAYGATE_DATABASE_POOL_SIZE": bad}).startswith("database_pool_size"), bad

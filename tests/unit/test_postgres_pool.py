@@ -12,12 +12,14 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from server.composition import compose
+from server.config import load_settings
 from server.db import Database
 from server.db.engine import async_url
 from server.db.postgres_pool import IDLE_SECONDS, postgres_engine
 from server.ratelimit.buckets import Limit, PostgresBuckets
 from server.rpc.auth import _EngineKeys
-from tests.harness import migrated_database
+from tests.harness import TEST_NETWORKS, migrated_database
 
 PID = sa.text("SELECT pg_backend_pid()")
 
@@ -177,3 +179,18 @@ def test_a_connection_killed_while_idle_is_replaced_before_use(url: str) -> None
 
     before, after = asyncio.run(scenario())
     assert after != before
+
+
+def test_a_runtime_keeps_the_configured_number_of_connections_for_units_of_work(url: str, tmp_path: Path) -> None:
+    networks = tmp_path / "networks.toml"
+    networks.write_text(TEST_NETWORKS)
+    rt = compose(load_settings({"PAYGATE_DATABASE_URL": url, "PAYGATE_NETWORKS": str(networks),
+                                "PAYGATE_DATABASE_POOL_SIZE": "7"}), var_dir=tmp_path / "var")
+
+    async def kept() -> int:
+        try:
+            return int(rt.db.engine.pool.size())  # type: ignore[attr-defined]
+        finally:
+            await rt.db.close()
+
+    assert asyncio.run(kept()) == 7
