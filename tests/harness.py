@@ -194,7 +194,10 @@ def start(kind: str, workdir: Path, *, only: tuple[str, ...] = (), networks_file
                PAYGATE_GRPC_REFLECTION="true",
                # Limits the normal suite never reaches; tests of the limits start a service with small ones.
                PAYGATE_RATE_LIMIT_BURST="100000", PAYGATE_RATE_LIMIT_CHECKOUT_BURST="100000",
-               PAYGATE_RATE_LIMIT_IP_BURST="100000")
+               PAYGATE_RATE_LIMIT_IP_BURST="100000",
+               # The suite runs several services per xdist worker against one PostgreSQL (max_connections 100 on
+               # this machine), and a full run with 10 kept per service once ran out ("too many clients"): 4 here.
+               PAYGATE_DATABASE_POOL_SIZE="4")
     env.update(extra_env or {})
     migrated = paygate(env, workdir, "migrate")
     assert migrated.returncode == 0, migrated.stderr
