@@ -1,6 +1,7 @@
 """`new_row(Model, **values)`: a new table row object, the same as `Model(**values)` makes, for code that makes them
 by the thousand (a renewal sweep's invoices, intents and events) or on a hot path (a create); `insert_new(session,
-*rows)` writes such rows with one INSERT, outside the session's unit of work.
+*rows)` writes such rows with one INSERT, outside the session's unit of work (a prepared statement,
+server/db/prepared.py).
 
 `Model(**values)` on a SQLModel table sets each field through `setattr`: SQLAlchemy's attribute event and history
 bookkeeping, then pydantic's `__setattr__`, once per column; that was a fifth of a renewal sweep's time. A new
@@ -26,6 +27,8 @@ from sqlalchemy.orm import class_mapper
 from sqlalchemy.orm.base import manager_of_class
 from sqlmodel import SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server.db.prepared import Prepared
 
 M = TypeVar("M", bound=SQLModel)
 
@@ -81,16 +84,17 @@ def new_row(model: type[M], **values: Any) -> M:
     return obj
 
 
-_columns_of: dict[type[Any], tuple[sa.Table, tuple[tuple[str, str], ...]]] = {}
+_inserts: dict[type[Any], tuple[Prepared, tuple[tuple[str, str], ...]]] = {}
 
 
-def _columns(model: type[Any]) -> tuple[sa.Table, tuple[tuple[str, str], ...]]:
-    found = _columns_of.get(model)
+def _insert_of(model: type[Any]) -> tuple[Prepared, tuple[tuple[str, str], ...]]:
+    """The model's INSERT of every column, and its (attribute, column) pairs."""
+    found = _inserts.get(model)
     if found is not None:
         return found
     mapper = class_mapper(model)
     pairs = tuple((attr.key, attr.columns[0].key) for attr in mapper.column_attrs)
-    made = _columns_of[model] = (cast(sa.Table, mapper.local_table), pairs)
+    made = _inserts[model] = (Prepared(sa.insert(cast(sa.Table, mapper.local_table))), pairs)
     return made
 
 
@@ -102,9 +106,9 @@ async def insert_new(session: AsyncSession, *rows: SQLModel) -> None:
     of work loads them like any other row, and a change to one of them is never written."""
     if not rows:
         return
-    table, pairs = _columns(type(rows[0]))
+    insert, pairs = _insert_of(type(rows[0]))
     if any(type(row) is not type(rows[0]) for row in rows):
         raise TypeError("insert_new: rows of one model at a time")
     values = [{column: row.__dict__[attr] for attr, column in pairs} for row in rows]
     # One row is executed, not "executed many": the DB-API's executemany path costs more per statement.
-    await session.exec(sa.insert(table), params=values[0] if len(values) == 1 else values)
+    await insert.write(session, values[0] if len(values) == 1 else values)

@@ -20,6 +20,9 @@ of the event loop; on SQLite's one writer they were most of the time a write uni
 runs the whole statement (cursor, execute, fetch all rows, close) as one call on the connection's thread and keeps
 the rows, the description, the row count and the last row id in the adapter. The sqlite3 cursor never leaves that
 call, so it is finalized when the call ends, whatever happens to the task that awaited it.
+
+No hop at all for a prepared statement (server/db/prepared.py) on a connection that holds the write lock
+(`run_prepared`): in WAL mode such a statement never waits for a lock, so it runs on the event loop.
 """
 
 from __future__ import annotations
@@ -159,6 +162,8 @@ class OneHopCursor:
             if operation.lstrip()[:6].upper() != "SELECT":
                 adapt._writes = True
             await_(self._run(_run_one, operation, parameters))
+            if operation == "BEGIN IMMEDIATE":
+                adapt._write_locked = True
         except Exception as error:
             adapt._handle_exception(error)
 
@@ -221,17 +226,34 @@ class OneHopConnection(AsyncAdapt_aiosqlite_connection):
     connection is in flight on its thread (a cancelled statement may still be: then it queues behind it). A ROLLBACK
     right after a COMMIT or ROLLBACK (the pool's reset) is skipped: there is no transaction to end."""
 
-    __slots__ = ("_idle", "_sent", "_writes")
+    __slots__ = ("_idle", "_sent", "_write_locked", "_writes")
     _cursor_cls = OneHopCursor  # type: ignore[assignment]
 
     def __init__(self, dbapi: Any, connection: Any) -> None:
         super().__init__(dbapi, connection)
         self._idle = False  # the last operation was a COMMIT or ROLLBACK that succeeded
         self._writes = False  # the transaction ran something other than a SELECT or an instant statement
+        self._write_locked = False  # in a transaction begun with BEGIN IMMEDIATE: it holds the write lock
         self._sent = [0, 0]  # operations queued to the thread (by the loop), finished (by the thread)
 
     def _quiet(self) -> bool:
         return self._sent[0] == self._sent[1]
+
+    async def run_prepared(self, operation: str, parameters: Any, *, many: bool, reads: bool) -> list[Any]:
+        """A statement of server/db/prepared.py, its rows returned: on the event loop when this connection holds the
+        write lock and nothing of it is in flight (it cannot wait for a lock; prepared statements touch a few rows
+        by index), else in one hop to the connection's thread. sqlite3's errors are raised as they are."""
+        self._idle = False
+        if not reads:
+            self._writes = True
+        conn: sqlite3.Connection = self._connection._conn
+        run = _run_many if many else _run_one
+        # in_transaction: an error SQLite answers by rolling back (a full disk) has ended the transaction and its lock.
+        if self._write_locked and self._quiet() and conn.in_transaction:
+            return run(conn, operation, parameters)[1]
+        async with self._execute_mutex:
+            outcome: _Outcome = await self._on_thread(partial(run, conn, operation, parameters))
+        return outcome[1]
 
     def _on_thread(self, work: Callable[[], Any]) -> Awaitable[Any]:
         sent = self._sent
@@ -247,6 +269,7 @@ class OneHopConnection(AsyncAdapt_aiosqlite_connection):
         return connection._execute(counted)
 
     def _end(self, how: str) -> None:
+        self._write_locked = False  # ended, or in doubt: no statement may count on holding the lock any more
         connection: aiosqlite.Connection = self._connection  # type: ignore[assignment]
         if not connection._connection:  # closed: as SQLAlchemy's adapter, nothing to end
             return

@@ -10,6 +10,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.clock import now_of
+from server.db.prepared import Prepared
 from server.events.models import Event
 from server.ids import new_id
 from server.paging import Page, newest_first
@@ -31,7 +32,8 @@ def _pending(event: Event, endpoint: WebhookEndpoint | Subscriber, *, attempt: i
 _ENDPOINTS = cast(sa.Table, WebhookEndpoint.__table__)  # type: ignore[attr-defined]
 
 
-def _active(merchant_id: str, livemode: bool) -> tuple[sa.ColumnElement[bool], ...]:
+def _active(merchant_id: str | sa.BindParameter[str],
+            livemode: bool | sa.BindParameter[bool]) -> tuple[sa.ColumnElement[bool], ...]:
     """The one rule for which endpoints receive a merchant's events in a mode."""
     return (_ENDPOINTS.c.merchant_id == merchant_id, _ENDPOINTS.c.livemode == livemode,
             _ENDPOINTS.c.disabled.is_(False), _ENDPOINTS.c.deleted_at.is_(None))
@@ -50,6 +52,11 @@ class Subscriber(NamedTuple):
     enabled_events: list[str]
 
 
+# Read for every event written: prepared (server/db/prepared.py).
+_SUBSCRIBERS = Prepared(sa.select(_ENDPOINTS.c.id, _ENDPOINTS.c.url, _ENDPOINTS.c.enabled_events)
+                        .where(*_active(sa.bindparam("merchant_id"), sa.bindparam("livemode"))))
+
+
 async def _endpoints_of(session: AsyncSession, merchant_id: str, livemode: bool) -> list[Subscriber]:
     """The active endpoints, looked up once per transaction: a transaction recording many events (a batch job)
     makes one query, not one per event. Endpoints are never changed in a transaction that records events."""
@@ -60,8 +67,7 @@ async def _endpoints_of(session: AsyncSession, merchant_id: str, livemode: bool)
     cache: dict[tuple[str, bool], list[Subscriber]] = held[1]
     key = (merchant_id, livemode)
     if key not in cache:
-        rows = await session.exec(select(_ENDPOINTS.c.id, _ENDPOINTS.c.url, _ENDPOINTS.c.enabled_events)
-                                  .where(*_active(merchant_id, livemode)))
+        rows = await _SUBSCRIBERS.rows(session, {"merchant_id": merchant_id, "livemode": livemode})
         cache[key] = [Subscriber(*row) for row in rows]
     return cache[key]
 

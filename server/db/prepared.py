@@ -1,0 +1,128 @@
+"""`Prepared(statement)`: a hot-path statement compiled once per dialect and, on SQLite, run straight on the driver.
+
+Why (issue 13, bench/RESULTS.md): a create-customer runs three small statements (the customer's INSERT, its
+event's INSERT, the read of the merchant's webhook endpoints). Through the session, each one paid SQLAlchemy's
+execution set-up (the ORM's compile state, the statement cache's key, an execution context, the greenlet hop of the
+async adapter) and a hand-off to the connection's thread and back: together about as much CPU as everything else
+the request does. A `Prepared` statement pays those once: the SQL text, the order of its parameters, and the
+column types' bind and result conversions are worked out on first use for each dialect and kept.
+
+On SQLite (paygate's own driver, server/db/sqlite_driver.py) it runs as one call on the sqlite3 connection:
+- on the event loop, without a thread hop, when the connection holds the write lock already (a writer's
+  `BEGIN IMMEDIATE` has returned; WAL) and nothing of it is in flight on its thread: such a statement never
+  waits for a lock, and a statement prepared here touches a few rows by index, so it holds the loop for microseconds;
+- otherwise in one hop to the connection's thread, as every other statement.
+On PostgreSQL, and on any other connection, it is executed through the session as usual.
+
+Either way it runs in the session's transaction (begun first if it is not yet), after the session has flushed what
+it holds (as the session's autoflush would), and a driver error is raised as SQLAlchemy's (`IntegrityError`,
+`OperationalError`, …), so callers and the RPC pipeline's error mapping see no difference. Only for statements with
+plain named parameters (no expanding `IN` lists).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Dialect
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server.db.sqlite_driver import OneHopConnection
+
+_Convert = Callable[[Any], Any] | None
+
+
+_NO_DEFAULT = object()
+
+
+class _Plan:
+    __slots__ = ("binds", "is_read", "results", "sql")
+
+    def __init__(self, sql: str, binds: tuple[tuple[str, _Convert, Any], ...], results: tuple[_Convert, ...],
+                 is_read: bool) -> None:
+        self.sql, self.binds, self.results, self.is_read = sql, binds, results, is_read
+
+
+class Prepared:
+    """One statement (a `select(...)` of columns, an `insert(table)`, an `update`/`delete` with `bindparam`s),
+    compiled once per dialect. Parameters are given by their bind names (for `insert(table)`: the column keys)."""
+
+    def __init__(self, statement: sa.Executable) -> None:
+        self.statement = statement
+        self.is_read = isinstance(statement, sa.Select)
+        self._plans: dict[Dialect, _Plan] = {}
+        binds = statement.compile().binds  # type: ignore[attr-defined]
+        self._required = frozenset(name for name, bind in binds.items() if bind.required)
+
+    def plan(self, dialect: Dialect) -> _Plan:
+        found = self._plans.get(dialect)
+        if found is not None:
+            return found
+        compiled = self.statement.compile(dialect=dialect)  # type: ignore[attr-defined]
+        names = compiled.positiontup
+        if names is None:
+            raise TypeError(f"Prepared: {dialect.name} does not take positional parameters")
+        binds: list[tuple[str, _Convert, Any]] = []
+        for name in names:
+            bind = compiled.binds[name]
+            if bind.expanding:
+                raise TypeError(f"Prepared: parameter {name!r} is an expanding list")
+            # A literal in the statement (`column == "x"`) is a bind with a value: used when not given.
+            default = _NO_DEFAULT if bind.required else bind.effective_value
+            binds.append((name, bind.type.dialect_impl(dialect).bind_processor(dialect), default))
+        results: tuple[_Convert, ...] = ()
+        if isinstance(self.statement, sa.Select):
+            results = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None)
+                            for column in self.statement.selected_columns)
+        found = self._plans[dialect] = _Plan(compiled.string, tuple(binds), results, self.is_read)
+        return found
+
+    async def rows(self, session: AsyncSession, params: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+        """A select's rows, as tuples of the selected columns' Python values."""
+        return await self._execute(session, params, many=False)
+
+    async def write(self, session: AsyncSession, params: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> None:
+        """Runs the statement once, or once per parameter set of a sequence (one `executemany`)."""
+        many = not isinstance(params, Mapping)
+        if many and not params:
+            return
+        await self._execute(session, params, many=many)
+
+    async def _execute(self, session: AsyncSession, params: Any, *, many: bool) -> list[tuple[Any, ...]]:
+        if session.sync_session.autoflush and (session.new or session.dirty or session.deleted):
+            await session.flush()
+        conn = await session.connection()  # begins the session's transaction if it has not begun
+        raw = conn.sync_connection.connection.dbapi_connection  # type: ignore[union-attr]
+        if not isinstance(raw, OneHopConnection):
+            for given in (params if many else [params]):
+                missing = self._required - given.keys()
+                if missing:
+                    raise TypeError(f"Prepared: no value for parameter {min(missing)!r}")
+            result = await session.exec(self.statement, params=params)  # type: ignore[call-overload]
+            return [tuple(row) for row in result] if self.is_read else []
+        plan = self.plan(conn.dialect)
+        args: Any = [_args(plan, p) for p in params] if many else _args(plan, params)
+        try:
+            rows = await raw.run_prepared(plan.sql, args, many=many, reads=plan.is_read)
+        except sqlite3.Error as e:
+            raise sa.exc.DBAPIError.instance(plan.sql, None, e, sqlite3.Error, hide_parameters=True,
+                                             dialect=conn.dialect) from e
+        if plan.results and any(plan.results):
+            convert = plan.results
+            return [tuple(c(v) if c else v for c, v in zip(convert, row, strict=True)) for row in rows]
+        return [tuple(row) for row in rows]
+
+
+def _args(plan: _Plan, params: Mapping[str, Any]) -> tuple[Any, ...]:
+    args = []
+    for name, convert, default in plan.binds:
+        value = params.get(name, default)
+        if value is _NO_DEFAULT:
+            raise TypeError(f"Prepared: no value for parameter {name!r}")
+        args.append(convert(value) if convert else value)
+    return tuple(args)
+
+
