@@ -14,6 +14,8 @@ from typing import Any, Protocol, TypeVar
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from server.db.construct import read_by_key
+from server.db.engine import READ_ONLY
 from server.errors import Forbidden, NotFound
 from server.rpc.context import Caller
 
@@ -43,6 +45,8 @@ async def _get(session: AsyncSession, model: type[T], object_id: str, lock: bool
     """`lock`: the row locked until the end of the transaction (and read again if the session held it)."""
     if not object_id:
         return None
+    if not lock and session.info.get(READ_ONLY):
+        return await read_by_key(session, model, object_id)
     return await session.get(model, object_id, with_for_update=lock, populate_existing=lock)
 
 

@@ -31,6 +31,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server.db.prepared import Prepared
 
 M = TypeVar("M", bound=SQLModel)
+R = TypeVar("R")
 
 _Plan = tuple[frozenset[str], dict[str, Any], dict[str, Any]]  # names, plain defaults, default factories
 _plans: dict[type[Any], _Plan] = {}
@@ -112,3 +113,41 @@ async def insert_new(session: AsyncSession, *rows: SQLModel) -> None:
     values = [{column: row.__dict__[attr] for attr, column in pairs} for row in rows]
     # One row is executed, not "executed many": the DB-API's executemany path costs more per statement.
     await insert.write(session, values[0] if len(values) == 1 else values)
+
+
+_loads: dict[type[Any], tuple[Prepared, tuple[str, ...]] | None] = {}
+
+
+def _load_of(model: type[Any]) -> tuple[Prepared, tuple[str, ...]] | None:
+    """The model's SELECT of every column by its primary key, and the attributes in column order; None for a model
+    `new_row` cannot make or whose key is not one column."""
+    if model in _loads:
+        return _loads[model]
+    mapper = class_mapper(model)
+    try:
+        _plan(model)
+    except TypeError:
+        made = _loads[model] = None
+        return made
+    if len(mapper.primary_key) != 1:
+        made = _loads[model] = None
+        return made
+    attrs = tuple(attr.key for attr in mapper.column_attrs)
+    columns = [attr.columns[0] for attr in mapper.column_attrs]
+    select = sa.select(*columns).where(mapper.primary_key[0] == sa.bindparam("key"))
+    made = _loads[model] = (Prepared(select), attrs)
+    return made
+
+
+async def read_by_key(session: AsyncSession, model: type[R], key: Any) -> R | None:
+    """`session.get(model, key)` for a read-only unit of work, as a prepared statement (server/db/prepared.py): the
+    row comes back as a new object, the way `new_row` makes them, not one the session tracks, so it is never written
+    back; read it, never change it. Models `new_row` cannot make are read with `session.get`."""
+    load = _load_of(model)
+    if load is None:
+        return await session.get(model, key)
+    select, attrs = load
+    rows = await select.rows(session, {"key": key})
+    if not rows:
+        return None
+    return cast(R, new_row(cast(type[SQLModel], model), **dict(zip(attrs, rows[0], strict=True))))

@@ -97,7 +97,7 @@ def configure_sqlite(engine: sa.Engine, *, writer: bool = True) -> None:
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA synchronous=NORMAL")
-        cur.execute("PRAGMA busy_timeout=10000")
+        cur.execute(f"PRAGMA busy_timeout={sqlite_driver.BUSY_TIMEOUT_MS}")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
 
@@ -105,6 +105,10 @@ def configure_sqlite(engine: sa.Engine, *, writer: bool = True) -> None:
     def _on_begin(conn: sa.Connection) -> None:
         # Writers take the write lock up front; readers read a snapshot and never wait for writers (WAL).
         conn.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
+
+
+# In the `info` of a read-only unit of work's session (`Database.read`): what it loads is never written back.
+READ_ONLY = "read_only"
 
 
 class Database:
@@ -151,7 +155,7 @@ class Database:
             configure_sqlite(self._reader.sync_engine, writer=False)
         self._sessions = async_sessionmaker(self.engine, class_=AsyncSession, expire_on_commit=False, info=info)
         self._read_sessions = async_sessionmaker(self._reader, class_=AsyncSession, expire_on_commit=False,
-                                                 info=info)
+                                                 info={**info, READ_ONLY: True})
 
     @property
     def is_postgres(self) -> bool:

@@ -124,6 +124,21 @@ def _run_many(conn: sqlite3.Connection, operation: str, seq_of_parameters: Any) 
     return _run(conn, operation, seq_of_parameters, many=True)
 
 
+BUSY_TIMEOUT_MS = 10_000  # how long a statement on a connection's thread waits for a lock (configure_sqlite)
+_LOCK_ERRORS = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def _read_without_waiting(conn: sqlite3.Connection, operation: str, parameters: Any) -> list[Any]:
+    """A read on the event loop that fails at once, instead of sleeping in SQLite's busy handler, when it would
+    have to wait for a lock. In WAL mode a reader waits only in rare moments (a recovery, the last connection's
+    checkpoint, another process in exclusive locking mode); a read changes nothing, so it is simply run again."""
+    conn.execute("PRAGMA busy_timeout=0")
+    try:
+        return _run_one(conn, operation, parameters)[1]
+    finally:
+        conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+
+
 class OneHopCursor:
     """The DBAPI cursor SQLAlchemy's async adapter expects (`AsyncAdapt_dbapi_cursor`'s surface), with each
     `execute` one call on the connection's thread. Rows are buffered, as the stock adapter's are."""
@@ -240,17 +255,26 @@ class OneHopConnection(AsyncAdapt_aiosqlite_connection):
         return self._sent[0] == self._sent[1]
 
     async def run_prepared(self, operation: str, parameters: Any, *, many: bool, reads: bool) -> list[Any]:
-        """A statement of server/db/prepared.py, its rows returned: on the event loop when this connection holds the
-        write lock and nothing of it is in flight (it cannot wait for a lock; prepared statements touch a few rows
-        by index), else in one hop to the connection's thread. sqlite3's errors are raised as they are."""
+        """A statement of server/db/prepared.py (a few rows by index), its rows returned. When nothing of this
+        connection is in flight on its thread, it runs on the event loop: a write when the connection holds the
+        write lock (it cannot wait for one), a read unless it would have to wait for a lock (then it goes to the
+        thread, where the wait stalls nothing else). Otherwise one hop to the thread. sqlite3's errors are raised
+        as they are."""
         self._idle = False
         if not reads:
             self._writes = True
         conn: sqlite3.Connection = self._connection._conn
         run = _run_many if many else _run_one
-        # in_transaction: an error SQLite answers by rolling back (a full disk) has ended the transaction and its lock.
-        if self._write_locked and self._quiet() and conn.in_transaction:
-            return run(conn, operation, parameters)[1]
+        if self._quiet():
+            # in_transaction: an error SQLite answers by rolling back (a full disk) ended the transaction and lock.
+            if self._write_locked and conn.in_transaction:
+                return run(conn, operation, parameters)[1]
+            if reads and not many:
+                try:
+                    return _read_without_waiting(conn, operation, parameters)
+                except sqlite3.OperationalError as error:
+                    if error.sqlite_errorcode & 0xFF not in _LOCK_ERRORS:
+                        raise
         async with self._execute_mutex:
             outcome: _Outcome = await self._on_thread(partial(run, conn, operation, parameters))
         return outcome[1]
