@@ -11,8 +11,12 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
+import grpc
+from paygate.v1 import refunds_pb2, refunds_pb2_grpc
+
 from tests.chain import Chain
 from tests.conftest import fails, ok
+from tests.e2e.grpc.support import fails as grpc_fails
 from tests.e2e.refunds.support import FUNDER, created, fund_treasury, paid_intent, refund
 from tests.e2e.treasury.conftest import Merchant
 from tests.e2e.treasury.payout_support import available, verified_address
@@ -84,3 +88,18 @@ def test_a_recorded_funding_makes_room_for_a_full_refund_including_the_processin
     assert (posted["asset_id"], posted["amount"]) == (USDT, "11")
     assert created(shop, intent["id"], "10.50")["status"] == "Pending"
     assert available(shop, USDT) == "10.895"
+
+
+def test_over_grpc_a_refund_above_the_available_balance_is_invalid_argument_insufficient_funds(
+        chain: Chain, shop: Merchant, paygate: Service) -> None:
+    intent = paid_intent(chain, shop, USDT, "10.50")
+    fund_treasury(chain, shop, usdt=HAND_FUNDED)
+    auth = [("authorization", f"Bearer {shop.merchant['test']['secret_key']}")]
+    with grpc.insecure_channel(paygate.grpc_addr) as channel:
+        refunds = refunds_pb2_grpc.RefundServiceStub(channel)
+        err = grpc_fails(lambda: refunds.CreateRefund(
+            refunds_pb2.CreateRefundRequest(payment_intent_id=intent["id"], amount="10.50"), metadata=auth),
+            grpc.StatusCode.INVALID_ARGUMENT, "insufficient_funds", field="amount")
+    assert "10.395" in (err.details() or "")  # type: ignore[attr-defined]
+    assert refunds_of(shop, intent["id"]) == 0
+    assert available(shop, USDT) == "10.395"
