@@ -360,12 +360,7 @@ def _mail(raw: dict[str, object]) -> dict[str, object]:
     mail_from = str(raw.get("mail_from", Settings.mail_from)).strip()
     if "@" not in mail_from:
         raise ConfigError(f"mail_from {mail_from!r}: expected an address, e.g. shop <no-reply@example.com>")
-    try:
-        quote_seconds = int(str(raw.get("quote_seconds", 1800)))
-    except ValueError:
-        raise ConfigError("quote_seconds: expected a whole number of seconds") from None
-    if not 5 <= quote_seconds <= 24 * 3600:
-        raise ConfigError(f"quote_seconds {quote_seconds}: expected 5 to 86400 seconds")
+    quote_seconds = _whole(raw, "quote_seconds", Settings.quote_seconds, 5, 24 * 3600)
     gateway = str(raw.get("sms_email_gateway", "")).strip().lower()
     if gateway and not _DOMAIN.fullmatch(gateway):
         raise ConfigError(f"sms_email_gateway {gateway!r}: expected a domain, e.g. sms.example.net")

@@ -287,6 +287,12 @@ def test_quote_seconds_defaults_to_thirty_minutes_and_is_bounded():
     assert one_line_error({"PAYGATE_QUOTE_SECONDS": "soon"}).startswith("quote_seconds")
 
 
+def test_quote_seconds_in_digits_other_than_ascii_are_refused_in_one_line():
+    # int() reads full-width and Arabic-Indic digits; an operator's typo in them must not become a quote's lifetime.
+    for bad in ("\uff16\uff10", "\u0666\u0660", "1_800", "+60"):  # full-width 60, Arabic-Indic 60
+        assert one_line_error({"PAYGATE_QUOTE_SECONDS": bad}).startswith("quote_seconds"), bad
+
+
 def test_stripe_js_comes_from_the_provider_api_base_when_it_is_set():
     assert load_settings({}).card_js_url == "https://js.stripe.com/v3/"
     assert load_settings({"PAYGATE_PROVIDER_A_API_BASE": "http://127.0.0.1:8420"}).card_js_url == \
