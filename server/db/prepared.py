@@ -37,8 +37,6 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server.db.sqlite_driver import OneHopConnection
 
 _Convert = Callable[[Any], Any] | None
-
-
 _NO_DEFAULT = object()
 
 
@@ -128,5 +126,3 @@ def _args(plan: _Plan, params: Mapping[str, Any]) -> tuple[Any, ...]:
             raise TypeError(f"Prepared: no value for parameter {name!r}")
         args.append(convert(value) if convert else value)
     return tuple(args)
-
-

@@ -21,8 +21,9 @@ runs the whole statement (cursor, execute, fetch all rows, close) as one call on
 the rows, the description, the row count and the last row id in the adapter. The sqlite3 cursor never leaves that
 call, so it is finalized when the call ends, whatever happens to the task that awaited it.
 
-No hop at all for a prepared statement (server/db/prepared.py) on a connection that holds the write lock
-(`run_prepared`): in WAL mode such a statement never waits for a lock, so it runs on the event loop.
+No hop at all for a prepared statement (server/db/prepared.py, `run_prepared`) when the connection has nothing in
+flight: a write on a connection that holds the write lock never waits for a lock in WAL mode, and a read is run with
+the busy timeout at 0 and sent to the thread only if SQLite answers busy; both run on the event loop.
 """
 
 from __future__ import annotations
