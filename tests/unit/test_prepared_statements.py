@@ -20,8 +20,8 @@ from server.customers.models import Customer
 from server.db import Database, sqlite_driver
 from server.db.prepared import Prepared
 from server.db.sqlite_driver import OneHopConnection
-from server.merchants.models import Merchant
 from tests.harness import migrated_database
+from tests.unit.db_support import with_merchant
 
 CUSTOMERS = cast(sa.Table, Customer.__table__)  # type: ignore[attr-defined]
 INSERT = Prepared(sa.insert(CUSTOMERS))
@@ -53,15 +53,7 @@ def model(values: dict[str, Any]) -> Customer:
 
 
 def run(url: str, work: Any) -> Any:
-    async def go() -> Any:
-        db = Database(url)
-        try:
-            async with db.transaction() as s:
-                s.add(Merchant(id="mch_1", name="M", created=0))
-            return await work(db)
-        finally:
-            await db.close()
-    return asyncio.run(go())
+    return with_merchant(url, work)
 
 
 async def ids(db: Database) -> list[str]:

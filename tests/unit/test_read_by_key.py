@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -19,6 +18,7 @@ from server.rpc.context import Caller
 from server.scoping import get_owned
 from server.wallet.models import WalletAccount
 from tests.harness import migrated_database
+from tests.unit.db_support import with_merchant
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -32,21 +32,13 @@ def fields(obj: SQLModel | None) -> dict[str, Any]:
 
 
 def run(url: str, work: Any) -> Any:
-    async def go() -> Any:
-        from server.merchants.models import Merchant
-
-        db = Database(url)
-        try:
-            async with db.transaction() as s:
-                s.add(Merchant(id="mch_1", name="M", created=0))
-            async with db.transaction() as s:  # the unit of work does not order inserts of unrelated models
-                s.add(Customer(id="cus_1", merchant_id="mch_1", livemode=True, name="Ann", email="ann@example.com",
-                               metadata_={"tier": "gold"}, total_payment=Decimal("1.000000000000000001"),
-                               created=1, updated=2, deleted_at=None))
-            return await work(db)
-        finally:
-            await db.close()
-    return asyncio.run(go())
+    async def with_customer(db: Database) -> Any:
+        async with db.transaction() as s:
+            s.add(Customer(id="cus_1", merchant_id="mch_1", livemode=True, name="Ann", email="ann@example.com",
+                           metadata_={"tier": "gold"}, total_payment=Decimal("1.000000000000000001"),
+                           created=1, updated=2, deleted_at=None))
+        return await work(db)
+    return with_merchant(url, with_customer)
 
 
 def test_a_row_read_by_key_has_the_values_session_get_reads(url: str) -> None:
