@@ -121,22 +121,22 @@ _loads: dict[type[Any], tuple[Prepared, tuple[str, ...]] | None] = {}
 def _load_of(model: type[Any]) -> tuple[Prepared, tuple[str, ...]] | None:
     """The model's SELECT of every column by its primary key, and the attributes in column order; None for a model
     `new_row` cannot make or whose key is not one column."""
-    if model in _loads:
-        return _loads[model]
-    mapper = class_mapper(model)
+    if model not in _loads:
+        _loads[model] = _make_load(model)
+    return _loads[model]
+
+
+def _make_load(model: type[Any]) -> tuple[Prepared, tuple[str, ...]] | None:
     try:
         _plan(model)
     except TypeError:
-        made = _loads[model] = None
-        return made
+        return None
+    mapper = class_mapper(model)
     if len(mapper.primary_key) != 1:
-        made = _loads[model] = None
-        return made
+        return None
     attrs = tuple(attr.key for attr in mapper.column_attrs)
     columns = [attr.columns[0] for attr in mapper.column_attrs]
-    select = sa.select(*columns).where(mapper.primary_key[0] == sa.bindparam("key"))
-    made = _loads[model] = (Prepared(select), attrs)
-    return made
+    return Prepared(sa.select(*columns).where(mapper.primary_key[0] == sa.bindparam("key"))), attrs
 
 
 async def read_by_key(session: AsyncSession, model: type[R], key: Any) -> R | None:

@@ -104,7 +104,7 @@ def configure_sqlite(engine: sa.Engine, *, writer: bool = True) -> None:
     @event.listens_for(engine, "begin")
     def _on_begin(conn: sa.Connection) -> None:
         # Writers take the write lock up front; readers read a snapshot and never wait for writers (WAL).
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
+        conn.exec_driver_sql(sqlite_driver.BEGIN_WRITE if writer else "BEGIN")
 
 
 # In the `info` of a read-only unit of work's session (`Database.read`): what it loads is never written back.

@@ -79,6 +79,8 @@ class Prepared:
         if isinstance(self.statement, sa.Select):
             results = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None)
                             for column in self.statement.selected_columns)
+            if not any(results):  # nothing to convert: the rows are used as the driver returns them
+                results = ()
         found = self._plans[dialect] = _Plan(compiled.string, tuple(binds), results, self.is_read)
         return found
 
@@ -112,7 +114,7 @@ class Prepared:
         except sqlite3.Error as e:
             raise sa.exc.DBAPIError.instance(plan.sql, None, e, sqlite3.Error, hide_parameters=True,
                                              dialect=conn.dialect) from e
-        if plan.results and any(plan.results):
+        if plan.results:
             convert = plan.results
             return [tuple(c(v) if c else v for c, v in zip(convert, row, strict=True)) for row in rows]
         return [tuple(row) for row in rows]

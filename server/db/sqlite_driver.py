@@ -125,6 +125,7 @@ def _run_many(conn: sqlite3.Connection, operation: str, seq_of_parameters: Any) 
     return _run(conn, operation, seq_of_parameters, many=True)
 
 
+BEGIN_WRITE = "BEGIN IMMEDIATE"  # a writer's BEGIN (configure_sqlite): once it returns, the write lock is held
 BUSY_TIMEOUT_MS = 10_000  # how long a statement on a connection's thread waits for a lock (configure_sqlite)
 _LOCK_ERRORS = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
@@ -178,7 +179,7 @@ class OneHopCursor:
             if operation.lstrip()[:6].upper() != "SELECT":
                 adapt._writes = True
             await_(self._run(_run_one, operation, parameters))
-            if operation == "BEGIN IMMEDIATE":
+            if operation == BEGIN_WRITE:
                 adapt._write_locked = True
         except Exception as error:
             adapt._handle_exception(error)

@@ -28,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from server.db import Database
 from server.db.engine import async_url
 from server.db.postgres_pool import postgres_engine
+from server.db.sqlite_driver import BUSY_TIMEOUT_MS
 from server.errors import Forbidden, Unauthenticated
 from server.merchants.models import ROLE_APPROVER
 from server.merchants.service import key_lookup
@@ -83,7 +84,8 @@ class _SqliteKeys:
         async with self._opening:
             if self._conn is None:
                 conn = await aiosqlite.connect(self._path, isolation_level=None)
-                await conn.execute("PRAGMA busy_timeout=10000")  # WAL (set by the writer): readers wait for nobody
+                # WAL (set by the writer): readers wait for nobody, except in SQLite's rare busy moments.
+                await conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
                 self._conn = conn
             return self._conn
 
