@@ -187,28 +187,55 @@ class Processes:
 _TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def _children(pid: int) -> list[int]:
-    found = []
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system, every thread) of `pid` and its live descendants (`serve --workers N`'s workers, a
+    PostgreSQL server's backends): what that process tree spent, whoever the client is. One pass over /proc."""
+    parent: dict[int, int] = {}
+    ticks: dict[int, int] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
+                fields = Path(f"/proc/{entry}/stat").read_text().rpartition(")")[2].split()
             except OSError:
-                continue
-            if int(stat.rpartition(")")[2].split()[1]) == pid:
-                found.append(int(entry))
-    return found
-
-
-def cpu_seconds(pid: int) -> float:
-    """CPU time (user + system, every thread) of `pid` and its live descendants (`serve --workers N`'s workers):
-    what a target's server spent, whoever the client is."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    except OSError:
+                continue  # exited while we looked
+            parent[int(entry)] = int(fields[1])
+            ticks[int(entry)] = int(fields[11]) + int(fields[12])  # utime, stime
+    if pid not in ticks:
         return 0.0
-    own = (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime
-    return own + sum(cpu_seconds(child) for child in _children(pid))
+    children: dict[int, list[int]] = {}
+    for child, ppid in parent.items():
+        children.setdefault(ppid, []).append(child)
+    total, stack = 0, [pid]
+    while stack:
+        current = stack.pop()
+        total += ticks[current]
+        stack.extend(children.get(current, ()))
+    return total / _TICKS
+
+
+def machine_busy_seconds() -> tuple[float, float]:
+    """(busy, all) CPU seconds of every core since boot, from /proc/stat: how full the machine was during a batch."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    idle = values[3] + values[4]  # idle, iowait
+    return (sum(values) - idle) / _TICKS, sum(values) / _TICKS
+
+
+def postgres_server_pid(database_url: str) -> int | None:
+    """The PostgreSQL server process (postmaster) behind `database_url`, when it runs on this machine: the parent of
+    our own backend. Its tree's CPU is what the database spent on a batch (any other client of the same server
+    counts too, so run nothing else against it)."""
+    from server.db.engine import sync_url
+
+    engine = sa.create_engine(sync_url(database_url))
+    try:
+        with engine.connect() as conn:
+            backend = int(conn.execute(sa.text("SELECT pg_backend_pid()")).scalar_one())
+    finally:
+        engine.dispose()
+    try:
+        return int(Path(f"/proc/{backend}/stat").read_text().rpartition(")")[2].split()[1])
+    except OSError:
+        return None  # a server on another machine: its CPU is not ours to read
 
 
 # ---------------------------------------------------------------------------------------------- measuring
@@ -387,6 +414,10 @@ class WrkRow:
     errors: int = 0
     first_error: str = ""
     cpu: float = 0.0
+    database_cpu: float = math.nan  # seconds the PostgreSQL server spent (nan on SQLite: it is inside the server)
+    client_cpu: float = 0.0  # seconds wrk spent
+    busy: float = 0.0  # seconds of CPU the whole machine spent (all cores), and the seconds it had
+    capacity: float = 0.0
     p50s: list[float] = field(default_factory=list)
     p99s: list[float] = field(default_factory=list)
 
@@ -481,16 +512,19 @@ def run_wrk(url: str, script: Path, seconds: float, connections: int) -> tuple[i
 
 
 def measure_wrk(urls: dict[str, str], secret_key: str, seconds: float, connections: int, rounds: int,
-                warmup: int, workdir: Path, pids: dict[str, int]) -> list[WrkRow]:
-    """create-customer and get-customer through the facade and the baseline with wrk (HTTP only: wrk speaks no
-    gRPC), interleaved over `rounds`, each batch `seconds` long."""
+                warmup: int, workdir: Path, pids: dict[str, int], database_pid: int | None) -> list[WrkRow]:
+    """create-customer and get-customer through each facade target (one per worker count) and the baseline with wrk
+    (HTTP only: wrk speaks no gRPC), interleaved over `rounds`, each batch `seconds` long. Besides the target's
+    server, each batch records what the database server, wrk and the whole machine spent."""
     import base64
+    import resource
 
     token = base64.b64encode(f"{secret_key}:".encode()).decode()
-    targets = ("facade", "baseline")
-    paths = {"facade": "/v1/customers", "baseline": "/customers"}
-    headers = {"facade": {"Content-Type": "application/json", "Authorization": f"Basic {token}"},
-               "baseline": {"Content-Type": "application/json"}}
+    targets = tuple(urls)
+    enveloped = {t: t != "baseline" for t in targets}
+    paths = {t: "/v1/customers" if enveloped[t] else "/customers" for t in targets}
+    headers = {t: {"Content-Type": "application/json", "Authorization": f"Basic {token}"} if enveloped[t]
+               else {"Content-Type": "application/json"} for t in targets}
     ids: dict[str, list[str]] = {}
     with httpx.Client(timeout=60) as client:  # customers to read, made before the clock starts
         for target in targets:
@@ -498,7 +532,7 @@ def measure_wrk(urls: dict[str, str], secret_key: str, seconds: float, connectio
             for i in range(max(warmup, 1)):
                 answer = client.post(urls[target] + paths[target], headers=headers[target],
                                      json={"name": f"Bench {target} w{i}", "email": f"w{i}@example.com"})
-                ids[target].append(_check_http(answer, enveloped=target == "facade"))
+                ids[target].append(_check_http(answer, enveloped=enveloped[target]))
     scripts = {}
     for target in targets:
         body = f'{{"name": "Bench wrk {target}", "email": "bench-wrk@example.com"}}'
@@ -511,16 +545,30 @@ def measure_wrk(urls: dict[str, str], secret_key: str, seconds: float, connectio
     for target in targets:  # warm-up, not counted
         for op in OPERATIONS:
             run_wrk(urls[target], scripts[(target, op)], 1, connections)
+
+    def wrk_cpu() -> float:  # wrk is the only child waited for during a batch
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
     totals = {(t, op): WrkRow(t, op) for t in targets for op in OPERATIONS}
     for r in range(rounds):
-        order = targets[r % 2:] + targets[:r % 2]
+        order = targets[r % len(targets):] + targets[:r % len(targets)]
         for op in OPERATIONS:
             for target in order:
-                cpu_before = cpu_seconds(pids[target])
+                cpu_before, client_before = cpu_seconds(pids[target]), wrk_cpu()
+                database_before = cpu_seconds(database_pid) if database_pid else math.nan
+                busy_before, capacity_before = machine_busy_seconds()
                 ok, elapsed, errors, first, p50, p99 = run_wrk(urls[target], scripts[(target, op)], seconds,
                                                                connections)
+                busy_after, capacity_after = machine_busy_seconds()
                 row = totals[(target, op)]
                 row.cpu += cpu_seconds(pids[target]) - cpu_before
+                row.client_cpu += wrk_cpu() - client_before
+                if database_pid:
+                    spent = cpu_seconds(database_pid) - database_before
+                    row.database_cpu = spent if math.isnan(row.database_cpu) else row.database_cpu + spent
+                row.busy += busy_after - busy_before
+                row.capacity += capacity_after - capacity_before
                 row.ok += ok
                 row.elapsed += elapsed
                 row.errors += errors
@@ -542,22 +590,45 @@ def report(rows: list[Any], context: str) -> str:
         lines.append(f"{r.target:<10} {r.operation:<16} {len(r.latencies):>7} {r.errors:>6} {r.rate:>9.1f} "
                      f"{r.percentile(0.50):>9.2f} {r.percentile(0.99):>9.2f} {_cpu_per_request(r):>18.3f}")
     by = {(r.target, r.operation): r for r in rows}
+    measured = list(dict.fromkeys(r.target for r in rows if r.target != "baseline"))
+
+    def ratio(a: float, b: float) -> str:
+        return f"{a / b:.2f}x" if b and not math.isnan(a) and not math.isnan(b) else "n/a"
+
+    def ratio_lines(reference: str, compared: list[str]) -> list[str]:
+        out = [f"{'operation':<16} {'ratio':<24} {'req/s':>7} {'p50':>7} {'p99':>7}"]
+        out.append("-" * len(out[0]))
+        for op in OPERATIONS:
+            base = by[(reference, op)]
+            for target in compared:
+                r = by[(target, op)]
+                out.append(f"{op:<16} {target + '/' + reference:<24} {ratio(r.rate, base.rate):>7} "
+                           f"{ratio(r.percentile(0.5), base.percentile(0.5)):>7} "
+                           f"{ratio(r.percentile(0.99), base.percentile(0.99)):>7}")
+        return out
+
     lines += ["", "ratios to the baseline (req/s: lower is slower; latency: higher is slower)", ""]
-    header = f"{'operation':<16} {'ratio':<20} {'req/s':>7} {'p50':>7} {'p99':>7}"
-    lines += [header, "-" * len(header)]
-    for op in OPERATIONS:
-        base = by[("baseline", op)]
-        for target in ("facade", "grpc"):
-            if (target, op) not in by:
-                continue
-            r = by[(target, op)]
-
-            def ratio(a: float, b: float) -> str:
-                return f"{a / b:.2f}x" if b and not math.isnan(a) and not math.isnan(b) else "n/a"
-
-            lines.append(f"{op:<16} {target + '/baseline':<20} {ratio(r.rate, base.rate):>7} "
-                         f"{ratio(r.percentile(0.5), base.percentile(0.5)):>7} "
-                         f"{ratio(r.percentile(0.99), base.percentile(0.99)):>7}")
+    lines += ratio_lines("baseline", measured)
+    scaled = [t for t in measured if t.startswith("facade-")]
+    if len(scaled) > 1:
+        lines += ["", f"ratios to {scaled[0]} (more workers on the same cores)", ""]
+        lines += ratio_lines(scaled[0], scaled[1:])
+    if rows and isinstance(rows[0], WrkRow):
+        lines += ["", "where the machine's CPU went, per request (ms), and what its cores could serve at that cost", ""]
+        header = (f"{'target':<12} {'operation':<16} {'server':>7} {'database':>9} {'wrk':>6} {'sum':>7} "
+                  f"{'machine busy':>13} {'ceiling req/s':>14}")
+        lines += [header, "-" * len(header)]
+        cores = os.cpu_count() or 1
+        for r in rows:
+            done = max(r.ok, 1)
+            server, client = r.cpu * 1000 / done, r.client_cpu * 1000 / done
+            database = r.database_cpu * 1000 / done
+            spent = server + client + (0.0 if math.isnan(database) else database)
+            busy = 100 * r.busy / r.capacity if r.capacity else math.nan
+            lines.append(f"{r.target:<12} {r.operation:<16} {server:>7.3f} {database:>9.3f} {client:>6.3f} "
+                         f"{spent:>7.3f} {busy:>12.0f}% {cores * 1000 / spent:>14.1f}")
+        lines.append("(database: the PostgreSQL server's processes; n/a on SQLite, whose work is inside the server. "
+                     "ceiling: all cores at this CPU per request, if nothing else ran)")
     if any(r.target == "grpc" for r in rows):
         lines += ["", "server CPU per request, gRPC / facade (what the facade's server-bound throughput is to direct "
                       "gRPC's, whatever the clients cost)", ""]
@@ -573,6 +644,13 @@ def report(rows: list[Any], context: str) -> str:
 def _cpu_per_request(row: Any) -> float:
     done = len(row.latencies)
     return row.cpu * 1000 / done if done else math.nan
+
+
+def _worker_counts(text: str) -> list[int]:
+    counts = [int(part) for part in text.split(",")] if text.replace(",", "").isascii() else []
+    if not counts or min(counts) < 1 or len(set(counts)) != len(counts):
+        raise argparse.ArgumentTypeError("a worker count, or distinct counts such as 1,2")
+    return counts
 
 
 def _safe_url(url: str) -> str:
@@ -597,7 +675,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=4,
                         help="split each row into this many batches, interleaved across the targets (default 4)")
     parser.add_argument("--log-level", default="INFO", help="paygate's PAYGATE_LOG_LEVEL (default INFO, as deployed)")
-    parser.add_argument("--workers", type=int, default=1, help="paygate serve --workers (default 1)")
+    parser.add_argument("--workers", type=_worker_counts, default=[1],
+                        help="paygate serve --workers (default 1); with --client wrk a list such as 1,2 starts one "
+                             "server per count and interleaves them in one run")
     parser.add_argument("--facade-channel", choices=("in_process", "grpc"), default="in_process",
                         help="how the facade reaches the servicers (default in_process, as deployed)")
     parser.add_argument("--client", choices=("httpx", "wrk"), default="httpx",
@@ -613,13 +693,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if min(args.requests, args.concurrency, args.warmup, args.rounds) < 1:
         parser.error("--requests, --concurrency, --warmup and --rounds must be at least 1")
+    if len(args.workers) > 1 and args.client != "wrk":
+        parser.error("several --workers counts need --client wrk")
 
     workdir = Path(tempfile.mkdtemp(prefix="paygate-bench-"))
     database_url = args.database_url or f"sqlite:///{workdir / 'bench.db'}"
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAYGATE_")}
-    http_port, grpc_port, baseline_port = free_port(), free_port(), free_port()
-    env.update(PAYGATE_DATABASE_URL=database_url, PAYGATE_HTTP_ADDR=f"127.0.0.1:{http_port}",
-               PAYGATE_GRPC_ADDR=f"127.0.0.1:{grpc_port}", PAYGATE_CHECKOUT_URL="https://checkout.bench",
+    baseline_port = free_port()
+    env.update(PAYGATE_DATABASE_URL=database_url, PAYGATE_CHECKOUT_URL="https://checkout.bench",
                PAYGATE_LOG_LEVEL=args.log_level, PYTHONPATH=str(ROOT),
                # The limiter stays in the pipeline (its cost is measured) with a budget the bench never exhausts.
                PAYGATE_RATE_LIMIT_PER_SECOND="100000", PAYGATE_RATE_LIMIT_BURST="200000")
@@ -633,22 +714,30 @@ def main(argv: list[str] | None = None) -> int:
         merchant = asyncio.run(create_merchant_record(load_settings({"PAYGATE_DATABASE_URL": database_url}),
                                                       "Bench merchant"))
         env["PAYGATE_FACADE_CHANNEL"] = args.facade_channel
-        serve = processes.launch("paygate", [sys.executable, "-m", "server.cli", "serve", "--only", "http",
-                                             "--only", "grpc", "--workers", str(args.workers)], env)
-        processes.wait_ready("paygate", serve, f"http://127.0.0.1:{http_port}/healthz")
+        urls: dict[str, str] = {}
+        pids: dict[str, int] = {}
+        for count in args.workers:  # one server per worker count, on its own ports, over the same database
+            name = "facade" if len(args.workers) == 1 else f"facade-{count}w"
+            http_port, grpc_port = free_port(), free_port()
+            served = dict(env, PAYGATE_HTTP_ADDR=f"127.0.0.1:{http_port}", PAYGATE_GRPC_ADDR=f"127.0.0.1:{grpc_port}")
+            serve = processes.launch(name, [sys.executable, "-m", "server.cli", "serve", "--only", "http",
+                                            "--only", "grpc", "--workers", str(count)], served)
+            processes.wait_ready(name, serve, f"http://127.0.0.1:{http_port}/healthz")
+            urls[name], pids[name] = f"http://127.0.0.1:{http_port}", serve.pid
+            if len(args.workers) == 1:
+                urls["grpc"], pids["grpc"] = f"127.0.0.1:{grpc_port}", serve.pid
         baseline = processes.launch("baseline", [sys.executable, str(Path(__file__).resolve()),
                                                  "--serve-baseline", str(baseline_port),
                                                  "--database-url", database_url,
                                                  "--merchant-id", merchant["merchant_id"]], env)
         processes.wait_ready("baseline", baseline, f"http://127.0.0.1:{baseline_port}/ready")
-        urls = {"facade": f"http://127.0.0.1:{http_port}", "grpc": f"127.0.0.1:{grpc_port}",
-                "baseline": f"http://127.0.0.1:{baseline_port}"}
-        pids = {"facade": serve.pid, "grpc": serve.pid, "baseline": baseline.pid}
+        urls["baseline"], pids["baseline"] = f"http://127.0.0.1:{baseline_port}", baseline.pid
+        database_pid = postgres_server_pid(database_url) if database_url.startswith("postgresql") else None
         load_before = os.getloadavg()[0]
         rows: list[Any]
         if args.client == "wrk":
-            rows = measure_wrk(urls, merchant["test"]["secret_key"], args.seconds, args.concurrency, args.rounds,
-                               args.warmup, workdir, pids)
+            rows = measure_wrk({t: u for t, u in urls.items() if t != "grpc"}, merchant["test"]["secret_key"],
+                               args.seconds, args.concurrency, args.rounds, args.warmup, workdir, pids, database_pid)
         else:
             rows = asyncio.run(measure(urls, merchant["test"]["secret_key"], args.requests, args.concurrency,
                                        args.warmup, min(args.rounds, args.requests), pids))
@@ -662,8 +751,8 @@ def main(argv: list[str] | None = None) -> int:
     context = (f"paygate bench: {client}, "
                f"{args.warmup} warm-up requests per target, {min(args.rounds, args.requests)} interleaved rounds\n"
                f"database {_safe_url(database_url) if args.database_url else 'temporary SQLite file'}, "
-               f"paygate log level {args.log_level}, {args.workers} paygate worker(s), facade channel "
-               f"{args.facade_channel}, Python {platform.python_version()}, "
+               f"paygate log level {args.log_level}, {','.join(map(str, args.workers))} paygate worker(s), "
+               f"facade channel {args.facade_channel}, Python {platform.python_version()}, "
                f"{os.cpu_count()} CPUs shared by client, paygate and baseline "
                f"(1-min load average {load_before:.2f} before, {load_after:.2f} after)")
     print(report(rows, context))
