@@ -68,6 +68,9 @@ async def refresh(db: Database, env: Env, cards: Cards, intent_id: str) -> bool:
             continue
         try:
             payment = await acct.client.retrieve_payment(charge.provider_payment_id)
+            if charge.provider_status == payments.UNCONFIRMED and payment.status in payments.UNSUBMITTED:
+                # Our confirmation never arrived: canceled there first, so it cannot be charged after we fail it.
+                payment = await acct.client.cancel_payment(charge.provider_payment_id)
         except ProviderUnavailable:
             log.warning("card read-through failed", extra={"charge": charge.id})
             continue

@@ -6,12 +6,21 @@ charge id, our ids in its metadata). Its row is written before the provider is a
 transaction that holds the intent's lock; if that transaction does not commit, the provider's PaymentIntent stays
 unconfirmed and is never charged.
 
+A confirmation whose answer is lost (an error or a time-out after the provider may have charged the card) is not
+undone: the charge stays Pending, marked `UNCONFIRMED`, and the intent waits in Processing, so a retry cannot open
+a second charge. The provider's word settles it (webhook, read-through); a confirmation the provider never received
+is canceled there and the attempt fails (`outcome.refresh`). An off-session charge under an idempotency key (a
+renewal) gets an id made from that key, so a retry after a rolled-back attempt asks the provider the very same
+question under the same key, which the provider answers with the first attempt's payment.
+
 Outcomes, whoever reports them (the confirm answer, the webhook, the read-through), go through `apply`, which
 changes nothing once the charge is decided: a replayed or late report is harmless.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from decimal import Decimal
 
 from paygate.v1 import payment_intents_pb2 as pb
@@ -43,6 +52,10 @@ CARDS = "cards"
 FIAT = "payment_method_options.fiat"
 # Provider statuses in which the payer has not submitted a card yet (the spec's flow: their page confirms).
 UNSUBMITTED = frozenset({"requires_payment_method", "requires_confirmation"})
+# Our own mark on a charge whose confirmation was sent and not answered: the provider may have charged the card.
+UNCONFIRMED = "unconfirmed"
+LOST_CONFIRMATION = ("confirmation_lost", "the card provider did not answer the confirmation and never received it; "
+                                          "the payment was canceled there and nothing was charged; pay again")
 
 
 def is_card(charge: Charge) -> bool:
@@ -112,7 +125,10 @@ async def open_card(session: AsyncSession, env: Env, cards: Cards, loaded: Loade
     if intent.amount == 0 and loaded.invoice is not None:
         return await save_for_trial(session, env, cards, loaded, token, pm_id)
     if pm_id:
-        return await pay_saved(session, env, cards, loaded, pm_id, idempotency_key="")
+        # Keyed by the attempt's place among the intent's charges: a retry after a lost answer (the call undone)
+        # asks the provider the same question under the same key; after a decline the next attempt is a new one.
+        return await pay_saved(session, env, cards, loaded, pm_id,
+                               idempotency_key=f"saved-{pm_id}-{len(loaded.charges)}")
     acct = await _account(session, cards, loaded)
     _check_token(acct, token)
     charge = _standing(loaded, now)
@@ -155,7 +171,8 @@ async def _new_charge(session: AsyncSession, env: Env, loaded: Loaded, acct: Acc
     intent = loaded.intent
     if len(loaded.charges) >= env.settings.max_charges_per_intent:
         raise attempts.TooManyAttempts(intent.status, env.settings.max_charges_per_intent)
-    charge = Charge(id=new_id("ch"), payment_intent_id=intent.id, merchant_id=intent.merchant_id,
+    charge = Charge(id=keyed_charge_id(intent.id, idempotency_key) if idempotency_key else new_id("ch"),
+                    payment_intent_id=intent.id, merchant_id=intent.merchant_id,
                     livemode=intent.livemode, payment_method_type=CARDS, asset_id=intent.currency, network="",
                     amount=intent.amount, exchange_rate=Decimal(1), deposit_address="", address_index=0,
                     quote_expires_at=intent.expired_at, status=ChargeStatus.PENDING, created=now,
@@ -166,6 +183,13 @@ async def _new_charge(session: AsyncSession, env: Env, loaded: Loaded, acct: Acc
     loaded.charges.append(charge)
     loaded.transfers[charge.id] = []
     return charge
+
+
+def keyed_charge_id(intent_id: str, idempotency_key: str) -> str:
+    """The id of the charge made on `intent_id` under `idempotency_key`: the same on every attempt, so the
+    provider's metadata, and with it the whole request under that key, is the same too."""
+    digest = hashlib.sha256(f"{intent_id}\x00{idempotency_key}".encode()).digest()
+    return "ch_" + base64.b32encode(digest).decode().lower().rstrip("=")[:24]
 
 
 def _chosen(session: AsyncSession, loaded: Loaded, charge: Charge, now: int) -> None:
@@ -196,16 +220,34 @@ async def _confirm_token(session: AsyncSession, env: Env, acct: Account, loaded:
             charge.saved_payment_method_id = row.id
         else:
             card = await acct.client.card_from_token(token)
-        payment = await acct.client.confirm_with(charge.provider_payment_id, card.id, customer=customer,
-                                                 idempotency_key=charge.id)
     except Declined as e:
         await apply(session, env, loaded, charge, e.payment, failure=(e.code, e.message))
         return
     except UnknownCard:
         raise invalid(f"{FIAT}.token", _unknown_token(acct)) from None  # the whole call is undone: nothing changes
     except ProviderUnavailable as e:
-        raise Unavailable(f"{e}; try again") from None
+        raise Unavailable(f"{e}; try again") from None  # nothing was confirmed yet: undone, nothing charged
+    try:
+        payment = await acct.client.confirm_with(charge.provider_payment_id, card.id, customer=customer,
+                                                 idempotency_key=charge.id)
+    except Declined as e:
+        await apply(session, env, loaded, charge, e.payment, failure=(e.code, e.message))
+        return
+    except ProviderUnavailable:
+        await _unconfirmed(session, env, loaded, charge)
+        return
     await apply(session, env, loaded, charge, payment)
+
+
+async def _unconfirmed(session: AsyncSession, env: Env, loaded: Loaded, charge: Charge) -> None:
+    """The confirmation went out and no answer came back: the card may be charged. Undoing the charge's row would
+    orphan that payment and let a retry charge the card again, so the charge is kept, Pending and `UNCONFIRMED`,
+    and the intent moves to Processing until the provider's word arrives."""
+    charge.provider_status = UNCONFIRMED
+    session.add(charge)
+    if allowed(loaded.intent.status, Event.TRANSACTION_SEEN):
+        await settle.move(session, env, loaded, Event.TRANSACTION_SEEN)
+    session.add(loaded.intent)
 
 
 async def save_for_trial(session: AsyncSession, env: Env, cards: Cards, loaded: Loaded, token: str,
@@ -297,6 +339,11 @@ async def apply(session: AsyncSession, env: Env, loaded: Loaded, charge: Charge,
     intent = loaded.intent
     before = settle.snapshot(env, loaded)
     status = payment.status if payment is not None else "requires_payment_method"
+    if charge.provider_status == UNCONFIRMED and failure is None:
+        if status in UNSUBMITTED:
+            return  # the confirmation has not (yet) arrived there: `outcome.refresh` cancels it, then it is decided
+        if status == "canceled":
+            failure = LOST_CONFIRMATION
     charge.provider_status = status
     if payment is not None and payment.id and not charge.provider_payment_id:
         charge.provider_payment_id = payment.id

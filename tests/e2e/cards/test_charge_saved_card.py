@@ -4,6 +4,7 @@ same idempotency key never charging twice. Called in-process against the service
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Any
 
 import httpx
@@ -13,6 +14,7 @@ from server.config import load_settings
 from server.db import Database
 from server.payment_intents import settle
 from server.payment_intents.aggregate import load_one
+from server.rails.provider_a import ProviderARail
 from server.runtime import Runtime
 from tests.conftest import ok
 from tests.e2e.cards.support import SUCCEEDS, chose_card, new_intent
@@ -20,13 +22,18 @@ from tests.harness import Service
 from tests.localstripe import LocalStripe
 
 
-def renew(service: Service, intent_id: str, payment_method_id: str, key: str) -> list[tuple[str, str]]:
-    """Charges the intent with the saved card under `key`; returns its charges (id, status)."""
+def renew(service: Service, intent_id: str, payment_method_id: str, key: str, api_base: str = ""
+          ) -> list[tuple[str, str]]:
+    """Charges the intent with the saved card under `key` (provider_a at `api_base` if given); returns its charges
+    (id, status)."""
     settings = load_settings({k: v for k, v in service.env.items() if k.startswith("PAYGATE_")})
 
     async def run() -> list[tuple[str, str]]:
         db = Database(settings.database_url)
         rt = Runtime.build(settings, db=db, var_dir=service.workdir)
+        if api_base:
+            rt = dataclasses.replace(rt, cards=dataclasses.replace(rt.cards,
+                                                                   rails={"provider_a": ProviderARail(api_base)}))
         try:
             async with db.transaction() as session:
                 intent = await settle.lock(session, intent_id)
