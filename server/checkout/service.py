@@ -29,8 +29,9 @@ from server.payment_intents.models import PaymentIntent
 from server.payment_links import service as links
 from server.payment_links.convert import product_of, url_of
 from server.payment_links.models import PaymentLink
+from server.products import availability
 from server.products.convert import option_names, variant_title
-from server.products.models import ProductVariant, SellingPlan
+from server.products.models import Product, ProductVariant, SellingPlan
 from server.products.rules import BILLING_CYCLES, POLICY_TYPES
 from server.rpc.auth import Authenticator
 from server.rpc.context import Caller
@@ -103,11 +104,10 @@ def _tiers(plan: SellingPlan, price: Decimal) -> list[subscriptions_pb2.PricingT
     return out
 
 
-def _variant(v: ProductVariant, names: list[str], plans: list[SellingPlan]) -> pb.CheckoutVariant:
-    available = v.active and (v.inventory_quantity is None or v.inventory_quantity > 0)
+def _variant(product: Product, v: ProductVariant, names: list[str], plans: list[SellingPlan]) -> pb.CheckoutVariant:
     return pb.CheckoutVariant(
         variant_id=v.id, title=variant_title(v, names), option_values=v.option_values,
-        price=Price(amount=money_text(v.price), currency=v.currency), available=available,
+        price=Price(amount=money_text(v.price), currency=v.currency), available=availability.available(product, v),
         selling_plans=[pb.CheckoutSellingPlan(
             id=p.id, name=p.name, description=p.description, billing_cycle=_CYCLE_ENUM[p.billing_cycle],
             billing_cycle_interval=p.billing_cycle_interval, trial_period_days=p.trial_period_days,
@@ -139,10 +139,10 @@ async def checkout_link(session: AsyncSession, auth: Authenticator, env: Env, li
     for item in loaded.items:
         variant = loaded.variants[item.variant_id]
         if item.kind == "primary":
-            out.primary_variants.append(_variant(variant, names, plans))
+            out.primary_variants.append(_variant(product, variant, names, plans))
             prices.append(variant.price)
         else:
-            out.addon_variants.add(variant=_variant(variant, names, []), min_quantity=item.min_quantity,
+            out.addon_variants.add(variant=_variant(product, variant, names, []), min_quantity=item.min_quantity,
                                    max_quantity=item.max_quantity)
     if prices:
         out.price_range.min, out.price_range.max = money_text(min(prices)), money_text(max(prices))

@@ -17,7 +17,8 @@ from server import money
 from server.assets.catalogue import Catalogue
 from server.errors import invalid
 from server.payment_links import service as links
-from server.products.models import ProductVariant, SellingPlan
+from server.products.availability import Shortfall, shortfall
+from server.products.models import Product, ProductVariant, SellingPlan
 from server.rpc.context import Caller
 from server.subscriptions.pricing import Policy, cycle_price
 from server.validate import money_text
@@ -49,6 +50,22 @@ def _item(variant: ProductVariant, title: str, quantity: int, *, primary: bool, 
             "is_primary": primary}
 
 
+def _refuse_unsellable(product: Product, variant: ProductVariant, quantity: int, where: str) -> None:
+    """Refuses what the hosted page shows unavailable (the same rule), naming the field the buyer can change."""
+    match shortfall(product, variant, quantity):
+        case None:
+            return
+        case Shortfall.ARCHIVED:
+            # Nothing the buyer picks can help: the link itself sells nothing any more.
+            raise invalid("payment_link_id", f"the product {product.id} is archived: the link sells nothing now")
+        case Shortfall.INACTIVE:
+            raise invalid(f"{where}.variant_id", "this variant is no longer sold")
+        case Shortfall.SOLD_OUT:
+            raise invalid(f"{where}.variant_id", "this variant is sold out")
+        case Shortfall.TOO_FEW:
+            raise invalid(f"{where}.quantity", f"only {variant.inventory_quantity} left in stock")
+
+
 def decimals_of(catalogue: Catalogue, code: str) -> int:
     """Minor-unit digits of a pricing currency (a fiat code or an asset id); 2 when the catalogue does not say."""
     currency = catalogue.currency(code)
@@ -76,8 +93,7 @@ async def price_link(session: AsyncSession, caller: Caller, request: pb.CreatePa
     if not 1 <= quantity <= MAX_QUANTITY:
         raise invalid("primary_variant.quantity", f"must be from 1 to {MAX_QUANTITY}")
     variant = link.variants[variant_id]
-    if not variant.active:
-        raise invalid("primary_variant.variant_id", "this variant is no longer sold")
+    _refuse_unsellable(product, variant, quantity, "primary_variant")
     plan: SellingPlan | None = None
     total = variant.price * quantity
     if choice.selling_plan_id:
@@ -101,6 +117,8 @@ async def price_link(session: AsyncSession, caller: Caller, request: pb.CreatePa
             raise invalid(f"{where}.variant_id", "each add-on may appear once")
         if not spec.min_quantity <= addon.quantity <= spec.max_quantity:
             raise invalid(f"{where}.quantity", f"must be from {spec.min_quantity} to {spec.max_quantity}")
+        if addon.quantity:  # an add-on left out (quantity 0) is not bought, so it may be unavailable
+            _refuse_unsellable(product, link.variants[addon.variant_id], addon.quantity, where)
         chosen[addon.variant_id] = addon.quantity
     for vid, spec in addons.items():
         if spec.min_quantity > 0 and vid not in chosen:
