@@ -64,7 +64,7 @@ async def build(rt: Runtime, addr: str, credentials: grpc.ServerCredentials | No
     in-process (for the facade of this process); TLS when `credentials` are given. `reuse_port`: several processes
     listen on the same port (SO_REUSEPORT, `paygate serve --workers N`); off, a port in use is an error."""
     services = api.services()
-    pipeline = Pipeline(registry(services), rt.auth, rt.db, rt.limiter)
+    pipeline = Pipeline(registry(services), rt.auth, rt.db, rt.limiter, box=rt.box)
     server = grpc.aio.server(
         interceptors=[pipeline],
         options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES), ("grpc.so_reuseport", int(reuse_port))],

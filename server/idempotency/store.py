@@ -7,7 +7,10 @@ call's side effect may have happened. A retry that finds the key in progress get
 the lease has lapsed (the first process died), the retry takes an `in_progress` key over, but never a `committed`
 one: that request was applied and its answer lost, so it answers `idempotency_answer_lost` and runs nothing.
 The lease's end (`locked_until`) doubles as a fencing token: an attempt whose key was taken over cannot commit.
-A stored outcome is replayed for 24 h.
+A stored outcome is replayed for 24 h. It is kept sealed (server/sealing.py, DESIGN §14): an answer may hold a
+webhook signing secret or a payment intent's client secret. An outcome stored in clear by code from before sealing
+is replayed as it is: a serialized message never starts with the sealed form's `fernet:` (0x66 would be a field
+tag of wire type 6, which does not exist), so the two cannot be confused, and such rows are gone within the 24 h.
 
 States: in_progress → committed → done; in_progress → done (an outcome without a write); in_progress → (deleted)
 when the call failed on our side before any write transaction began to commit.
@@ -26,8 +29,9 @@ from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.db import Database
-from server.errors import Conflict, InvalidArgument
+from server.errors import Conflict, InvalidArgument, Unavailable
 from server.idempotency.models import IdempotencyKey
+from server.sealing import SecretBox
 
 IN_PROGRESS, COMMITTED, DONE = "in_progress", "committed", "done"
 ANSWER_LOST = "idempotency_answer_lost"
@@ -84,10 +88,15 @@ def _where(merchant_id: str, livemode: bool, key: str) -> tuple[Any, ...]:
 
 
 async def claim(db: Database, merchant_id: str, livemode: bool, key: str, method: str,
-                digest: str) -> Stored | Lease:
-    """A `Lease` when the caller now owns the key; the stored outcome when it is a replay."""
+                digest: str, *, box: SecretBox | None = None) -> Stored | Lease:
+    """A `Lease` when the caller now owns the key; the stored outcome when it is a replay, opened with `box`."""
     if not key or len(key) > MAX_KEY_LENGTH:
         raise InvalidArgument(f"Idempotency-Key: must be 1 to {MAX_KEY_LENGTH} characters", field="Idempotency-Key")
+    if box is not None and not box.can_seal(livemode=livemode):
+        # Refused before the call runs: found at `complete`, its side effect would have committed and its answer
+        # could not be kept.
+        raise Unavailable("live requests with an Idempotency-Key need a configured encryption_key "
+                          "(PAYGATE_ENCRYPTION_KEY): their answers are kept sealed")
     now = db.clock.now()
     lease = Lease(merchant_id, livemode, key, now + LEASE_SECONDS)
     row = IdempotencyKey(merchant_id=merchant_id, livemode=livemode, key=key, method=method,
@@ -111,7 +120,7 @@ async def claim(db: Database, merchant_id: str, livemode: bool, key: str, method
             raise InvalidArgument("Idempotency-Key: this key was already used with a different request",
                                   reason="idempotency_key_reused", field="Idempotency-Key")
         if existing.state == DONE:
-            return Stored(existing.status_code, existing.response or b"")
+            return Stored(existing.status_code, _opened(existing.response or b"", box))
         if existing.locked_until > now:
             raise Conflict("a request with this Idempotency-Key is still in progress; retry later",
                            reason="idempotency_in_progress")
@@ -122,13 +131,25 @@ async def claim(db: Database, merchant_id: str, livemode: bool, key: str, method
         return lease
 
 
-async def complete(db: Database, merchant_id: str, livemode: bool, key: str, outcome: Stored) -> None:
+async def complete(db: Database, merchant_id: str, livemode: bool, key: str, outcome: Stored, *,
+                   box: SecretBox | None = None) -> None:
+    """Store the outcome to replay, sealed with `box`."""
+    response = _sealed(outcome.payload, livemode, box)
     async with db.transaction() as session:
         await session.exec(
             sa.update(IdempotencyKey)
             .where(*_where(merchant_id, livemode, key))
-            .values(state=DONE, status_code=outcome.status_code, response=outcome.payload)
+            .values(state=DONE, status_code=outcome.status_code, response=response)
         )
+
+
+def _sealed(payload: bytes, livemode: bool, box: SecretBox | None) -> bytes:
+    # Without a box (the store's own tests, which hold no secrets) the outcome is kept as it is.
+    return box.seal_bytes(payload, livemode=livemode) if box is not None else payload
+
+
+def _opened(stored: bytes, box: SecretBox | None) -> bytes:
+    return box.open_bytes(stored) if box is not None else stored
 
 
 async def release(db: Database, merchant_id: str, livemode: bool, key: str) -> None:

@@ -32,6 +32,7 @@ from server.ratelimit import Limiter, RateLimited
 from server.rpc.auth import Authenticator, new_call_cache
 from server.rpc.context import optional_caller, request_id, request_id_of, set_caller
 from server.rpc.methods import MethodInfo, check_required
+from server.sealing import SecretBox
 
 log = logging.getLogger("paygate.rpc")
 DETAILS_KEY = "grpc-status-details-bin"
@@ -67,11 +68,13 @@ Behavior = Callable[[Message, grpc.aio.ServicerContext], Any]
 
 class Pipeline(grpc.aio.ServerInterceptor):
     def __init__(self, methods: dict[str, MethodInfo], auth: Authenticator, db: Database,
-                 limits: Limiter | None = None) -> None:
+                 limits: Limiter | None = None, *, box: SecretBox | None = None) -> None:
+        """`box` seals the answers kept for Idempotency-Keys (server/idempotency/store.py)."""
         self._methods = methods
         self._auth = auth
         self._db = db
         self._limits = limits
+        self._box = box
 
     async def intercept_service(
         self,
@@ -174,14 +177,16 @@ class Pipeline(grpc.aio.ServerInterceptor):
         and raised."""
         caller = optional_caller()
         assert caller is not None
-        lease = await store.claim(self._db, caller.merchant_id, caller.livemode, key, info.path, digest)
+        lease = await store.claim(self._db, caller.merchant_id, caller.livemode, key, info.path, digest,
+                                  box=self._box)
         if isinstance(lease, store.Stored):
             return lease
         scope = (self._db, lease.merchant_id, lease.livemode, lease.key)
         try:
             response = await _call_marking(lease, info, inner, request, context)
         except DomainError as e:
-            await store.complete(*scope, store.Stored(e.code.value[0], to_status(e).SerializeToString()))
+            await store.complete(*scope, store.Stored(e.code.value[0], to_status(e).SerializeToString()),
+                                 box=self._box)
             lease.completed = True
             raise
         except BaseException:
@@ -189,7 +194,7 @@ class Pipeline(grpc.aio.ServerInterceptor):
                 await store.release(*scope)
             raise
         payload = response.SerializeToString(deterministic=True)
-        await store.complete(*scope, store.Stored(store.OK, payload))
+        await store.complete(*scope, store.Stored(store.OK, payload), box=self._box)
         lease.completed = True
         return payload
 
