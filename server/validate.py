@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
 import re
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 from urllib.parse import urlsplit
 
-from google.protobuf import json_format
+from google.protobuf import json_format, struct_pb2
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
@@ -110,9 +112,13 @@ def _one(field: FieldDescriptor, value: Any, where: str, name: str) -> None:
     if kind == "google.protobuf.Struct":
         if name == "metadata" or name.endswith("_metadata"):
             _metadata(value, where)
+        elif not _all_finite(value.fields.values()):
+            raise invalid(where, "holds a number that is not finite")
         elif len(json.dumps(json_format.MessageToDict(value))) > MAX_FREE_JSON:
             raise invalid(where, f"at most {MAX_FREE_JSON} bytes of JSON")
     elif kind == "google.protobuf.Value":
+        if not _all_finite([value]):
+            raise invalid(where, "holds a number that is not finite")
         if len(json.dumps(json_format.MessageToDict(value))) > MAX_FREE_JSON:
             raise invalid(where, f"at most {MAX_FREE_JSON} bytes of JSON")
     elif kind in _WRAPPED:
@@ -140,7 +146,25 @@ def _metadata(struct: Any, where: str) -> None:
     for key, item in fields.items():
         if len(key) > METADATA_KEY_LENGTH:
             raise invalid(where, f"keys of at most {METADATA_KEY_LENGTH} characters")
+        if not _all_finite([item]):
+            raise invalid(where, f"the value of {key!r} holds a number that is not finite")
         shown = item.string_value if item.WhichOneof("kind") == "string_value" else \
             json.dumps(json_format.MessageToDict(item))
         if len(shown) > METADATA_VALUE_LENGTH:
             raise invalid(where, f"the value of {key[:40]!r} has more than {METADATA_VALUE_LENGTH} characters")
+
+
+def _all_finite(values: Iterable[struct_pb2.Value]) -> bool:
+    """False when a number at any depth is NaN or infinite: only a gRPC caller can send one (JSON has neither,
+    and the codec refuses what overflows), and no JSON can show or store it."""
+    pending = list(values)
+    while pending:
+        value = pending.pop()
+        kind = value.WhichOneof("kind")
+        if kind == "number_value" and not math.isfinite(value.number_value):
+            return False
+        if kind == "struct_value":
+            pending.extend(value.struct_value.fields.values())
+        elif kind == "list_value":
+            pending.extend(value.list_value.values)
+    return True

@@ -6,13 +6,16 @@ numbers (Decimal); strings marked `json_document` inline as the JSON they hold; 
 as integers.
 
 In: JSON values checked against the field types, `null` meaning "not given", unknown fields ignored (clients of
-this API family send extras); a wrong type raises `CodecError` naming the field path (`variants[1].price`).
+this API family send extras); a wrong type raises `CodecError` naming the field path (`variants[1].price`), and
+so do text no UTF-8 can encode (a lone surrogate, anywhere) and a free-JSON number no double can hold.
 """
 
 from __future__ import annotations
 
 import base64
+import math
 import re
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
 from functools import cache
@@ -177,7 +180,12 @@ def struct_to_python(s: struct_pb2.Struct) -> dict[str, Any]:
 
 
 def decode(data: dict[str, Any], message: Message, path: str = "") -> Message:
-    """Fill `message` from a JSON object; returns it."""
+    """Fill `message` from a JSON object; returns it. `path` prefixes the field names in errors ("request.")."""
+    check_text(data, path.removesuffix("."))
+    return _decode_object(data, message, path)
+
+
+def _decode_object(data: dict[str, Any], message: Message, path: str) -> Message:
     fields = fields_of(message.DESCRIPTOR)
     for key, value in data.items():
         field = fields.get(key)
@@ -239,26 +247,72 @@ def _decode_message(value: Any, target: Message, path: str) -> None:
     else:
         if not isinstance(value, dict):
             raise CodecError(path, "must be an object")
-        decode(value, target, f"{path}.")
+        _decode_object(value, target, f"{path}.")
 
+
+# ---------------------------------------------------------------- text a message can hold
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def check_text(value: Any, path: str = "") -> None:
+    """`CodecError` naming the place of the first string or object key, at any depth, with a lone surrogate.
+
+    JSON may escape one (`"\\ud800"`) but no UTF-8 can encode it, so protobuf, the database and the response
+    would each fail on it later; refused once here, where JSON enters a message. Unknown fields are checked too:
+    such text is broken wherever it is. The JSON parsers already bound the nesting (wire/json_limits.py)."""
+    if isinstance(value, str):
+        _refuse_surrogate(value, path, "not valid text")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _refuse_surrogate(key, path or "body", f"the key '{_printable(key)}' is not valid text")
+            check_text(item, f"{path}.{key}" if path else key)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            check_text(item, f"{path}[{i}]")
+
+
+def _refuse_surrogate(text: str, path: str, problem: str) -> None:
+    found = None if text.isascii() else _SURROGATE.search(text)
+    if found is not None:
+        raise CodecError(path, f"{problem} (a lone surrogate {_printable(found.group())})")
+
+
+def _printable(text: str) -> str:
+    """`text` with each lone surrogate as its `\\udXXX` escape, so that an error message can carry it."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+# ---------------------------------------------------------------- free JSON (Struct, Value)
 
 MAX_FREE_DEPTH = 32
+_LARGEST_NUMBER = f"numbers must be finite and at most {sys.float_info.max!r} in size"
 
 
 def _check_free_value(value: Any, path: str, depth: int) -> None:
-    """Free JSON (metadata): bounded nesting (protobuf parsers stop at 100 levels) and no NUL in strings."""
+    """Free JSON (metadata): bounded nesting (protobuf parsers stop at 100 levels), no NUL in strings, and
+    numbers a double holds (a Struct stores doubles; JSON has no infinity to show one that overflowed)."""
     if depth > MAX_FREE_DEPTH:
         raise CodecError(path, f"nested deeper than {MAX_FREE_DEPTH} levels")
     if isinstance(value, dict):
         for k, v in value.items():
             if "\x00" in k:
                 raise CodecError(path, "keys must not contain NUL characters")
-            _check_free_value(v, path, depth + 1)
+            _check_free_value(v, f"{path}.{k}", depth + 1)
     elif isinstance(value, list):
-        for v in value:
-            _check_free_value(v, path, depth + 1)
+        for i, v in enumerate(value):
+            _check_free_value(v, f"{path}[{i}]", depth + 1)
     elif isinstance(value, str) and "\x00" in value:
         raise CodecError(path, "must not contain NUL characters")
+    elif isinstance(value, (int, float)) and not isinstance(value, bool) and not _fits_a_double(value):
+        raise CodecError(path, _LARGEST_NUMBER)
+
+
+def _fits_a_double(number: int | float) -> bool:
+    try:
+        return math.isfinite(float(number))
+    except OverflowError:  # an integer beyond the largest double
+        return False
 
 
 def _to_value(value: Any) -> struct_pb2.Value:
