@@ -7,36 +7,75 @@ together with the transfer, or not at all.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.chains.models import ChainTransfer
-from server.payment_intents import settle
+from server.aml import AmlStatus
+from server.chains.models import ChainTransfer, TransferStatus
+from server.payment_intents import settle, totals
+from server.payment_intents.aggregate import Loaded, load
 from server.payment_intents.env import Env
 from server.payment_intents.models import Charge, ChargeTransfer, PaymentIntent
 from server.payment_intents.states import OPEN_FOR_PAYMENT, Status
 from server.treasury import listeners as treasury_listeners
 
+# Intents a permanent deposit may still pay: those open for payment, and those whose payment is confirming.
+RECEIVING = OPEN_FOR_PAYMENT | {Status.PROCESSING}
+
+
+def _may_still_count(t: ChainTransfer) -> bool:
+    """Paid, or on its way and not yet refused: reverted and AML-rejected funds never count."""
+    return t.status != TransferStatus.REVERTED and t.aml_status != AmlStatus.REJECTED
+
+
+def _covered(loaded: Loaded) -> bool:
+    """Whether the intent's captured and in-flight funds, each at the rate its charge quoted, reach the amount due.
+    In-flight funds count as covering what they cover, so a second payer is not sent to an intent that is already
+    paid but still confirming; if they are later reverted or rejected the intent needs funds again."""
+    intent = loaded.intent
+    value = Decimal(0)
+    for charge in loaded.charges:
+        if charge.payment_method_type == "cards":
+            value += charge.amount_captured * charge.exchange_rate
+            continue
+        units = sum((totals.units(t) for t in loaded.transfers_of(charge) if _may_still_count(t)), Decimal(0))
+        value += units * charge.exchange_rate
+    return value > 0 if intent.complete_on_first_payment else value >= intent.amount
+
+
+async def _permanent_deposit_charge(session: AsyncSession, deposit_id: str) -> Charge | None:
+    """The latest charge of the oldest receiving intent that still needs funds, else the newest charge (late
+    funds stay visible), else None when `deposit_id` is no permanent deposit."""
+    rows = list(await session.exec(
+        select(Charge, PaymentIntent)
+        .join(PaymentIntent, col(PaymentIntent.id) == col(Charge.payment_intent_id))
+        .where(Charge.permanent_deposit_id == deposit_id)
+        .order_by(col(PaymentIntent.sort_key), col(Charge.sort_key))))
+    if not rows:
+        return None
+    latest = {intent.id: charge for charge, intent in rows}  # per intent, its current quote on this address
+    intents = list({intent.id: intent for _, intent in rows if intent.status in RECEIVING}.values())
+    for loaded in await load(session, intents):
+        if not _covered(loaded):
+            return latest[loaded.intent.id]
+    return max((charge for charge, _ in rows), key=lambda c: c.sort_key)
+
 
 async def _attribute(session: AsyncSession, transfer: ChainTransfer) -> Charge | None:
-    """The charge whose address this transfer reached, decided once. A charge's own address names it; a permanent
-    deposit address goes to the oldest of its charges whose intent is still open, else its newest (late funds stay
-    visible). In any asset: a transfer in another asset than the charge's is linked too, so the intent shows it as
-    unexpected funds, but it never counts toward the charge (totals.counts_toward)."""
+    """The charge whose address this transfer reached, decided once (a later re-org or AML rejection does not move
+    it). A charge's own address names it; a permanent deposit address is shared by its customer's intents
+    (`_permanent_deposit_charge`). In any asset: a transfer in another asset than the charge's is linked too, so
+    the intent shows it as unexpected funds, but it never counts toward the charge (totals.counts_toward)."""
     link = await session.get(ChargeTransfer, transfer.id)
     if link is not None:
         return await session.get(Charge, link.charge_id)
     charge = await session.get(Charge, transfer.owner_id)
     if charge is None:
-        candidates = list(await session.exec(
-            select(Charge, PaymentIntent.status)
-            .join(PaymentIntent, col(PaymentIntent.id) == col(Charge.payment_intent_id))
-            .where(Charge.permanent_deposit_id == transfer.owner_id)
-            .order_by(col(Charge.sort_key))))
-        if not candidates:
+        charge = await _permanent_deposit_charge(session, transfer.owner_id)
+        if charge is None:
             return None  # not a payment address (the watcher serves other owners too)
-        open_ = [c for c, status in candidates if status in OPEN_FOR_PAYMENT or status == Status.PROCESSING]
-        charge = open_[0] if open_ else candidates[-1][0]
     session.add(ChargeTransfer(transfer_id=transfer.id, charge_id=charge.id))
     await session.flush()
     return charge

@@ -238,8 +238,8 @@ async def unexpected_in(session: AsyncSession, intent_id: str, asset_id: str) ->
 async def cancel(session: AsyncSession, env: Env, caller: Caller, request: pb.CancelPaymentIntentRequest) -> Loaded:
     loaded = await get(session, caller, request.id, for_update=True)
     intent = loaded.intent
-    transition(intent.status, Event.CANCEL)  # refuses Success, PartialPaid, Canceled, Refunded
-    if await _has_confirmed_funds(session, intent.id):
+    transition(intent.status, Event.CANCEL)  # refuses Processing (funds in flight), Success, PartialPaid, …
+    if await _has_confirmed_funds(session, intent.id):  # e.g. frozen funds of a payment AML rejected
         raise UnexpectedState(f"{intent.status} with confirmed funds", Event.CANCEL)
     reason = validate.text("reason", request.reason.strip()) if request.HasField("reason") else ""
     await settle.move(session, env, loaded, Event.CANCEL, canceled_at=now_of(session), cancellation_reason=reason)

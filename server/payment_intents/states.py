@@ -36,7 +36,7 @@ class Event(StrEnum):
     PAID_PARTIALLY = "paid_partially"  # approved confirmed funds below the amount
     PAYMENT_FAILED = "payment_failed"  # every transfer was rejected by AML: nothing counts
     TRANSACTIONS_REVERTED = "transactions_reverted"  # a re-organisation dropped every transfer seen
-    CANCEL = "cancel"  # the merchant's cancel call (only before confirmed funds)
+    CANCEL = "cancel"  # the merchant's cancel call (only before any transfer was seen)
     EXPIRE = "expire"  # expired_at passed with nothing paid
     REFUNDED_IN_FULL = "refunded_in_full"  # reserved for refunds
     NOTHING_DUE = "nothing_due"  # a payment method was chosen for an amount of 0 (a subscription's free trial)
@@ -52,7 +52,8 @@ TRANSITIONS: dict[tuple[Status, Event], Status] = {
     (S.PROCESSING, E.PAID_PARTIALLY): S.PARTIAL_PAID,
     (S.PROCESSING, E.PAYMENT_FAILED): S.REQUIRES_PAYMENT_METHOD,
     (S.PROCESSING, E.TRANSACTIONS_REVERTED): S.REQUIRES_PAYMENT_METHOD,
-    (S.PROCESSING, E.CANCEL): S.CANCELED,
+    # No (PROCESSING, CANCEL): funds on their way would land on a canceled intent, captured by the merchant yet
+    # refundable by nobody. As with the established gateways, a processing payment cannot be canceled.
     (S.PARTIAL_PAID, E.PAID_IN_FULL): S.SUCCESS,
     (S.SUCCESS, E.REFUNDED_IN_FULL): S.REFUNDED,
     (S.PARTIAL_PAID, E.REFUNDED_IN_FULL): S.REFUNDED,

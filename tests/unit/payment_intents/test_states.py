@@ -15,14 +15,13 @@ EVENTS = ["transaction_seen", "paid_in_full", "paid_partially", "payment_failed"
 # (status, event) -> status after, one line per legal move of DESIGN §4.
 LEGAL = {
     ("RequiresPaymentMethod", "transaction_seen"): "Processing",  # first transaction seen
-    ("RequiresPaymentMethod", "cancel"): "Canceled",  # cancel before any confirmed funds
+    ("RequiresPaymentMethod", "cancel"): "Canceled",  # cancel before any transfer is seen (not while Processing)
     ("RequiresPaymentMethod", "expire"): "Canceled",  # expiry with nothing paid (cancellation_reason expired)
     ("RequiresPaymentMethod", "nothing_due"): "Success",  # a free trial's intent: a method chosen, 0 to pay (§8)
     ("Processing", "paid_in_full"): "Success",  # approved confirmed total >= due (or complete_on_first_payment)
     ("Processing", "paid_partially"): "PartialPaid",  # approved confirmed total < due
     ("Processing", "payment_failed"): "RequiresPaymentMethod",  # every transfer rejected by AML: nothing counts
     ("Processing", "transactions_reverted"): "RequiresPaymentMethod",  # a re-org dropped every transfer seen
-    ("Processing", "cancel"): "Canceled",  # still no confirmed funds
     ("PartialPaid", "paid_in_full"): "Success",  # the rest arrives
     ("Success", "refunded_in_full"): "Refunded",  # full refund
     ("PartialPaid", "refunded_in_full"): "Refunded",  # full refund of what was captured
