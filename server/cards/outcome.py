@@ -120,6 +120,21 @@ async def cancel_abandoned(db: Database, env: Env, cards: Cards, limit: int = 50
     return len(intent_ids)
 
 
+async def ask_unconfirmed(db: Database, env: Env, cards: Cards, limit: int = 50) -> int:
+    """Intents with a card confirmation that went unanswered (`payments.UNCONFIRMED`) are asked about here too, so
+    one that nobody reads is still settled: by what the provider did, or canceled there if it never received the
+    confirmation. Each charge at most once per `read_through_seconds`, as for readers. The number asked about."""
+    async with db.read() as session:
+        intent_ids = list(await session.exec(
+            select(Charge.payment_intent_id).distinct()
+            .where(Charge.provider_status == payments.UNCONFIRMED, Charge.status == ChargeStatus.PENDING)
+            .limit(limit)))
+    asked = 0
+    for intent_id in intent_ids:
+        asked += await refresh(db, env, cards, intent_id)
+    return asked
+
+
 def card_pending(loaded: Loaded) -> bool:
     return any(payments.is_card(c) and c.status == ChargeStatus.PENDING and c.provider_payment_id
                for c in loaded.charges)

@@ -2,7 +2,9 @@
 
 Claims its rows with `FOR UPDATE SKIP LOCKED` on PostgreSQL, so several scheduler processes share the work
 without doing one intent twice; SQLite has one writer at a time. An intent with funds in flight (Processing) or
-received (PartialPaid, Success) is left alone.
+received (PartialPaid, Success) is left alone. The same job then asks the card provider about pending card payments
+of canceled intents and about card confirmations that went unanswered (server/cards/outcome.py), outside the
+transaction.
 """
 
 from __future__ import annotations
@@ -48,3 +50,6 @@ async def expire_payment_intents(rt: Runtime) -> None:
     asked = await outcome.cancel_abandoned(rt.db, rt, rt.cards)
     if asked:
         log.info("pending card payments of canceled intents canceled at their provider", extra={"count": asked})
+    settled = await outcome.ask_unconfirmed(rt.db, rt, rt.cards)
+    if settled:
+        log.info("unanswered card confirmations asked about at their provider", extra={"count": settled})

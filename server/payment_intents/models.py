@@ -64,10 +64,17 @@ class PaymentIntent(SQLModel, table=True):
     updated: int = Field(sa_type=sa.BigInteger)
 
 
+_UNCONFIRMED = sa.text("provider_status = 'unconfirmed'")  # server/cards/payments.py UNCONFIRMED
+
+
 class Charge(SQLModel, table=True):
     """One payment attempt: a quote in one asset and the deposit address that receives it."""
 
     __tablename__ = "charges"
+    # Partial: only card charges whose confirmation went unanswered, which the scheduler asks about every few
+    # seconds (server/cards/outcome.py `ask_unconfirmed`); empty almost always, however many charges there are.
+    __table_args__ = (sa.Index("ix_charges_unconfirmed", "payment_intent_id", postgresql_where=_UNCONFIRMED,
+                               sqlite_where=_UNCONFIRMED),)
 
     id: str = Field(primary_key=True, max_length=40)
     payment_intent_id: str = Field(foreign_key="payment_intents.id", max_length=40, index=True)

@@ -22,7 +22,7 @@ from paygate.v1 import payment_intents_pb2 as pb
 
 from server.cards.payments import LOST_CONFIRMATION, UNCONFIRMED, keyed_charge_id
 from tests.conftest import ok
-from tests.e2e.cards.support import SUCCEEDS, choose_card, chose_card, new_intent, rows, wait_for
+from tests.e2e.cards.support import SUCCEEDS, choose_card, chose_card, new_intent, poll, rows, wait_for
 from tests.e2e.cards.test_charge_saved_card import renew
 from tests.e2e.cards.test_provider_idempotency import choose_cards
 from tests.harness import Service
@@ -150,6 +150,23 @@ def test_a_confirmation_the_provider_never_received_is_canceled_there_and_the_at
     [charge] = failed["charges"]
     assert (charge["status"], charge["failure_code"]) == ("Failed", LOST_CONFIRMATION[0])
     assert [s for s, _ in _at_provider(localstripe, merchant, intent["id"])] == ["canceled"]
+
+
+def test_a_confirmation_that_never_arrived_is_settled_even_if_nobody_reads_the_intent(
+        service: Service, api: httpx.Client, merchant: dict[str, Any], localstripe: LocalStripe,
+        breaking_proxy: tuple[str, list[Breaks], Seen]) -> None:
+    proxy, breaks, _ = breaking_proxy
+    breaks[0] = _on_confirm("never sent")
+    intent = new_intent(api)
+    _, [(charge_id, _)] = _confirm_through(service, merchant, localstripe, proxy, intent["id"])
+
+    def stored() -> dict[str, Any]:  # the database, not the API: a read through the API would ask the provider
+        [charge] = rows(service, "select status, failure_code from charges where id = :c", c=charge_id)
+        [paying] = rows(service, "select status from payment_intents where id = :i", i=intent["id"])
+        return {"charge": (charge["status"], charge["failure_code"]), "intent": paying["status"]}
+
+    assert poll(stored, lambda seen: seen["intent"] != "Processing") == {
+        "charge": ("Failed", LOST_CONFIRMATION[0]), "intent": "RequiresPaymentMethod"}
 
 
 def test_after_a_confirmation_that_never_arrived_the_payer_pays_once(
