@@ -13,6 +13,8 @@ from server.invoices import states
 from server.invoices.models import Invoice
 from server.invoices.states import Status as InvoiceStatus
 from server.paging import Slice, newest_first
+from server.payment_intents import settle
+from server.payment_intents.env import Env
 from server.payment_intents.models import PaymentIntent
 from server.rpc.context import Caller
 from server.scoping import find_owned, get_owned, in_scope
@@ -79,13 +81,16 @@ async def send(session: AsyncSession, collector: Collector, caller: Caller, invo
     return inv, [Callout("mail", inv.id)]
 
 
-async def void(session: AsyncSession, caller: Caller, invoice_id: str) -> Invoice:
-    """Void an open or draft invoice. A renewal invoice the subscription waits on is settled by it: the period
-    moves on as if it were paid, and nothing more is collected for that cycle."""
+async def void(session: AsyncSession, env: Env, caller: Caller, invoice_id: str) -> Invoice:
+    """Void an open or draft invoice and cancel its payment intent, so that its payment_url takes no money; refused
+    (409 invoice_not_open) while its payment is under way or done. A renewal invoice the subscription waits on is
+    settled by it: the period moves on as if it were paid, and nothing more is collected for that cycle."""
     inv = await get(session, caller, invoice_id)
+    if inv.payment_intent_id:
+        await settle.lock(session, inv.payment_intent_id)  # before the subscription, in the order a payment locks
     sub = await billing.lock(session, inv.subscription_id)
     now = sub.time_at(now_of(session)) if sub is not None else 0
-    await billing.invoice_move(session, inv, states.Event.VOID, now, voided_at=now)
+    await billing.close_unpaid(session, env, inv, states.Event.VOID, now, voided_at=now)
     if sub is not None and inv.billing_reason == "subscription_cycle":
         await lifecycle.advance_if_paid(session, sub, inv, now)
     return inv

@@ -4,6 +4,7 @@ import grpc
 from paygate.v1 import invoice_service_pb2 as pb
 from paygate.v1 import invoice_service_pb2_grpc
 
+from server.cards import outcome
 from server.invoices import service
 from server.payment_intents.aggregate import load_one
 from server.payment_intents.convert import to_proto as intent_proto
@@ -51,8 +52,12 @@ class InvoiceServicer(invoice_service_pb2_grpc.InvoiceServiceServicer):
     async def VoidInvoice(self, request: pb.VoidInvoiceRequest,
                           context: grpc.aio.ServicerContext) -> pb.VoidInvoiceResponse:
         async with self._rt.db.transaction() as session:
-            inv = await service.void(session, current_caller(), request.id)
-            return pb.VoidInvoiceResponse(invoice=await billing.invoice_view(session, inv))
+            inv = await service.void(session, self._collector.env, current_caller(), request.id)
+            answer = pb.VoidInvoiceResponse(invoice=await billing.invoice_view(session, inv))
+        if inv.payment_intent_id:
+            # After the commit, like CancelPaymentIntent: a provider call must not hold the rows.
+            await outcome.cancel_pending(self._rt.db, self._collector.env, self._rt.cards, inv.payment_intent_id)
+        return answer
 
     async def CreateInvoicePaymentIntent(self, request: pb.CreateInvoicePaymentIntentRequest,
                                          context: grpc.aio.ServicerContext

@@ -82,6 +82,12 @@ class Collector:
     cards: CardCharger | None = None
 
 
+def env_of(collector: Collector | None) -> Env:
+    if collector is None:
+        raise RuntimeError("closing or collecting an invoice needs the payment intents' Env")
+    return collector.env
+
+
 def payment_url(env: Env, intent: PaymentIntent) -> str:
     secret = env.secrets.of(intent.id, intent.livemode)
     return f"{env.settings.checkout_base}/pay/{intent.id}?client_secret={secret}"
@@ -281,10 +287,10 @@ async def charge(db: Database, collector: Collector, invoice_id: str) -> None:
         key, method = f"{inv.id}-{attempt}", sub.default_payment_method_id
     async with db.transaction() as session:
         result = await cards.charge_saved_card(session, intent.id, method, key)
-        await card_outcome(session, invoice_id, result)
+        await card_outcome(session, collector.env, invoice_id, result)
 
 
-async def card_outcome(session: AsyncSession, invoice_id: str, result: CardResult) -> None:
+async def card_outcome(session: AsyncSession, env: Env, invoice_id: str, result: CardResult) -> None:
     """What one off-session attempt means for the invoice and its subscription. Paid: the intent's Success has
     paid the invoice already (lifecycle.on_event, in this transaction). Refused: `invoice.payment_failed` (or
     `.payment_action_required` for 3-D Secure), past_due, and the next retry (1, 3, 5 days after the period end);
@@ -322,13 +328,18 @@ async def card_outcome(session: AsyncSession, invoice_id: str, result: CardResul
             await billing.refresh_due(session, sub)
             session.add(sub)
         return
-    await give_up(session, loaded, inv, now)
+    await give_up(session, env, loaded, inv, now)
 
 
-async def give_up(session: AsyncSession, loaded: Loaded, inv: Invoice, now: int) -> None:
-    """Unpaid after the last try: invoice uncollectible, subscription canceled (`payment_failed`)."""
+async def give_up(session: AsyncSession, env: Env, loaded: Loaded, inv: Invoice, now: int) -> None:
+    """Unpaid after the last try: invoice uncollectible (its payment intent canceled: its link takes no more
+    money), subscription canceled (`payment_failed`). A payment under way meanwhile keeps the invoice open, to be
+    settled by it."""
     from server.subscriptions.states import Event, Status
-    await billing.invoice_move(session, inv, inv_states.Event.MARK_UNCOLLECTIBLE, now)
+    try:
+        await billing.close_unpaid(session, env, inv, inv_states.Event.MARK_UNCOLLECTIBLE, now)
+    except inv_states.NotOpen:
+        log.info("invoice left open: its payment is under way", extra={"invoice": inv.id})
     if loaded.sub.status == Status.ACTIVE:
         await billing.move(session, loaded, Event.PAYMENT_OVERDUE, now)
     await billing.move(session, loaded, Event.DUNNING_EXHAUSTED, now, canceled_at=now, ended_at=now,

@@ -26,7 +26,11 @@ CP = create_prorations; every other cell is `invalid_proration_config`:
 `unchanged`.
 
 Amounts, in `Decimal`, rounded half-up to the currency's minor unit:
-* credit for the old plan = old price * (period_end - proration_date) / (period_end - period_start);
+* credit for the old plan = old price * (period_end - proration_date) / (period_end - period_start), where the old
+  price is what was paid for the current period (`Paid`): nothing for a free trial or a period whose invoice was
+  voided, given up on, made free by a pause or is still unpaid, so no credit then;
+* during a free trial the rest of the trial costs nothing on the new plan either: a change that keeps the cycle
+  (or charges the monthly difference) charges 0 now, and the trial's end charges the new plan;
 * reset (`always_invoice+now`): charged = the new plan's price for a full new cycle; due = charged - credit, at
   least 0; a credit above the charge carries to the next invoice;
 * cycle kept (`always_invoice+unchanged`, same interval): charged = new price * the same remaining ratio;
@@ -167,6 +171,14 @@ def decide(s: Shape, behavior: Behavior | None, anchor: Anchor | None) -> Decisi
     return Decision(s, behavior, anchor, *cell)
 
 
+class Paid(StrEnum):
+    """What the subscriber paid for the current period: what its unused time is worth."""
+
+    IN_FULL = "in_full"  # the current plan's price
+    NOTHING = "nothing"  # its invoice was voided, given up on, made free by a pause, or is not paid yet
+    FREE_TRIAL = "free_trial"  # nothing, and the rest of the trial is free on any plan
+
+
 @dataclass(frozen=True)
 class Proration:
     credited: Decimal
@@ -187,23 +199,25 @@ def credit(old_price: Decimal, period_start: int, period_end: int, proration_dat
 
 
 def prorate(decision: Decision, current: PlanPrice, target: PlanPrice, period_start: int, period_end: int,
-            proration_date: int, decimals: int) -> Proration:
-    """What the change credits and charges now."""
+            proration_date: int, decimals: int, *, paid: Paid = Paid.IN_FULL) -> Proration:
+    """What the change credits and charges now; `paid`: what the subscriber paid for the current period."""
     days = (max(0, period_end - proration_date) // DAY, max(0, period_end - period_start) // DAY)
     zero = Decimal(0)
     if not decision.charge_now:
         return Proration(zero, zero, zero, zero, *days)
+    paid_price = current.price if paid is Paid.IN_FULL else zero
+    trial = paid is Paid.FREE_TRIAL
     with compute("primary_variant"):
         if decision.timing is Timing.RESET:
-            credited = credit(current.price, period_start, period_end, proration_date, decimals)
+            credited = credit(paid_price, period_start, period_end, proration_date, decimals)
             charged = target.price
         elif decision.timing is Timing.NOW_KEPT:
-            credited = credit(current.price, period_start, period_end, proration_date, decimals)
-            charged = credit(target.price, period_start, period_end, proration_date, decimals)
+            credited = credit(paid_price, period_start, period_end, proration_date, decimals)
+            charged = credit(zero if trial else target.price, period_start, period_end, proration_date, decimals)
         else:  # interval up, tier up: the monthly difference over what is left of the old period
             credited = zero
             # (new - old per month) * old cycle in months = new * old_len / new_len - old
-            difference = target.price * current.cycle.length / target.cycle.length - current.price
+            difference = zero if trial else target.price * current.cycle.length / target.cycle.length - current.price
             charged = credit(difference, period_start, period_end, proration_date, decimals)
         net = charged - credited
     return Proration(credited, charged, max(net, zero), max(-net, zero), *days)

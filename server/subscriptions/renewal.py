@@ -28,10 +28,20 @@ from server.db import Database
 from server.events import outbox
 from server.invoices.models import Invoice
 from server.invoices.states import Status as InvoiceStatus
+from server.payment_intents.env import Env
 from server.subscriptions import billing
 from server.subscriptions.aggregate import Loaded, load
 from server.subscriptions.billing import Callout
-from server.subscriptions.collect import Collector, charge, collect, final_time, give_up, send_built, send_mails
+from server.subscriptions.collect import (
+    Collector,
+    charge,
+    collect,
+    env_of,
+    final_time,
+    give_up,
+    send_built,
+    send_mails,
+)
 from server.subscriptions.cycles import boundary
 from server.subscriptions.models import Subscription
 from server.subscriptions.states import Event, Status
@@ -98,7 +108,7 @@ async def run_step(session: AsyncSession, collector: Collector | None, sub: Subs
     if step is Step.NOTICE:
         await notice(session, loaded)
         return []
-    return await dunning(session, loaded, at)
+    return await dunning(session, env_of(collector), loaded, at)
 
 
 def _advance_facts(sub: Subscription, start: int, end: int, cycle: int) -> dict[str, Any]:
@@ -128,7 +138,7 @@ async def apply_pending(session: AsyncSession, loaded: Loaded) -> Loaded:
 async def period_end(session: AsyncSession, collector: Collector | None, loaded: Loaded, at: int) -> list[Callout]:
     sub = loaded.sub
     if sub.cancel_at_period_end:
-        await billing.void_pending(session, sub, at)
+        await billing.void_pending(session, env_of(collector), sub, at)
         await billing.move(session, loaded, Event.PERIOD_END_CANCEL, at, ended_at=at, renew_at=None)
         return []
     loaded = await apply_pending(session, loaded)
@@ -174,7 +184,7 @@ async def notice(session: AsyncSession, loaded: Loaded) -> None:
     session.add(sub)
 
 
-async def dunning(session: AsyncSession, loaded: Loaded, at: int) -> list[Callout]:
+async def dunning(session: AsyncSession, env: Env, loaded: Loaded, at: int) -> list[Callout]:
     sub = loaded.sub
     inv = await billing.outstanding(session, sub)
     if inv is None:
@@ -182,7 +192,7 @@ async def dunning(session: AsyncSession, loaded: Loaded, at: int) -> list[Callou
     if sub.collection_method == "charge_automatically" and sub.default_payment_method_id:
         return [Callout("charge", inv.id)]
     if at >= final_time(inv):
-        await give_up(session, loaded, inv, at)
+        await give_up(session, env, loaded, inv, at)
         return []
     inv.next_payment_attempt = final_time(inv)
     inv.attempt_count += 1

@@ -16,8 +16,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server import structs, validate
 from server.clock import now_of
 from server.errors import Forbidden, MissingParameter, invalid
+from server.invoices.models import Invoice
 from server.invoices.states import Status as InvoiceStatus
 from server.paging import Slice, newest_first
+from server.payment_intents.env import Env
 from server.products.convert import variant_title
 from server.products.models import ProductVariant, SellingPlan
 from server.rpc.context import Caller
@@ -32,6 +34,7 @@ from server.subscriptions.proration import (
     Anchor,
     Behavior,
     Decision,
+    Paid,
     PlanPrice,
     Proration,
     Timing,
@@ -85,7 +88,9 @@ async def list_page(session: AsyncSession, caller: Caller, request: pb.ListSubsc
     return [await load(session, r) for r in rows], total, offset, limit
 
 
-async def cancel(session: AsyncSession, caller: Caller, request: pb.CancelSubscriptionRequest) -> Loaded:
+async def cancel(session: AsyncSession, env: Env, caller: Caller, request: pb.CancelSubscriptionRequest
+                 ) -> tuple[Loaded, list[str]]:
+    """Cancel at the period end, or now; the ids of the payment intents canceled with the invoices voided."""
     loaded = await get(session, caller, request.id, for_update=True)
     sub, now = loaded.sub, loaded.sub.time_at(now_of(session))
     at_period_end = request.cancel_at_period_end if request.HasField("cancel_at_period_end") else True
@@ -95,12 +100,14 @@ async def cancel(session: AsyncSession, caller: Caller, request: pb.CancelSubscr
         transition(sub.status, Event.SCHEDULE_CANCEL)
         await billing.move(session, loaded, Event.SCHEDULE_CANCEL, now, cancel_at_period_end=True, canceled_at=now,
                            cancel_reason=reason or None)
-        return loaded
+        return loaded, []
     transition(sub.status, Event.CANCEL_NOW)
-    await billing.void_pending(session, sub, now)
+    # Canceled before its invoices are voided: an incomplete subscription's first intent, once canceled, would
+    # otherwise end the subscription itself (incomplete_expired) under this cancel.
     await billing.move(session, loaded, Event.CANCEL_NOW, now, canceled_at=now, ended_at=now,
                        cancel_reason=reason or None, renew_at=None, payment_url=None, payment_expires_at=None)
-    return loaded
+    canceled = await billing.void_pending(session, env, sub, now)
+    return loaded, canceled
 
 
 async def revoke_cancel(session: AsyncSession, caller: Caller, request: pb.RevokeSubscriptionCancelRequest) -> Loaded:
@@ -114,7 +121,9 @@ async def revoke_cancel(session: AsyncSession, caller: Caller, request: pb.Revok
     return loaded
 
 
-async def pause(session: AsyncSession, caller: Caller, request: pb.PauseSubscriptionRequest) -> Loaded:
+async def pause(session: AsyncSession, env: Env, caller: Caller, request: pb.PauseSubscriptionRequest
+                ) -> tuple[Loaded, list[str]]:
+    """Pause; the ids of the payment intents canceled with the invoices a `void` pause voids."""
     loaded = await get(session, caller, request.id, for_update=True)
     sub, now = loaded.sub, loaded.sub.time_at(now_of(session))
     behavior = BEHAVIORS.get(request.behavior)
@@ -124,11 +133,10 @@ async def pause(session: AsyncSession, caller: Caller, request: pb.PauseSubscrip
     resumes_at = request.resumes_at if request.HasField("resumes_at") else None
     if resumes_at is not None and resumes_at <= now:
         raise invalid("resumes_at", f"must be in the future (now is {now})")
-    if behavior == "void":
-        await billing.void_pending(session, sub, now, drafts=False)
+    canceled = await billing.void_pending(session, env, sub, now, drafts=False) if behavior == "void" else []
     await billing.move(session, loaded, Event.PAUSE, now, paused_at=now, pause_collection_behavior=behavior,
                        resumes_at=resumes_at)
-    return loaded
+    return loaded, canceled
 
 
 async def resume(session: AsyncSession, collector: Collector, caller: Caller,
@@ -185,6 +193,29 @@ async def _target(session: AsyncSession, loaded: Loaded, request: pb.ChangeSubsc
     return Plan(plan, variant, quantity, loaded.sub.decimals)
 
 
+# The invoices that open a period: the first, a renewal or a resume's, and a plan change that resets the cycle.
+PERIOD_OPENERS = ("subscription_create", "subscription_cycle", "subscription_update")
+
+
+async def paid_for_period(session: AsyncSession, sub: Subscription) -> Paid:
+    """What the subscriber paid for the current period, read from the invoice that opened it: nothing during a
+    free trial, or when that invoice was voided, given up on, made free by a pause or is not paid yet."""
+    if sub.current_cycle_number == 0 and sub.trial_end is not None:
+        return Paid.FREE_TRIAL
+    opener = (await session.exec(select(Invoice).where(
+        Invoice.subscription_id == sub.id, Invoice.cycle_number == sub.current_cycle_number,
+        Invoice.period_start == sub.current_period_start, col(Invoice.billing_reason).in_(PERIOD_OPENERS))
+        .order_by(col(Invoice.sort_key)).limit(1))).first()
+    if opener is None or opener.status != InvoiceStatus.PAID or charged_for(opener) <= 0:
+        return Paid.NOTHING
+    return Paid.IN_FULL
+
+
+def charged_for(inv: Invoice) -> Decimal:
+    """What an invoice charged before credits (a plan change's credit line makes its total lower)."""
+    return sum((amount for line in inv.lines if (amount := Decimal(line["amount"])) > 0), Decimal(0))
+
+
 async def price_change(session: AsyncSession, loaded: Loaded, request: pb.ChangeSubscriptionPlanRequest) -> Change:
     """The matrix cell and the amounts of a plan change; changes nothing."""
     sub = loaded.sub
@@ -198,25 +229,27 @@ async def price_change(session: AsyncSession, loaded: Loaded, request: pb.Change
             raise invalid("proration_date", f"must lie in the current period, from {start} to {end}")
     else:
         when = min(max(now, start), end)
-    n = max(1, sub.current_cycle_number)
+    # The plans compare at a paid cycle's price (a free trial is cycle 0); the next cycle is the current one + 1.
+    n, following = max(1, sub.current_cycle_number), sub.current_cycle_number + 1
     current = PlanPrice(sub.selling_plan_id, sub.variant_id, sub.quantity, loaded.current.tier(n).final_price,
                         loaded.current.cycle)
     goal = PlanPrice(target.plan.id, target.variant.id, target.quantity, target.tier(n).final_price, target.cycle)
     decision = decide(shape(current, goal), PRORATIONS.get(request.proration_behavior),
                       ANCHORS.get(request.billing_cycle_anchor))
     if decision.timing is Timing.RESET:
-        goal = PlanPrice(goal.selling_plan_id, goal.variant_id, goal.quantity, target.tier(n + 1).final_price,
+        goal = PlanPrice(goal.selling_plan_id, goal.variant_id, goal.quantity, target.tier(following).final_price,
                          goal.cycle)
-    proration = prorate(decision, current, goal, start, end, when, sub.decimals)
+    paid = await paid_for_period(session, sub) if decision.charge_now else Paid.IN_FULL
+    proration = prorate(decision, current, goal, start, end, when, sub.decimals, paid=paid)
     if decision.timing is Timing.RESET:
         effective, next_date = when, boundary(when, target.cycle, 1)
-        next_amount = target.tier(n + 2).final_price
+        next_amount = target.tier(following + 1).final_price
     elif decision.timing is Timing.NOW_KEPT:
-        effective, next_date, next_amount = when, end, target.tier(n + 1).final_price
+        effective, next_date, next_amount = when, end, target.tier(following).final_price
     elif decision.timing is Timing.PERIOD_END:
-        effective, next_date, next_amount = end, end, target.tier(n + 1).final_price
+        effective, next_date, next_amount = end, end, target.tier(following).final_price
     else:
-        effective, next_date, next_amount = now, end, loaded.current.tier(n + 1).final_price
+        effective, next_date, next_amount = now, end, loaded.current.tier(following).final_price
     credit = sub.credit_balance + proration.carry
     next_amount = max(next_amount - credit, Decimal(0))
     metadata = structs.metadata_of(request.metadata) if request.HasField("metadata") else None

@@ -6,6 +6,7 @@ import grpc
 from paygate.v1 import subscriptions_pb2 as pb
 from paygate.v1 import subscriptions_pb2_grpc
 
+from server.cards import outcome
 from server.mail import Mailer, mailer_for
 from server.rpc.context import current_caller
 from server.runtime import Runtime
@@ -32,6 +33,12 @@ class SubscriptionServicer(subscriptions_pb2_grpc.SubscriptionServiceServicer):
         self._rt = rt
         self._collector = collector or collector_of(rt)
 
+    async def _cancel_card_payments(self, intent_ids: list[str]) -> None:
+        """After the commit, like CancelPaymentIntent: the pending card charges of the intents canceled with their
+        invoices are canceled at their provider (a provider call must not hold the rows)."""
+        for intent_id in intent_ids:
+            await outcome.cancel_pending(self._rt.db, self._collector.env, self._rt.cards, intent_id)
+
     async def ListSubscriptions(self, request: pb.ListSubscriptionsRequest,
                                 context: grpc.aio.ServicerContext) -> pb.ListSubscriptionsResponse:
         async with self._rt.db.read() as session:
@@ -48,7 +55,8 @@ class SubscriptionServicer(subscriptions_pb2_grpc.SubscriptionServiceServicer):
     async def CancelSubscription(self, request: pb.CancelSubscriptionRequest,
                                  context: grpc.aio.ServicerContext) -> pb.CancelSubscriptionResponse:
         async with self._rt.db.transaction() as session:
-            loaded = await service.cancel(session, current_caller(), request)
+            loaded, canceled = await service.cancel(session, self._collector.env, current_caller(), request)
+        await self._cancel_card_payments(canceled)
         return pb.CancelSubscriptionResponse(subscription=to_proto(loaded))
 
     async def RevokeSubscriptionCancel(self, request: pb.RevokeSubscriptionCancelRequest,
@@ -60,7 +68,8 @@ class SubscriptionServicer(subscriptions_pb2_grpc.SubscriptionServiceServicer):
     async def PauseSubscription(self, request: pb.PauseSubscriptionRequest,
                                 context: grpc.aio.ServicerContext) -> pb.PauseSubscriptionResponse:
         async with self._rt.db.transaction() as session:
-            loaded = await service.pause(session, current_caller(), request)
+            loaded, canceled = await service.pause(session, self._collector.env, current_caller(), request)
+        await self._cancel_card_payments(canceled)
         return pb.PauseSubscriptionResponse(subscription=to_proto(loaded))
 
     async def ResumeSubscription(self, request: pb.ResumeSubscriptionRequest,
