@@ -52,6 +52,7 @@ CARDS = "cards"
 FIAT = "payment_method_options.fiat"
 # Provider statuses in which the payer has not submitted a card yet (the spec's flow: their page confirms).
 UNSUBMITTED = frozenset({"requires_payment_method", "requires_confirmation"})
+WITHDRAWN = ("withdrawn", "the payer chose to pay another way; the card payment was canceled at the provider")
 # Our own mark on a charge whose confirmation was sent and not answered: the provider may have charged the card.
 UNCONFIRMED = "unconfirmed"
 LOST_CONFIRMATION = ("confirmation_lost", "the card provider did not answer the confirmation and never received it; "
@@ -328,6 +329,34 @@ async def pay_saved(session: AsyncSession, env: Env, cards: Cards, loaded: Loade
     return loaded
 
 
+async def withdraw_open(session: AsyncSession, env: Env, cards: Cards, loaded: Loaded) -> None:
+    """Before the payer pays another way, the intent's open card payments are canceled at their provider, so the
+    card cannot be charged as well (3-D Secure finished later, or a page confirming an opened charge). One that
+    succeeded meanwhile is applied instead: the intent is then paid, and the caller's `check_open` refuses the
+    other way. A provider that answers neither leaves everything as it was (503): never two payments."""
+    for charge in list(loaded.charges):
+        if not (is_card(charge) and charge.status == ChargeStatus.PENDING and charge.provider_payment_id):
+            continue
+        acct = await accounts.account_at(session, cards, charge.payment_provider, charge.merchant_id,
+                                         charge.livemode)
+        if acct is None:
+            raise Unavailable(f"the open card payment {charge.id} cannot be withdrawn: this merchant has no "
+                              f"{charge.payment_provider} keys in this mode any more")
+        try:
+            payment = await acct.client.cancel_payment(charge.provider_payment_id)
+        except ProviderUnavailable:
+            try:  # a payment that succeeded (or was canceled) meanwhile cannot be canceled: what is it now?
+                payment = await acct.client.retrieve_payment(charge.provider_payment_id)
+            except ProviderUnavailable as e:
+                raise Unavailable(f"{e}; the open card payment must be withdrawn before paying another way; "
+                                  "try again") from None
+        if payment.status not in ("canceled", "succeeded"):
+            raise Unavailable(f"the open card payment {charge.id} is {payment.status} at {acct.provider} and could "
+                              "not be withdrawn; try again")
+        await apply(session, env, loaded, charge, payment,
+                    failure=WITHDRAWN if payment.status == "canceled" else None, cards=cards)
+
+
 async def apply(session: AsyncSession, env: Env, loaded: Loaded, charge: Charge, payment: Payment | None, *,
                 failure: tuple[str, str] | None = None, cards: Cards | None = None) -> None:
     """The provider's word on a charge, applied once: succeeded → charge and intent Success (payment_details in the
@@ -359,7 +388,7 @@ async def apply(session: AsyncSession, env: Env, loaded: Loaded, charge: Charge,
         charge.failure_code, charge.failure_message = failure[0][:100], failure[1][:500]
         if allowed(intent.status, Event.PAYMENT_FAILED):
             await settle.move(session, env, loaded, Event.PAYMENT_FAILED)
-        if intent.status != Status.CANCELED:  # the attempt of a canceled intent was withdrawn, not refused
+        if intent.status != Status.CANCELED and failure is not WITHDRAWN:  # withdrawn attempts were not refused
             await settle.record(session, env, loaded, settle.FAILED_EVENT, before)
     elif status == "processing" and intent.status == Status.REQUIRES_PAYMENT_METHOD:
         await settle.move(session, env, loaded, Event.TRANSACTION_SEEN)

@@ -193,6 +193,9 @@ async def choose_method(session: AsyncSession, env: Env, loaded: Loaded, method:
             # A choice the caller can change, not a failure of ours: 400, never 5xx.
             raise invalid("payment_method_type", "card payments are not available here; pay with crypto")
         return await card_payments.open_card(session, env, cards, loaded, options.fiat)
+    if cards is not None:
+        await card_payments.withdraw_open(session, env, cards, loaded)
+        attempts.check_open(loaded, now_of(session))  # a card payment that succeeded meanwhile paid the intent
     return await attempts.open_crypto(session, env, loaded, options.crypto.asset_id.strip())
 
 
