@@ -31,12 +31,13 @@ class Loaded:
     invoice: Invoice | None = None
 
     def transfers_of(self, charge: Charge) -> list[ChainTransfer]:
-        """The transfers that pay `charge`: only those in its own asset (totals.counts_toward)."""
-        return totals.split(charge, self.transfers.get(charge.id, []))[0]
+        """The transfers that pay `charge`: only those that count (totals.counts_toward)."""
+        return totals.split(charge, self.transfers.get(charge.id, []), self.intent.paid_asset_id)[0]
 
     def unexpected_funds(self) -> list[tuple[Charge, ChainTransfer]]:
-        """Transfers in another asset than their charge's, not reverted: shown, never counted as paid."""
-        return [(c, t) for c in self.charges for t in totals.split(c, self.transfers.get(c.id, []))[1]
+        """Transfers that do not count (totals.counts_toward), not reverted: shown, never counted as paid."""
+        return [(c, t) for c in self.charges
+                for t in totals.split(c, self.transfers.get(c.id, []), self.intent.paid_asset_id)[1]
                 if t.status != TransferStatus.REVERTED]
 
     @property

@@ -14,7 +14,6 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import structs, validate
-from server.aml import AmlStatus
 from server.cards import payments as card_payments
 from server.cards.accounts import Cards
 from server.chains.models import ChainTransfer, TransferStatus
@@ -222,20 +221,6 @@ async def captured_in(session: AsyncSession, intent_id: str, asset_id: str) -> D
     rows = await session.exec(select(col(Charge.amount_captured)).where(Charge.payment_intent_id == intent_id,
                                                                    Charge.asset_id == asset_id))
     return sum((Decimal(a) for a in rows), Decimal(0))
-
-
-async def unexpected_in(session: AsyncSession, intent_id: str, asset_id: str) -> Decimal:
-    """Unexpected funds in `asset_id` (DESIGN §14: transfers to a charge's address in another asset than the
-    charge's) that are confirmed and approved by AML: what a refund of them may pay back at most. Unconfirmed
-    funds may still be re-organised away; rejected ones are frozen."""
-    rows = await session.exec(
-        select(col(ChainTransfer.amount_base), col(ChainTransfer.decimals))
-        .join(ChargeTransfer, col(ChargeTransfer.transfer_id) == col(ChainTransfer.id))
-        .join(Charge, col(Charge.id) == col(ChargeTransfer.charge_id))
-        .where(Charge.payment_intent_id == intent_id, ChainTransfer.asset_id == asset_id,
-               col(Charge.asset_id) != asset_id, ChainTransfer.status == TransferStatus.CONFIRMED,
-               ChainTransfer.aml_status == AmlStatus.APPROVED))
-    return sum((Decimal(base).scaleb(-decimals) for base, decimals in rows), Decimal(0))
 
 
 async def cancel(session: AsyncSession, env: Env, caller: Caller, request: pb.CancelPaymentIntentRequest) -> Loaded:

@@ -13,6 +13,7 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import state_machine
+from server.chains.models import TransferStatus
 from server.clock import now_of
 from server.customers import totals as customer_totals
 from server.events import outbox
@@ -61,14 +62,31 @@ def _decimals(env: Env, asset_id: str) -> int:
     return asset.decimals if asset else 18
 
 
+def _first_paid_asset(loaded: Loaded) -> str:
+    """The asset of the first funds that arrived (a captured card charge, or a live transfer that counts on its
+    attempt): the intent is paid in it from then on. By arrival, not by the attempts' order, which changes each time
+    the payer chooses an asset again."""
+    arrivals: list[tuple[int, str]] = []
+    for charge in loaded.charges:
+        if charge.payment_method_type == "cards":
+            if charge.amount_captured:
+                arrivals.append((charge.created, charge.asset_id))
+            continue
+        arrivals += [(t.created_at, charge.asset_id) for t in loaded.transfers_of(charge)
+                     if t.status != TransferStatus.REVERTED]
+    return min(arrivals, default=(0, ""), key=lambda a: a[0])[1]
+
+
 def _recompute(env: Env, loaded: Loaded) -> tuple[list[str], Event | None, bool]:
     """Charges' and the intent's totals from the transfers. Returns (charges that just failed, the outcome event,
     whether any transfer may still count: unsettled or approved).
 
-    Amounts are kept per asset and never added across assets: each charge counts only transfers in its own asset
-    (`Loaded.transfers_of`), and the intent's payment_details show the paid asset's totals alone. Value across
-    charges of different assets is compared in the intent's currency, each at the rate quoted to the payer."""
+    The intent is paid in one asset, fixed by the first funds; only transfers that count (`Loaded.transfers_of`:
+    in the charge's own asset, that asset the paid one, while the quote held) are added up, and each at the rate
+    quoted to the payer. Anything else is the intent's unexpected funds (`Loaded.unexpected_funds`)."""
     intent = loaded.intent
+    # Fixed before counting: with no paid asset yet every attempt's own funds count (totals.counts_toward).
+    intent.paid_asset_id = intent.paid_asset_id or _first_paid_asset(loaded)
     failed_now: list[str] = []
     captured: dict[str, Decimal] = defaultdict(Decimal)
     frozen: dict[str, Decimal] = defaultdict(Decimal)
@@ -80,16 +98,12 @@ def _recompute(env: Env, loaded: Loaded) -> tuple[list[str], Event | None, bool]
             # A card charge's outcome comes from its provider (server/cards), not from transfers: kept as it is.
             captured[charge.asset_id] += charge.amount_captured
             paid += charge.amount_captured * charge.exchange_rate
-            if charge.amount_captured and not intent.paid_asset_id:
-                intent.paid_asset_id = charge.asset_id
             continue
         t = totals.charge_totals(loaded.transfers_of(charge))
         status = totals.charge_status(t)
         if status == totals.ChargeStatus.FAILED and charge.status != status:
             failed_now.append(charge.id)
         charge.status, charge.amount_captured, charge.frozen_amount = status, t.approved, t.rejected
-        if t.live and not intent.paid_asset_id:
-            intent.paid_asset_id = charge.asset_id
         captured[charge.asset_id] += t.approved
         frozen[charge.asset_id] += t.rejected
         paid += t.approved * charge.exchange_rate  # in the intent's currency, at the quote the payer was given

@@ -17,18 +17,34 @@ def units(t: ChainTransfer) -> Decimal:
     return Decimal(t.amount_base).scaleb(-t.decimals)
 
 
-def counts_toward(charge: Charge, t: ChainTransfer) -> bool:
+# A transfer broadcast just before its quote lapsed may be first seen a little later: a couple of blocks and a watcher
+# pass. Longer would hand the payer a free option on the price.
+QUOTE_GRACE_SECONDS = 30
+
+
+def within_quote(charge: Charge, t: ChainTransfer) -> bool:
+    """Whether the transfer was first seen while the charge's quote held (its rate is the price the payer was given
+    until then, and no longer)."""
+    return t.created_at <= charge.quote_expires_at + QUOTE_GRACE_SECONDS
+
+
+def counts_toward(charge: Charge, t: ChainTransfer, paid_asset_id: str = "") -> bool:
     """DESIGN §14: a transfer counts toward a charge only in the charge's own asset. Units of different assets are
-    never added up (1 USDT is not 1 ETH); funds in another asset are the intent's unexpected funds."""
-    return t.asset_id == charge.asset_id
+    never added up (1 USDT is not 1 ETH); funds in another asset are the intent's unexpected funds. So are funds
+    first seen after the quote expired: they would pay at a stale rate; the payer opens a new attempt instead.
+    And so are funds on an attempt in another asset than the one the intent is paid in (`paid_asset_id`, '' while
+    none is): payment_details are in one asset, so a second asset paid on an attempt opened before the first funds
+    arrived would be counted nowhere."""
+    return t.asset_id == charge.asset_id == (paid_asset_id or charge.asset_id) and within_quote(charge, t)
 
 
-def split(charge: Charge, transfers: Iterable[ChainTransfer]) -> tuple[list[ChainTransfer], list[ChainTransfer]]:
-    """(transfers that pay the charge, transfers in another asset that reached its address), order kept."""
+def split(charge: Charge, transfers: Iterable[ChainTransfer],
+          paid_asset_id: str = "") -> tuple[list[ChainTransfer], list[ChainTransfer]]:
+    """(transfers that pay the charge, transfers that reached its address but do not count), order kept."""
     own: list[ChainTransfer] = []
     unexpected: list[ChainTransfer] = []
     for t in transfers:
-        (own if counts_toward(charge, t) else unexpected).append(t)
+        (own if counts_toward(charge, t, paid_asset_id) else unexpected).append(t)
     return own, unexpected
 
 

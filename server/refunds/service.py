@@ -22,7 +22,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server import state_machine, structs, validate
 from server.aml import AmlStatus
 from server.assets.catalogue import Asset
-from server.chains.models import TransferStatus
+from server.chains.models import ChainTransfer, TransferStatus
 from server.clock import now_of
 from server.db import Database
 from server.errors import MissingParameter, invalid
@@ -31,10 +31,11 @@ from server.ids import new_id
 from server.paging import Page, newest_first
 from server.payment_intents import service as intents
 from server.payment_intents import settle
-from server.payment_intents.aggregate import Loaded
+from server.payment_intents.aggregate import Loaded, load_one
 from server.payment_intents.env import Env
+from server.payment_intents.models import PaymentIntent
 from server.payment_intents.states import Status as IntentStatus
-from server.payment_intents.totals import text
+from server.payment_intents.totals import text, units
 from server.rails.base import AddressBook, InvalidAddress
 from server.rails.registry import Rails, key_scheme
 from server.refunds import convert
@@ -124,11 +125,28 @@ async def held(session: AsyncSession, intent_id: str, asset_id: str, *, unexpect
     return sum((Decimal(a) for a in rows), Decimal(0))
 
 
+def _refundable(t: ChainTransfer) -> bool:
+    """Confirmed and approved: unconfirmed funds may still be re-organised away; rejected ones are frozen."""
+    return t.status == TransferStatus.CONFIRMED and t.aml_status == AmlStatus.APPROVED
+
+
+async def unexpected_in(session: AsyncSession, intent_id: str, asset_id: str) -> Decimal:
+    """The intent's unexpected funds in `asset_id` that a refund may pay back at most. Read from the intent as it
+    shows them (`Loaded.unexpected_funds`), so whatever does not count as paid (another asset, a lapsed quote) is
+    refundable, decided in one place (totals.counts_toward)."""
+    intent = await session.get(PaymentIntent, intent_id)
+    if intent is None:
+        return Decimal(0)
+    loaded = await load_one(session, intent)
+    return sum((units(t) for _, t in loaded.unexpected_funds() if t.asset_id == asset_id and _refundable(t)),
+               Decimal(0))
+
+
 async def remaining(session: AsyncSession, p: Plan) -> Decimal:
     """What is left to refund: per asset, never more than the charges captured in it (a refund of the payment), or
     than arrived in it as unexpected funds (a refund of those)."""
     if p.unexpected:
-        arrived = await intents.unexpected_in(session, p.intent_id, p.asset.id)
+        arrived = await unexpected_in(session, p.intent_id, p.asset.id)
     else:
         arrived = await intents.captured_in(session, p.intent_id, p.asset.id)
     return arrived - await held(session, p.intent_id, p.asset.id, unexpected=p.unexpected)
@@ -211,9 +229,7 @@ async def plan_unexpected(db: Database, env: Env, rails: Rails, caller: Caller, 
         if intent is None:
             raise InvalidPaymentIntent()
         full = await intents.get(session, caller, intent.id)
-        arrivals = [(c, t) for c, t in full.unexpected_funds()
-                    if t.asset_id == asset_id and t.status == TransferStatus.CONFIRMED
-                    and t.aml_status == AmlStatus.APPROVED]
+        arrivals = [(c, t) for c, t in full.unexpected_funds() if t.asset_id == asset_id and _refundable(t)]
         asset = env.catalogue.by_id.get(asset_id)
         if not arrivals or asset is None or not asset.network:
             raise invalid("asset_id", f"no confirmed and approved unexpected funds in {asset_id!r} on this payment "
