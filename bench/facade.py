@@ -199,7 +199,9 @@ def cpu_seconds(pid: int) -> float:
             except OSError:
                 continue  # exited while we looked
             parent[int(entry)] = int(fields[1])
-            ticks[int(entry)] = int(fields[11]) + int(fields[12])  # utime, stime
+            # utime, stime, and cutime, cstime: what its children that exited and were reaped spent (PostgreSQL's
+            # backends of closed connections), which would otherwise vanish from the tree mid-batch.
+            ticks[int(entry)] = sum(int(f) for f in fields[11:15])
     if pid not in ticks:
         return 0.0
     children: dict[int, list[int]] = {}
