@@ -17,7 +17,13 @@ from google.protobuf.message import Message
 from server import money
 from server.errors import invalid
 
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+# No whitespace, control characters, nor the characters that separate or quote addresses in a header (a comma would
+# make `To: a,victim@x` two recipients).
+_EMAIL_PART = r'[^@\s\x00-\x1f\x7f,;:<>()\[\]\\"]+'
+_EMAIL = re.compile(rf"^{_EMAIL_PART}@{_EMAIL_PART}\.{_EMAIL_PART}$")
+# A URL's host: a name (letters, digits, '-', '.'; any script) or an IP address. Anything else (a space, ';', '*')
+# could not be a host, and would reach the checkout page's Content-Security-Policy through its origin.
+URL_HOST = re.compile(r"[\w.-]+|[0-9A-Fa-f:.]+")
 _PHONE = re.compile(r"^\+?[0-9][0-9 ().-]{4,24}$")
 
 
@@ -46,6 +52,13 @@ def url(field: str, value: str) -> str:
         parts = urlsplit(value)
         if parts.scheme not in ("http", "https") or not parts.netloc or len(value) > 2000:
             raise invalid(field, "must be an http or https URL")
+        try:
+            parts.port  # noqa: B018 - raises ValueError on a port that is not a number in range
+        except ValueError:
+            raise invalid(field, "must be an http or https URL with a valid port") from None
+        if not parts.hostname or not URL_HOST.fullmatch(parts.hostname) or "@" in parts.netloc:
+            raise invalid(field, "must be an http or https URL whose host is a name or an IP address "
+                                 "(no user name, spaces or symbols)")
     return value
 
 

@@ -28,6 +28,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from server.validate import URL_HOST
 from wire import codec
 
 log = logging.getLogger("paygate.checkout_page")
@@ -47,8 +48,17 @@ class PageConfig:
 
 
 def _origin(url: str) -> str:
+    """scheme://host[:port] of an http(s) URL, rebuilt from its parsed host and port (never its raw text, which goes
+    into a header), or '' for anything else."""
     parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else ""
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return ""
+    if parts.scheme not in ("http", "https") or not host or not URL_HOST.fullmatch(host):
+        return ""
+    host = f"[{host}]" if ":" in host else host
+    return f"{parts.scheme}://{host}" + (f":{port}" if port is not None else "")
 
 
 def _csp(nonce: str, frame_ancestors: str, card_origin: str) -> str:

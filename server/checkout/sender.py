@@ -49,7 +49,9 @@ def _stamped(settings: Settings, to: str, subject: str, text: str) -> EmailMessa
     mail = EmailMessage()
     mail["From"] = settings.mail_from
     mail["To"] = to
-    mail["Subject"] = subject
+    # A merchant's name may hold a line break (the operator names merchants): a header takes none, so any run of
+    # whitespace is one space.
+    mail["Subject"] = " ".join(subject.split())
     mail["Date"] = formatdate(localtime=False)
     mail["Message-ID"] = make_msgid(domain="paygate.invalid")
     mail.set_content(text)

@@ -212,6 +212,9 @@ _PRIVATE_INTENT_FIELDS = ("metadata", "merchant_order_id", "receipt_email", "shi
                           "subscription_details")
 _PRIVATE_FEES = ("tx_fee", "tax_fee", "net_amount", "network_fee")
 _PRIVATE_CHARGE_FIELDS = ("customer", "receipt_email", "fraud_details")
+# What the merchant wrote about a refund, or where and why it was sent: theirs, not the payer's page's. The page
+# keeps each refund's amount and status.
+_PRIVATE_REFUND_FIELDS = ("description", "metadata", "refund_address", "reason", "failure_reason")
 
 
 def public_view(intent: pb.PaymentIntent) -> pb.PaymentIntent:
@@ -229,4 +232,9 @@ def public_view(intent: pb.PaymentIntent) -> pb.PaymentIntent:
             charge.ClearField(name)
         for t in charge.transactions:
             t.ClearField("aml_info")
+        for refund in charge.refunds:
+            for name in _PRIVATE_REFUND_FIELDS:
+                refund.ClearField(name)
+    for funds in out.unexpected_funds:
+        funds.ClearField("aml_status")  # AML details stay off the public view, as for the charges' transactions
     return out
