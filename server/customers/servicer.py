@@ -67,6 +67,7 @@ class CustomerServicer(customers_pb2_grpc.CustomerServiceServicer):
                                  context: grpc.aio.ServicerContext) -> pb.ListPaymentMethodsResponse:
         caller = optional_caller()
         customer_id = request.customer_id.strip()
+        public = caller is None
         if caller is None:
             # Hosted checkout: a public key and the client secret of one of this customer's payments.
             if not request.key or not request.client_secret:
@@ -86,4 +87,9 @@ class CustomerServicer(customers_pb2_grpc.CustomerServiceServicer):
                 raise invalid("customer_id", "no such customer")
             rows = await saved.list_for(session, merchant_id=caller.merchant_id, livemode=caller.livemode,
                                         customer_id=customer_id)
-        return pb.ListPaymentMethodsResponse(payment_methods=[saved.to_proto(r) for r in rows])
+        methods = [saved.to_proto(r) for r in rows]
+        for method in methods if public else ():
+            # The card's fingerprint identifies it across merchants and customers: for the merchant's deduplication,
+            # not for whoever holds a payment's client secret. The page shows brand, last4 and expiry.
+            method.ClearField("fingerprint")
+        return pb.ListPaymentMethodsResponse(payment_methods=methods)

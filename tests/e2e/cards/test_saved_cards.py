@@ -181,8 +181,20 @@ def test_the_public_list_answers_a_public_key_and_that_customers_client_secret(
     intent = new_intent(api, customer=ann["id"])
     listed = ok(anonymous.get(PUBLIC_LIST, params={"customer_id": ann["id"], "key": merchant["test"]["public_key"],
                                                    "client_secret": intent["client_secret"]}))
-    assert listed["payment_methods"] == saved_methods(api, ann["id"])
+    merchants = saved_methods(api, ann["id"])
+    assert listed["payment_methods"] == [dict(m, fingerprint="") for m in merchants]
     assert listed["payment_methods"][0]["last4"] == "4242"
+
+
+def test_the_public_list_shows_no_card_fingerprint_which_the_merchants_list_keeps(
+        api: httpx.Client, anonymous: httpx.Client, merchant: dict[str, Any], localstripe: LocalStripe,
+        ann: dict[str, Any]) -> None:
+    save_a_card(api, merchant, localstripe, ann["id"])
+    intent = new_intent(api, customer=ann["id"])
+    [public] = ok(anonymous.get(PUBLIC_LIST, params={"customer_id": ann["id"], "key": merchant["test"]["public_key"],
+                                                     "client_secret": intent["client_secret"]}))["payment_methods"]
+    [own] = saved_methods(api, ann["id"])
+    assert public["fingerprint"] == "" and own["fingerprint"] != ""
 
 
 def test_the_public_list_refuses_another_customers_client_secret(api: httpx.Client, anonymous: httpx.Client,
