@@ -627,7 +627,8 @@ def report(rows: list[Any], context: str) -> str:
             database = r.database_cpu * 1000 / done
             spent = server + client + (0.0 if math.isnan(database) else database)
             busy = 100 * r.busy / r.capacity if r.capacity else math.nan
-            lines.append(f"{r.target:<12} {r.operation:<16} {server:>7.3f} {database:>9.3f} {client:>6.3f} "
+            shown = "n/a" if math.isnan(database) else f"{database:.3f}"
+            lines.append(f"{r.target:<12} {r.operation:<16} {server:>7.3f} {shown:>9} {client:>6.3f} "
                          f"{spent:>7.3f} {busy:>12.0f}% {cores * 1000 / spent:>14.1f}")
         lines.append("(database: the PostgreSQL server's processes; n/a on SQLite, whose work is inside the server. "
                      "ceiling: all cores at this CPU per request, if nothing else ran)")
