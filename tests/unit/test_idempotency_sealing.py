@@ -13,25 +13,19 @@ import sqlalchemy as sa
 from cryptography.fernet import Fernet
 
 from server.db import Database
-from server.db.migrate import upgrade
 from server.errors import Unavailable
 from server.idempotency import store
 from server.sealing import SecretBox
 from tests.clock import SetClock
+from tests.unit import test_idempotency_store as store_tests
 
 METHOD = "/paygate.v1.WebhookEndpointService/CreateWebhookEndpoint"
 DIGEST = store.request_hash(METHOD, b"\x0a\x05hook!")
-T0 = 1_800_000_000
+T0 = store_tests.T0
+url = store_tests.url  # the fixture: a migrated SQLite database
 KEY = Fernet.generate_key().decode()
 # Not valid UTF-8, and holding a signing secret: what a serialized response with a secret in it looks like.
 ANSWER = b"\x0a\x1cwe_1\xff\x00\x12\x0bwhsec_abc123"
-
-
-@pytest.fixture
-def url(tmp_path: Path) -> str:
-    url = f"sqlite:///{tmp_path / 'idem.db'}"
-    upgrade(url)
-    return url
 
 
 @pytest.fixture

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import httpx
@@ -26,44 +24,16 @@ from server.rails.provider_a import ProviderARail
 from server.rpc.context import Caller
 from server.runtime import Runtime
 from tests.conftest import ok
+from tests.e2e.cards.provider_proxy import Seen, provider_proxy
 from tests.e2e.cards.support import SUCCEEDS, new_intent
 from tests.harness import Service
 from tests.localstripe import LocalStripe
 
-Seen = list[tuple[str, str, str]]  # (method, path, Idempotency-Key)
-
 
 @pytest.fixture
 def recording_proxy(localstripe: LocalStripe) -> Iterator[tuple[str, Seen]]:
-    seen: Seen = []
-
-    class Forward(BaseHTTPRequestHandler):
-        def _forward(self) -> None:
-            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            seen.append((self.command, self.path.split("?")[0], self.headers.get("Idempotency-Key") or ""))
-            headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length")}
-            r = httpx.request(self.command, f"{localstripe.url}{self.path}", content=body, headers=headers,
-                              timeout=20)
-            self.send_response(r.status_code)
-            self.send_header("Content-Type", r.headers.get("Content-Type", "application/json"))
-            self.send_header("Content-Length", str(len(r.content)))
-            self.end_headers()
-            self.wfile.write(r.content)
-
-        do_GET = do_POST = do_DELETE = _forward
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Forward)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", seen
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with provider_proxy(localstripe.url) as proxy:
+        yield proxy.url, proxy.seen
 
 
 def choose_cards(service: Service, merchant: dict[str, Any], intent_id: str, api_base: str,
@@ -95,7 +65,7 @@ def test_the_provider_payment_is_created_under_our_charge_id(
     url, seen = recording_proxy
     intent = new_intent(api)
     _, [(charge_id, _)] = choose_cards(service, merchant, intent["id"], url, pb.FiatPaymentInput(currency="USD"))
-    creates = [key for method, path, key in seen if (method, path) == ("POST", "/v1/payment_intents")]
+    creates = [key for method, path, key, _ in seen if (method, path) == ("POST", "/v1/payment_intents")]
     assert creates == [charge_id]
     [stored] = ok(api.get(f"/v1/payment_intents/{intent['id']}"))["charges"]
     assert stored["id"] == charge_id and stored["status"] == "Pending"
@@ -114,5 +84,5 @@ def test_a_token_is_attached_and_confirmed_under_keys_made_from_our_charge_id(
     status, [(charge_id, charge_status)] = choose_cards(service, merchant, intent["id"], url,
                                                         pb.FiatPaymentInput(currency="USD", token=token))
     assert status == "Success" and charge_status == "Success"
-    keys = [key for method, path, key in seen if method == "POST" and path.startswith("/v1/payment_intents")]
+    keys = [key for method, path, key, _ in seen if method == "POST" and path.startswith("/v1/payment_intents")]
     assert keys == [charge_id, f"{charge_id}-attach", f"{charge_id}-confirm"]

@@ -8,6 +8,7 @@ import uuid
 from typing import Any
 
 import httpx
+import pytest
 import sqlalchemy as sa
 
 from tests.conftest import ok
@@ -53,19 +54,12 @@ def test_the_stored_answer_of_a_payment_intent_holds_no_client_secret(service, m
     assert intent["client_secret"].encode() not in column and b"_secret_" not in column
 
 
-def test_a_replayed_webhook_endpoint_creation_answers_exactly_the_first_answer(api):
+@pytest.mark.parametrize(("path", "body"), [("/v1/webhook_endpoints", ENDPOINT), ("/v1/payment_intents", INTENT)],
+                         ids=["webhook endpoint", "payment intent"])
+def test_a_replayed_creation_holding_a_secret_answers_exactly_the_first_answer(api, path, body):
     key = new_key()
-    first = post(api, "/v1/webhook_endpoints", ENDPOINT, key)
-    replayed = post(api, "/v1/webhook_endpoints", ENDPOINT, key)
-    assert first.status_code == replayed.status_code == 200
-    assert replayed.headers.get("idempotent-replayed") == "true"
-    assert replayed.content == first.content
-
-
-def test_a_replayed_payment_intent_creation_answers_exactly_the_first_answer(api):
-    key = new_key()
-    first = post(api, "/v1/payment_intents", INTENT, key)
-    replayed = post(api, "/v1/payment_intents", INTENT, key)
+    first = post(api, path, body, key)
+    replayed = post(api, path, body, key)
     assert first.status_code == replayed.status_code == 200
     assert replayed.headers.get("idempotent-replayed") == "true"
     assert replayed.content == first.content

@@ -3,6 +3,8 @@ a period whose invoice was voided, earns no credit; the upgrade is charged in fu
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 
 from tests.conftest import ok
@@ -18,13 +20,19 @@ paygate = card_renewals.paygate
 card_shop = card_renewals.card_shop
 
 
-def test_an_immediate_upgrade_during_a_free_trial_credits_nothing_and_charges_the_full_new_price(
-        card_shop: tuple[httpx.Client, str], localstripe: LocalStripe) -> None:
+def _in_a_free_trial(card_shop: tuple[httpx.Client, str], localstripe: LocalStripe
+                     ) -> tuple[httpx.Client, dict[str, Any], dict[str, Any]]:
+    """(the shop, its club of plans, a subscription bought on the trial plan and paid by card: in its free trial)."""
     shop, pk = card_shop
     c, who = club(shop), customer(shop)
     intent = buy(shop, c, who, plan="trial")
     pay_by_card(shop, intent["id"], localstripe.tokenize(pk, SUCCEEDS))
-    sub = subscription(shop, intent["subscription"])
+    return shop, c, subscription(shop, intent["subscription"])
+
+
+def test_an_immediate_upgrade_during_a_free_trial_credits_nothing_and_charges_the_full_new_price(
+        card_shop: tuple[httpx.Client, str], localstripe: LocalStripe) -> None:
+    shop, c, sub = _in_a_free_trial(card_shop, localstripe)
     assert sub["current_cycle_number"] == 0
     changed = ok(shop.post(f"/v1/subscriptions/{sub['id']}", json={
         "primary_variant": {"selling_plan_id": c["trial"], "variant_id": c["large"]},
@@ -40,11 +48,7 @@ def test_an_immediate_upgrade_during_a_free_trial_credits_nothing_and_charges_th
 
 def test_an_upgrade_keeping_the_cycle_during_a_free_trial_charges_nothing_until_the_trial_ends(
         card_shop: tuple[httpx.Client, str], localstripe: LocalStripe) -> None:
-    shop, pk = card_shop
-    c, who = club(shop), customer(shop)
-    intent = buy(shop, c, who, plan="trial")
-    pay_by_card(shop, intent["id"], localstripe.tokenize(pk, SUCCEEDS))
-    sub = subscription(shop, intent["subscription"])
+    shop, c, sub = _in_a_free_trial(card_shop, localstripe)
     changed = ok(shop.post(f"/v1/subscriptions/{sub['id']}", json={
         "primary_variant": {"selling_plan_id": c["trial"], "variant_id": c["large"]},
         "proration_behavior": "always_invoice", "billing_cycle_anchor": "unchanged"}))
