@@ -32,12 +32,14 @@ class Loaded:
 
     def transfers_of(self, charge: Charge) -> list[ChainTransfer]:
         """The transfers that pay `charge`: only those that count (totals.counts_toward)."""
-        return totals.split(charge, self.transfers.get(charge.id, []), self.intent.paid_asset_id)[0]
+        return totals.split(charge, self.transfers.get(charge.id, []), self.intent.paid_asset_id,
+                            self.intent.currency)[0]
 
     def unexpected_funds(self) -> list[tuple[Charge, ChainTransfer]]:
         """Transfers that do not count (totals.counts_toward), not reverted: shown, never counted as paid."""
         return [(c, t) for c in self.charges
-                for t in totals.split(c, self.transfers.get(c.id, []), self.intent.paid_asset_id)[1]
+                for t in totals.split(c, self.transfers.get(c.id, []), self.intent.paid_asset_id,
+                                     self.intent.currency)[1]
                 if t.status != TransferStatus.REVERTED]
 
     @property

@@ -22,29 +22,30 @@ def units(t: ChainTransfer) -> Decimal:
 QUOTE_GRACE_SECONDS = 30
 
 
-def within_quote(charge: Charge, t: ChainTransfer) -> bool:
+def within_quote(charge: Charge, t: ChainTransfer, priced_in: str = "") -> bool:
     """Whether the transfer was first seen while the charge's quote held (its rate is the price the payer was given
-    until then, and no longer)."""
-    return t.created_at <= charge.quote_expires_at + QUOTE_GRACE_SECONDS
+    until then, and no longer). A charge in the intent's own currency (`priced_in`) has no rate to go stale: 1 USDT
+    pays 1 USDT whenever it arrives."""
+    return charge.asset_id == priced_in or t.created_at <= charge.quote_expires_at + QUOTE_GRACE_SECONDS
 
 
-def counts_toward(charge: Charge, t: ChainTransfer, paid_asset_id: str = "") -> bool:
+def counts_toward(charge: Charge, t: ChainTransfer, paid_asset_id: str = "", priced_in: str = "") -> bool:
     """DESIGN §14: a transfer counts toward a charge only in the charge's own asset. Units of different assets are
     never added up (1 USDT is not 1 ETH); funds in another asset are the intent's unexpected funds. So are funds
-    first seen after the quote expired: they would pay at a stale rate; the payer opens a new attempt instead.
-    And so are funds on an attempt in another asset than the one the intent is paid in (`paid_asset_id`, '' while
-    none is): payment_details are in one asset, so a second asset paid on an attempt opened before the first funds
-    arrived would be counted nowhere."""
-    return t.asset_id == charge.asset_id == (paid_asset_id or charge.asset_id) and within_quote(charge, t)
+    first seen after the quote expired (`within_quote`): they would pay at a stale rate; the payer opens a new
+    attempt instead. And so are funds on an attempt in another asset than the one the intent is paid in
+    (`paid_asset_id`, '' while none is): payment_details are in one asset, so a second asset paid on an attempt
+    opened before the first funds arrived would be counted nowhere."""
+    return t.asset_id == charge.asset_id == (paid_asset_id or charge.asset_id) and within_quote(charge, t, priced_in)
 
 
-def split(charge: Charge, transfers: Iterable[ChainTransfer],
-          paid_asset_id: str = "") -> tuple[list[ChainTransfer], list[ChainTransfer]]:
+def split(charge: Charge, transfers: Iterable[ChainTransfer], paid_asset_id: str = "",
+          priced_in: str = "") -> tuple[list[ChainTransfer], list[ChainTransfer]]:
     """(transfers that pay the charge, transfers that reached its address but do not count), order kept."""
     own: list[ChainTransfer] = []
     unexpected: list[ChainTransfer] = []
     for t in transfers:
-        (own if counts_toward(charge, t, paid_asset_id) else unexpected).append(t)
+        (own if counts_toward(charge, t, paid_asset_id, priced_in) else unexpected).append(t)
     return own, unexpected
 
 

@@ -39,3 +39,29 @@ def test_only_other_assets_leave_the_charge_with_nothing_seen() -> None:
     counted = totals.charge_totals(own)
     assert (counted.approved, counted.pending, counted.live) == (0, 0, 0) and len(unexpected) == 1
     assert totals.charge_status(counted) == totals.ChargeStatus.PENDING
+
+
+def _late(charge: Charge) -> ChainTransfer:
+    """A transfer first seen well after the charge's quote lapsed."""
+    late = _transfer(charge.asset_id, 10**15, 18)
+    late.created_at = charge.quote_expires_at + totals.QUOTE_GRACE_SECONDS + 1
+    return late
+
+
+def test_a_transfer_first_seen_after_its_quote_lapsed_does_not_count() -> None:
+    charge = _charge(ETH)
+    own, unexpected = totals.split(charge, [_late(charge)], priced_in="USD")
+    assert own == [] and len(unexpected) == 1
+
+
+def test_a_transfer_first_seen_within_the_grace_after_its_quote_counts() -> None:
+    charge = _charge(ETH)
+    on_time = _transfer(ETH, 10**15, 18)
+    on_time.created_at = charge.quote_expires_at + totals.QUOTE_GRACE_SECONDS
+    assert totals.split(charge, [on_time], priced_in="USD")[0] == [on_time]
+
+
+def test_a_late_transfer_counts_when_the_intent_is_priced_in_the_charges_own_asset() -> None:
+    charge = _charge(ETH)
+    late = _late(charge)
+    assert totals.split(charge, [late], priced_in=ETH)[0] == [late]  # no rate to go stale
