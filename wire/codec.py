@@ -260,16 +260,32 @@ def check_text(value: Any, path: str = "") -> None:
 
     JSON may escape one (`"\\ud800"`) but no UTF-8 can encode it, so protobuf, the database and the response
     would each fail on it later; refused once here, where JSON enters a message. Unknown fields are checked too:
-    such text is broken wherever it is. The JSON parsers already bound the nesting (wire/json_limits.py)."""
+    such text is broken wherever it is. The JSON parsers already bound the nesting (wire/json_limits.py).
+    Every body passes here, so the places are named only for a body that holds one (`_holds_surrogate` first)."""
+    if _holds_surrogate(value):
+        _name_surrogate(value, path)
+
+
+def _holds_surrogate(value: Any) -> bool:
+    if isinstance(value, str):
+        return not value.isascii() and _SURROGATE.search(value) is not None
+    if isinstance(value, dict):
+        return any(_holds_surrogate(k) or _holds_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_holds_surrogate(item) for item in value)
+    return False
+
+
+def _name_surrogate(value: Any, path: str) -> None:
     if isinstance(value, str):
         _refuse_surrogate(value, path, "not valid text")
     elif isinstance(value, dict):
         for key, item in value.items():
             _refuse_surrogate(key, path or "body", f"the key '{_printable(key)}' is not valid text")
-            check_text(item, f"{path}.{key}" if path else key)
+            _name_surrogate(item, f"{path}.{key}" if path else key)
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            check_text(item, f"{path}[{i}]")
+            _name_surrogate(item, f"{path}[{i}]")
 
 
 def _refuse_surrogate(text: str, path: str, problem: str) -> None:
