@@ -48,6 +48,19 @@ from server.treasury import ledger
 from server.wallet.addresses import treasury_address
 
 REFUNDABLE = frozenset({IntentStatus.SUCCESS, IntentStatus.PARTIAL_PAID})
+# Ended intents that can still hold money: funds sent to a deposit address after the intent was refunded in full (a
+# top-up), or after it was canceled or expired (`amount_received_late`, or a card paid at the provider after the
+# cancel). They were captured and credited to the merchant, so they go back the way any payment does.
+_ENDED_HOLDING = frozenset({IntentStatus.REFUNDED, IntentStatus.CANCELED})
+
+
+def refundable(intent: PaymentIntent) -> bool:
+    """Whether a refund of the intent's payment may be asked for: it succeeded (in full or in part), or it ended and
+    still holds captured money that no successful refund has sent back. The amount is checked separately, against
+    what the refunds in flight leave (`check_remaining`)."""
+    if intent.status in REFUNDABLE:
+        return True
+    return intent.status in _ENDED_HOLDING and intent.amount_captured > intent.amount_refunded
 
 
 @dataclass(frozen=True)
@@ -91,7 +104,7 @@ def _source(loaded: Loaded, asset_id: str) -> tuple[str, str, Decimal]:
 async def plan(db: Database, env: Env, rails: Rails, caller: Caller, request: pb.CreateRefundRequest) -> Plan:
     async with db.read() as session:
         intent = await intents.find(session, caller, request.payment_intent_id.strip())
-        if intent is None or intent.status not in REFUNDABLE or not intent.paid_asset_id:
+        if intent is None or not refundable(intent) or not intent.paid_asset_id:
             raise InvalidPaymentIntent()
         full = await intents.get(session, caller, intent.id)
         asset = env.catalogue.by_id.get(intent.paid_asset_id)
@@ -255,7 +268,7 @@ async def _create(db: Database, env: Env, rails: Rails, caller: Caller, p: Plan,
     await check_funds(rails, p, amount)
     async with db.transaction() as session:
         intent = await settle.lock(session, p.intent_id)
-        if intent is None or (not p.unexpected and intent.status not in REFUNDABLE):
+        if intent is None or (not p.unexpected and not refundable(intent)):
             raise InvalidPaymentIntent()  # refunded in full (or changed) since the read above
         await check_remaining(session, p, amount)
         # The chain's balance above also counts coin that is not the merchant's to give (fees, locked, unrecorded).
