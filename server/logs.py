@@ -52,5 +52,6 @@ def configure(level: str = "INFO") -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
-    for noisy in ("uvicorn.access", "apscheduler.executors.default", "apscheduler.scheduler", "alembic"):
+    # `stripe` logs each request's form body at DEBUG, a card token included: never below WARNING.
+    for noisy in ("uvicorn.access", "apscheduler.executors.default", "apscheduler.scheduler", "alembic", "stripe"):
         logging.getLogger(noisy).setLevel(logging.WARNING)

@@ -200,8 +200,15 @@ class Sender:
             raise invalid("url", "a header would carry a line break")
         origin = http11.Origin(target.address, url.port, target.host if url.https else None)
         answer = await endpoint.pool(origin).post(head, attempt.body, EXCERPT_BYTES)
-        text = "" if target.private else answer.excerpt[:EXCERPT_BYTES].decode("utf-8", errors="replace")
-        return Outcome(200 <= answer.status < 300, answer.status, _ms(started), text[:EXCERPT_BYTES])
+        text = "" if target.private else excerpt_text(answer.excerpt)
+        return Outcome(200 <= answer.status < 300, answer.status, _ms(started), text)
+
+
+def excerpt_text(raw: bytes) -> str:
+    """The receiver's answer as text that any database stores: PostgreSQL refuses a NUL in text, and one refused row
+    would fail the whole batch of outcomes it is recorded with, other merchants' included, so they would all be sent
+    again. Bytes that are not UTF-8 and NULs become U+FFFD."""
+    return raw[:EXCERPT_BYTES].decode("utf-8", errors="replace").replace("\x00", "\ufffd")[:EXCERPT_BYTES]
 
 
 def _ms(started: float) -> int:
