@@ -41,7 +41,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from server.config import DEFAULT_NETWORKS_FILE, ConfigError, Settings, load_settings
+from server.config import DEFAULT_NETWORKS_FILE, ConfigError, Settings, load_settings, redact_url
 
 if TYPE_CHECKING:
     from server.clock import Clock
@@ -218,12 +218,8 @@ def _migrate(settings: Settings, *, announce: bool = False) -> None:
 
 
 def _safe(url: str) -> str:
-    """The URL without a password."""
-    scheme, _, rest = url.partition("://")
-    if "@" in rest:
-        creds, _, host = rest.rpartition("@")
-        rest = f"{creds.split(':')[0]}:***@{host}" if ":" in creds else rest
-    return f"{scheme}://{rest}"
+    """The URL without a password (config.redact_url)."""
+    return redact_url(url)
 
 
 def _reason(e: BaseException) -> str:

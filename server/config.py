@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from cryptography.fernet import Fernet
 
@@ -237,12 +237,30 @@ def _read_toml(path: Path, *, required: bool) -> dict[str, object]:
     return data
 
 
+def redact_url(url: str) -> str:
+    """The database URL as it may be printed: the password of its user part and the value of any query parameter
+    that names a password (`?password=`, `sslpassword=`) become `***`."""
+    try:
+        parts = urlsplit(url)
+        query = urlencode([(k, "***" if "pass" in k.lower() else v) for k, v in parse_qsl(parts.query, True)],
+                          safe="*/:@")
+    except ValueError:
+        return "(a database URL that cannot be read)"
+    netloc = parts.netloc
+    if "@" in netloc:
+        creds, _, host = netloc.rpartition("@")
+        netloc = f"{creds.split(':')[0]}:***@{host}" if ":" in creds else netloc
+    # Built by hand: urlunsplit drops the empty authority of sqlite:///PATH.
+    return (f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "")
+            + (f"#{parts.fragment}" if parts.fragment else ""))
+
+
 def _validate(raw: dict[str, object]) -> Settings:
     s: dict[str, object] = {}
     url = str(raw.get("database_url", DEFAULT_DATABASE_URL))
     scheme = urlsplit(url).scheme.split("+")[0]
     if scheme not in ("sqlite", "postgresql", "postgres"):
-        raise ConfigError(f"database_url {url!r}: use sqlite:///PATH or postgresql://USER@HOST/DB")
+        raise ConfigError(f"database_url {redact_url(url)!r}: use sqlite:///PATH or postgresql://USER@HOST/DB")
     s["database_url"] = url
     for key in ("http_addr", "grpc_addr"):
         value = str(raw.get(key, Settings.__dataclass_fields__[key].default))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from server.config import DEFAULT_DATABASE_URL, ConfigError, load_settings
+from server.config import DEFAULT_DATABASE_URL, ConfigError, load_settings, redact_url
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -324,3 +324,22 @@ def test_database_pool_size_defaults_to_ten_and_takes_a_whole_number_from_one_to
     assert load_settings({"PAYGATE_DATABASE_POOL_SIZE": " 40 "}).database_pool_size == 40
     for bad in ("0", "201", "-3", "ten", "4.5", "\uff14\uff10", "\u0664"):  # full-width 40, Arabic-Indic 4
         assert one_line_error({"PAYGATE_DATABASE_POOL_SIZE": bad}).startswith("database_pool_size"), bad
+
+
+def test_a_printed_database_url_hides_the_password_of_its_user() -> None:
+    assert redact_url("postgresql://app:hunter2@db:5432/pay") == "postgresql://app:***@db:5432/pay"
+
+
+def test_a_printed_database_url_hides_a_password_given_as_a_query_parameter() -> None:
+    printed = redact_url("postgresql://app@db/pay?password=hunter2&sslmode=require")
+    assert "hunter2" not in printed and "sslmode=require" in printed
+
+
+def test_a_printed_sqlite_url_is_unchanged() -> None:
+    assert redact_url("sqlite:///var/paygate.db") == "sqlite:///var/paygate.db"
+
+
+def test_a_database_url_with_an_unknown_scheme_is_refused_without_its_password() -> None:
+    with pytest.raises(ConfigError) as refused:
+        load_settings({"PAYGATE_DATABASE_URL": "mysql://app:hunter2@db/pay"})
+    assert "hunter2" not in str(refused.value) and "database_url" in str(refused.value)
