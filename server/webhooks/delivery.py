@@ -305,7 +305,7 @@ async def deliver_due(db: Database, box: SecretBox, *, now: int | None = None,
             waiting.pop(task, None)
 
         async def one() -> None:
-            outcome = await out.send(item, at(), started=connected)
+            outcome = await out.send(item, at, started=connected)
             recorder.put(item, outcome)
 
         def ended(task: asyncio.Task[None]) -> None:

@@ -137,9 +137,14 @@ class Sender:
         for endpoint in endpoints:
             endpoint.close()
 
-    async def send(self, attempt: Attempt, now: int, started: Callable[[], None] | None = None) -> Outcome:
+    async def send(self, attempt: Attempt, clock: Callable[[], int],
+                   started: Callable[[], None] | None = None) -> Outcome:
         """One POST of exactly the signed bytes; any 2xx is success. Never raises: whatever goes wrong is this
         attempt's own failure, with a message safe to show the merchant.
+
+        Signed with `clock`'s time when the request is written, not when it was claimed or queued: a receiver
+        checks the signature's age against its own clock (DESIGN §12), and an attempt that waited behind a slow
+        one of its endpoint must not arrive looking old.
 
         The deadline starts once a connection of the endpoint is free and covers the whole attempt (lookup,
         connect, headers and body): a receiver that trickles its answer a byte at a time cannot hold the job.
@@ -157,7 +162,7 @@ class Sender:
                 async with asyncio.timeout(self.timeout):
                     target = await self._vetted(endpoint, attempt.url)
                     private = target.private
-                    return await self._post(endpoint, attempt, target, now, began)
+                    return await self._post(endpoint, attempt, target, clock, began)
             except InvalidArgument as e:
                 return Outcome(False, 0, 0, f"not sent: {e.message}")
             except TimeoutError:
@@ -182,12 +187,12 @@ class Sender:
                 endpoint.target, endpoint.vetted_at = target, time.monotonic()
             return target
 
-    async def _post(self, endpoint: _Endpoint, attempt: Attempt, target: urls.Target, now: int,
+    async def _post(self, endpoint: _Endpoint, attempt: Attempt, target: urls.Target, clock: Callable[[], int],
                     started: float) -> Outcome:
         """The exchange itself, connected to the vetted address; Host, TLS SNI and the certificate check use the
         URL's own host name. Every configured signature header carries the same value (DESIGN §12)."""
         url = endpoint.parsed(attempt.url)
-        signature = sign(attempt.body, attempt.secrets, now)
+        signature = sign(attempt.body, attempt.secrets, clock())
         lines = [b"POST " + url.target + b" HTTP/1.1", b"Host: " + url.host_header,
                  b"Content-Type: application/json", b"User-Agent: " + USER_AGENT.encode(),
                  b"Content-Length: " + str(len(attempt.body)).encode(),

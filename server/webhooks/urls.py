@@ -17,6 +17,7 @@ import ipaddress
 import re
 import socket
 from collections.abc import Awaitable, Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -28,6 +29,7 @@ from server.errors import invalid
 MAX_URL_LENGTH = 2000
 MAX_HOST_LENGTH = 253
 LOOKUP_SECONDS = 5.0
+LOOKUP_THREADS = 16
 PRIVATE_REFUSED = "private, loopback and link-local addresses are refused"
 _INTERNAL_NAMES = ("localhost", ".localhost", ".local", ".internal", ".localdomain")
 # Letters, digits, hyphens inside; underscores too (`_dmarc`-style names exist in DNS).
@@ -36,6 +38,8 @@ _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
 _NAT64_LOCAL = ipaddress.IPv6Network("64:ff9b:1::/48")  # RFC 8215: local use, never a public destination
 
 Resolver = Callable[[str], Awaitable[list[str]]]
+_pool: ThreadPoolExecutor | None = None
+_in_flight: dict[str, Future[list[str]]] = {}  # host → its lookup under way
 
 
 def _embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
@@ -124,10 +128,35 @@ def check_syntax(field: str, url: str, *, livemode: bool) -> str:
     return url
 
 
+def _system_lookup(host: str) -> list[str]:
+    return [str(info[4][0]) for info in socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)]
+
+
+def _lookup_pool() -> ThreadPoolExecutor:
+    global _pool
+    if _pool is None:
+        _pool = ThreadPoolExecutor(LOOKUP_THREADS, thread_name_prefix="paygate-dns")
+    return _pool
+
+
 async def resolve(host: str) -> list[str]:
-    """Every address of `host` (the system resolver)."""
-    infos = await asyncio.get_running_loop().getaddrinfo(host, None, type=socket.SOCK_STREAM)
-    return [str(info[4][0]) for info in infos]
+    """Every address of `host` (the system resolver).
+
+    A lookup whose name server never answers holds its thread until the system resolver gives up, whatever our
+    time-out (LOOKUP_SECONDS only stops the waiting). So that one merchant's silent name server cannot take the
+    threads every other delivery needs: the lookups run in a pool of their own, not the loop's default executor,
+    and a name has at most one lookup under way, which later callers wait for (each caller's time-out cancels only
+    its own wait)."""
+    pending = _in_flight.get(host)
+    if pending is None:
+        pending = _lookup_pool().submit(_system_lookup, host)
+        _in_flight[host] = pending
+
+        def done(f: Future[list[str]]) -> None:
+            if _in_flight.get(host) is f:
+                del _in_flight[host]
+        pending.add_done_callback(done)
+    return await asyncio.shield(asyncio.wrap_future(pending))
 
 
 @dataclass(frozen=True)
