@@ -499,4 +499,8 @@ def _print_merchant(info: dict[str, Any], *, as_json: bool) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m server.cli` runs this file as __main__; the modules it starts import `server.cli` (its `Stop`), a
+    # second copy whose exceptions this copy's `main` would not catch. So the command runs in that one.
+    from server.cli import main as imported_main
+
+    sys.exit(imported_main())

@@ -47,16 +47,23 @@ def server_credentials(settings: Settings) -> grpc.ServerCredentials | None:
                                        root_certificates=client_ca, require_client_auth=client_ca is not None)
 
 
-def _reuse_port_socket(host: str, port: int) -> socket.socket:
-    """A listening socket that other workers may bind too (SO_REUSEPORT: the kernel spreads connections)."""
+def listening_socket(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
+    """The HTTP listener, bound before uvicorn starts so that a port in use stops the command with one line (uvicorn
+    would log it and exit its task). With `reuse_port`, other workers may bind it too (SO_REUSEPORT: the kernel
+    spreads connections)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # IPPROTO_TCP spelled out: accepted connections inherit the listener's `proto`, and asyncio sets TCP_NODELAY
     # only on sockets whose proto says TCP. With proto 0, every response waited out Nagle against the client's
     # delayed ACK (a flat 40 ms per request with --workers 2).
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    sock.bind((host, port))
+    if reuse_port:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
     sock.listen(2048)
     sock.setblocking(False)
     return sock
@@ -108,12 +115,10 @@ async def run(settings: Settings, roles: set[str], *, clock: Clock | None = None
             http_server = _Uvicorn(uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
                                                   proxy_headers=False, lifespan="on",
                                                   timeout_graceful_shutdown=int(GRACE_SECONDS)))
-            sockets = None
-            if reuse_port:
-                try:
-                    sockets = [_reuse_port_socket(host, port)]
-                except OSError as e:
-                    raise Stop(f"cannot listen for HTTP on {settings.http_addr}: {e}") from None
+            try:
+                sockets = [listening_socket(host, port, reuse_port=reuse_port)]
+            except OSError as e:
+                raise Stop(f"cannot listen for HTTP on {settings.http_addr}: {e.strerror or e}") from None
             http_task = asyncio.create_task(http_server.serve(sockets=sockets))
             while not http_server.started and not http_task.done():
                 await asyncio.sleep(0.02)
@@ -136,7 +141,7 @@ async def run(settings: Settings, roles: set[str], *, clock: Clock | None = None
             log.info("scheduler stopped")
         if http_server is not None and http_task is not None:
             http_server.should_exit = True
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(Exception, SystemExit):  # uvicorn ends its task with SystemExit on errors
                 await http_task
         if grpc_server is not None:
             await grpc_server.stop(GRACE_SECONDS)

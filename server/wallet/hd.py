@@ -7,9 +7,12 @@ from functools import lru_cache
 
 from bip_utils import Bip39MnemonicGenerator, Bip39MnemonicValidator, Bip39SeedGenerator, Bip39WordsNum
 
+from server.config import ConfigError
 
-class WalletError(Exception):
-    """The mnemonic is unusable; the message says why (never the words)."""
+
+class WalletError(ConfigError):
+    """The mnemonic is unusable; the message says why (never the words). A configuration error: the command stops
+    with one line (server/cli.py)."""
 
 
 def new_mnemonic() -> str:

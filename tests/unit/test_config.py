@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 from decimal import Decimal
@@ -343,3 +344,26 @@ def test_a_database_url_with_an_unknown_scheme_is_refused_without_its_password()
     with pytest.raises(ConfigError) as refused:
         load_settings({"PAYGATE_DATABASE_URL": "mysql://app:hunter2@db/pay"})
     assert "hunter2" not in str(refused.value) and "database_url" in str(refused.value)
+
+
+def test_cli_stops_with_one_line_and_status_2_on_a_mnemonic_that_is_not_bip39(empty_cwd: Path):
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "PAYGATE_WALLET_MNEMONIC": "not a valid phrase at all"}
+    done = subprocess.run([sys.executable, "-m", "server.cli", "serve"], env=env, cwd=empty_cwd,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "wallet_mnemonic" in lines[0] and "not a valid phrase" not in lines[0], done.stderr
+
+
+def test_cli_stops_with_one_line_when_the_http_port_is_in_use(empty_cwd: Path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "PAYGATE_HTTP_ADDR": f"127.0.0.1:{port}"}
+        done = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--only", "http"], env=env,
+                              cwd=empty_cwd, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    problems = [line for line in done.stderr.splitlines() if "cannot listen" in line or "Traceback" in line
+                or "never retrieved" in line]
+    assert problems == [f"paygate: cannot listen for HTTP on 127.0.0.1:{port}: Address already in use"], done.stderr

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import socket
 
-from server.serve import _reuse_port_socket
+from server.serve import listening_socket
 from tests.harness import free_port
 
 
@@ -20,7 +20,7 @@ def test_connections_accepted_on_a_reuse_port_socket_send_without_delay() -> Non
             writer.close()
 
         port = free_port()
-        server = await asyncio.start_server(connected, sock=_reuse_port_socket("127.0.0.1", port))
+        server = await asyncio.start_server(connected, sock=listening_socket("127.0.0.1", port, reuse_port=True))
         try:
             _, writer = await asyncio.open_connection("127.0.0.1", port)
             nodelay = await asyncio.wait_for(accepted, 10)
