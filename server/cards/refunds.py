@@ -94,7 +94,7 @@ async def create(db: Database, env: Env, cards: Cards, tasks: Tasks, caller: Cal
     amount = validate.amount("amount", request.amount, allow_zero=False)
     if request.reason not in refund_convert.REASON_NAMES and request.reason != pb.REFUND_REASON_UNSPECIFIED:
         raise invalid("reason", "use one of " + ", ".join(refund_convert.REASONS))
-    if intent.status not in refunds.REFUNDABLE:
+    if not refunds.refundable(intent):
         raise InvalidPaymentIntent()
     asset = env.catalogue.currency(charge.asset_id)
     decimals = asset.decimals if asset else 2
@@ -109,7 +109,7 @@ async def create(db: Database, env: Env, cards: Cards, tasks: Tasks, caller: Cal
         raise RefundAmountExceeded(text(max(remaining, Decimal(0))), charge.asset_id)
     async with db.transaction() as session:
         locked = await settle.lock(session, intent.id)
-        if locked is None or locked.status not in refunds.REFUNDABLE:
+        if locked is None or not refunds.refundable(locked):
             raise InvalidPaymentIntent()  # refunded in full (or changed) since the read above
         remaining = await _remaining(session, charge)
         if amount > remaining:
