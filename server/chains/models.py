@@ -39,7 +39,11 @@ UNCONFIRMED = frozenset({TransferStatus.SUBMITTED, TransferStatus.CONFIRMING})
 
 
 class ChainTransfer(SQLModel, table=True):
-    """One incoming transfer to a watched address: a native transfer (log_index -1) or an ERC-20 Transfer log."""
+    """One incoming transfer to a watched address: a native transfer (log_index -1) or an ERC-20 Transfer log.
+
+    One row per transfer, across re-organisations: a transaction mined again in another block keeps its rows, each
+    moved to its new block and log index (server/watcher/same_transfer.py). `created_at` is when the watcher first
+    saw the transfer, and stays."""
 
     __tablename__ = "chain_transfers"
     __table_args__ = (sa.UniqueConstraint("network", "tx_hash", "log_index", name="uq_chain_transfers_tx"),)
@@ -50,6 +54,10 @@ class ChainTransfer(SQLModel, table=True):
     log_index: int = -1
     block_number: int = Field(sa_type=sa.BigInteger)
     block_hash: str = Field(max_length=80)
+    # The block's own timestamp (Unix seconds, as its miner or proposer set it); None for rows recorded before
+    # migration 0025, or by a rail that does not tell block times. The quote rule reads it through
+    # server/payment_intents/totals.arrival_time.
+    block_timestamp: int | None = Field(default=None, sa_type=sa.BigInteger, nullable=True)
     from_address: str = Field(max_length=80)
     to_address: str = Field(max_length=80, index=True)
     asset_id: str = Field(max_length=60)

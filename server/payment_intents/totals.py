@@ -17,22 +17,39 @@ def units(t: ChainTransfer) -> Decimal:
     return Decimal(t.amount_base).scaleb(-t.decimals)
 
 
-# A transfer broadcast just before its quote lapsed may be first seen a little later: a couple of blocks and a watcher
-# pass. Longer would hand the payer a free option on the price.
+# A transfer broadcast just before its quote lapsed may be mined a little later: a couple of blocks (and a watcher pass,
+# for one known only by its first sight). Longer would hand the payer a free option on the price.
 QUOTE_GRACE_SECONDS = 30
 
 
+def arrival_time(t: ChainTransfer) -> int:
+    """When the transfer arrived, as far as a quote is concerned: its block's timestamp when that is earlier than the
+    watcher's first sight of it (`created_at`), else that first sight.
+
+    The block's time, so that a payment mined while its quote held still counts when paygate saw it late (a watcher
+    that was down or restarted, a node behind). But only when earlier: a block's timestamp is chosen by whoever made
+    the block, within the chain's limits (on proof-of-stake Ethereum the slot's time; elsewhere after its parent's
+    and not far ahead of the network's clock), so a block time later than our first sight is never believed, and a
+    payment we saw late never counts because of its block's time. Backdating is bounded by the parent's time, which
+    the network already accepted: about one block interval, unless the producer withheld whole blocks (a
+    re-organisation, which the confirmations are for). A transfer recorded without a block time (before migration
+    0025, or by a rail that does not tell it) arrived when first seen."""
+    if t.block_timestamp is not None and t.block_timestamp < t.created_at:
+        return t.block_timestamp
+    return t.created_at
+
+
 def within_quote(charge: Charge, t: ChainTransfer, priced_in: str = "") -> bool:
-    """Whether the transfer was first seen while the charge's quote held (its rate is the price the payer was given
-    until then, and no longer). A charge in the intent's own currency (`priced_in`) has no rate to go stale: 1 USDT
-    pays 1 USDT whenever it arrives."""
-    return charge.asset_id == priced_in or t.created_at <= charge.quote_expires_at + QUOTE_GRACE_SECONDS
+    """Whether the transfer arrived (`arrival_time`) while the charge's quote held, grace included (its rate is the
+    price the payer was given until then, and no longer). A charge in the intent's own currency (`priced_in`) has no
+    rate to go stale: 1 USDT pays 1 USDT whenever it arrives."""
+    return charge.asset_id == priced_in or arrival_time(t) <= charge.quote_expires_at + QUOTE_GRACE_SECONDS
 
 
 def counts_toward(charge: Charge, t: ChainTransfer, paid_asset_id: str = "", priced_in: str = "") -> bool:
     """DESIGN §14: a transfer counts toward a charge only in the charge's own asset. Units of different assets are
     never added up (1 USDT is not 1 ETH); funds in another asset are the intent's unexpected funds. So are funds
-    first seen after the quote expired (`within_quote`): they would pay at a stale rate; the payer opens a new
+    that arrived after the quote expired (`within_quote`): they would pay at a stale rate; the payer opens a new
     attempt instead. And so are funds on an attempt in another asset than the one the intent is paid in
     (`paid_asset_id`, '' while none is): payment_details are in one asset, so a second asset paid on an attempt
     opened before the first funds arrived would be counted nowhere."""

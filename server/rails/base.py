@@ -64,6 +64,9 @@ class ScanResult:
     parent_hash: str  # of block `start`; links this range to the previous one
     hashes: dict[int, str] = field(default_factory=dict)
     transfers: list[SeenTransfer] = field(default_factory=list)
+    # Each block's own timestamp (Unix seconds), where the rail tells it; a transfer in a block without one is
+    # recorded without a block time and counts from when it was first seen (server/payment_intents/totals.py).
+    times: dict[int, int] = field(default_factory=dict)
 
 
 class ChainUnavailable(Exception):

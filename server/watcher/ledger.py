@@ -6,7 +6,8 @@ Statuses (`server.chains.models.TransferStatus`; `confirmations` counts the bloc
     confirming  1 ≤ confirmations < the network's threshold
     confirmed   confirmations ≥ threshold; AML screening starts
     reverted    its block left the canonical chain; if the transaction is mined again the same row is recorded
-                again (reverted → submitted …), so a transfer is never counted twice
+                again (reverted → submitted …), at its new block and log index (same_transfer.py), so a transfer
+                is never counted twice, not even for a moment
 
 Every change runs `hooks.notify(session, transfer, previous_status, previous_aml)` in the caller's transaction, in
 the order the changes happen (a transfer's own AML verdict right after its confirmation).
@@ -14,8 +15,9 @@ the order the changes happen (a transfer's own AML verdict right after its confi
 A batch's writes are left to the session's unit of work, which sends them together at its next flush (one INSERT
 for the new transfers, one for their AML checks, one UPDATE per kind of change): nothing here flushes row by row, and
 the only reads are one for the range's stored transfers, one for those seen again, one for the open ones at the head
-and one for which of the stored ones have an AML check. A listener that queries the session flushes what is pending
-first (autoflush), so it always reads the changes it was told about.
+and one for which of the stored ones have an AML check (a re-organisation that hands a transfer's log index to
+another of its transaction's rows adds one flush, same_transfer.renumber). A listener that queries the session
+flushes what is pending first (autoflush), so it always reads the changes it was told about.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from server.chains.models import UNCONFIRMED, ChainTransfer, TransferStatus
 from server.clock import now_of
 from server.ids import new_id
 from server.rails.base import ScanResult, SeenTransfer
+from server.watcher import same_transfer
 
 T = TransferStatus
 
@@ -72,7 +75,9 @@ class Ledger:
     async def apply(self, session: AsyncSession, result: ScanResult, watched: dict[str, Watched],
                     head: int) -> Counts:
         """Makes the stored transfers of [result.start, result.end] agree with the chain, then (at the head)
-        brings every open transfer's confirmations up to date."""
+        brings every open transfer's confirmations up to date. Each transfer keeps its block's timestamp
+        (`result.times`; None where the rail does not tell it)."""
+        times = result.times
         counts = Counts()
         at_head = result.end == head
         # Stored transfers whose block is no longer canonical. At the head, blocks above it count too: they are
@@ -89,23 +94,35 @@ class Ledger:
 
         seen = {(t.tx_hash, t.log_index): t for t in result.transfers
                 if t.to_address in watched and t.block_number >= watched[t.to_address].from_block}
-        known = await self._known(session, {t.tx_hash for t in seen.values()})
-        checked = await self.screening.checked(session, [r.id for r in known.values() if not r.aml_status])
-        for key, t in seen.items():
-            confirmations = max(head - t.block_number, 0)
-            if (row := known.get(key)) is None:
-                await self._insert(session, t, watched[t.to_address].owner_id, confirmations)
+        by_tx: dict[str, list[SeenTransfer]] = {}
+        for t in sorted(seen.values(), key=lambda t: (t.block_number, t.log_index)):
+            by_tx.setdefault(t.tx_hash, []).append(t)
+        known = await self._known(session, set(by_tx))
+        checked = await self.screening.checked(
+            session, [r.id for rows in known.values() for r in rows if not r.aml_status])
+        for tx_hash, sightings in by_tx.items():
+            rows = known.get(tx_hash, [])
+            block_hash = sightings[0].block_hash  # a transaction is in one block
+            for row in rows:
+                if row.status != T.REVERTED and row.block_hash != block_hash:
+                    # Recorded in a block that is not canonical any more, maybe outside this range (in a later batch
+                    # of a rescan): the same fork change, told before the transaction's new sighting is.
+                    await self._move(session, row, T.REVERTED, row.confirmations)
+                    counts.reverted += 1
+            pairs, new = same_transfer.pair(sightings, rows)
+            await same_transfer.renumber(session, rows, pairs, new)
+            for t, row in pairs:
+                if row.status == T.REVERTED:
+                    confirmations = max(head - t.block_number, 0)
+                    row.block_number, row.block_hash = t.block_number, t.block_hash
+                    row.block_timestamp = times.get(t.block_number)
+                    await self._move(session, row, status_for(confirmations, self.threshold), confirmations,
+                                     has_check=row.id in checked)
+                    counts.recorded_again += 1
+            for t in new:
+                await self._insert(session, t, watched[t.to_address].owner_id, max(head - t.block_number, 0),
+                                   times.get(t.block_number))
                 counts.inserted += 1
-                continue
-            if row.status != T.REVERTED and row.block_hash != t.block_hash:
-                # Seen before in a block that is not canonical any more, outside this range: the same fork change.
-                await self._move(session, row, T.REVERTED, row.confirmations)
-                counts.reverted += 1
-            if row.status == T.REVERTED:
-                row.block_number, row.block_hash = t.block_number, t.block_hash
-                await self._move(session, row, status_for(confirmations, self.threshold), confirmations,
-                                 has_check=row.id in checked)
-                counts.recorded_again += 1
         if at_head:
             counts.add(await self.refresh_open(session, head))
         return counts
@@ -130,20 +147,24 @@ class Ledger:
                 session.add(row)  # a count alone is not a change listeners act on
         return counts
 
-    async def _known(self, session: AsyncSession, tx_hashes: set[str]) -> dict[tuple[str, int], ChainTransfer]:
-        known: dict[tuple[str, int], ChainTransfer] = {}
+    async def _known(self, session: AsyncSession, tx_hashes: set[str]) -> dict[str, list[ChainTransfer]]:
+        """Every stored row of these transactions on this network, whatever its status or block."""
+        known: dict[str, list[ChainTransfer]] = {}
         for part in chunks(sorted(tx_hashes)):
             rows = (await session.exec(select(ChainTransfer).where(
                 ChainTransfer.network == self.network, col(ChainTransfer.tx_hash).in_(part)))).all()
-            known.update(((r.tx_hash, r.log_index), r) for r in rows)
+            for r in rows:
+                known.setdefault(r.tx_hash, []).append(r)
         return known
 
-    async def _insert(self, session: AsyncSession, t: SeenTransfer, owner_id: str, confirmations: int) -> None:
+    async def _insert(self, session: AsyncSession, t: SeenTransfer, owner_id: str, confirmations: int,
+                      block_timestamp: int | None) -> None:
         now = now_of(session)
         row = ChainTransfer(
             id=new_id("tx"), network=self.network, tx_hash=t.tx_hash, log_index=t.log_index,
-            block_number=t.block_number, block_hash=t.block_hash, from_address=t.from_address,
-            to_address=t.to_address, asset_id=t.asset_id, amount_base=Decimal(t.amount_base), decimals=t.decimals,
+            block_number=t.block_number, block_hash=t.block_hash, block_timestamp=block_timestamp,
+            from_address=t.from_address, to_address=t.to_address, asset_id=t.asset_id,
+            amount_base=Decimal(t.amount_base), decimals=t.decimals,
             owner_id=owner_id, status=status_for(confirmations, self.threshold), confirmations=confirmations,
             created_at=now, updated_at=now)
         session.add(row)

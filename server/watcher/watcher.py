@@ -6,13 +6,16 @@
 
 Nothing is missed or counted twice across restarts: the cursor (last block and its hash) is in the database and
 moves in the transaction that records the batch's transfers, and a transfer is unique by (network, tx_hash,
-log_index). The watched addresses are read after the head: an address added later can only receive funds in a block
-above that head, which a later pass scans with the address included.
+log_index), one row across re-organisations (same_transfer.py). The watched addresses are read after the head: an
+address added later can only receive funds in a block above that head, which a later pass scans with the address
+included.
 
 Re-organisations: the cursor's block hash no longer canonical (or a batch whose first block does not continue the
 cursor's) means a fork. The watcher then rescans from `confirmations + REORG_MARGIN` blocks below the cursor (or the
 oldest open transfer, if older); in a rescanned range every stored transfer whose block hash is not canonical becomes
-`reverted`, and one found again in its new block is recorded again.
+`reverted`, and one found again in its new block is recorded again. A transaction found in a block other than the
+one its rows name makes them `reverted` first, in the same transaction, even when their block lies beyond this
+batch: two rows of one transfer never both count.
 """
 
 from __future__ import annotations

@@ -61,6 +61,7 @@ class EvmScanner:
         numbers = list(range(start, end + 1))
         blocks = await self.client.blocks(numbers, full=bool(recipients) and self._assets.native is not None)
         hashes: dict[int, str] = {}
+        times: dict[int, int] = {}
         parent = ""
         for n, block in zip(numbers, blocks, strict=True):
             if block is None:
@@ -68,13 +69,14 @@ class EvmScanner:
             if n > start and block["parentHash"].to_0x_hex() != hashes[n - 1]:
                 raise ChainUnavailable(f"{self.network}: blocks {n - 1} and {n} are on different forks")
             hashes[n] = block["hash"].to_0x_hex()
+            times[n] = int(block["timestamp"])
             parent = parent or block["parentHash"].to_0x_hex()
         transfers: list[SeenTransfer] = []
         if recipients:
             transfers += await self._native(blocks, recipients)
             logs = await self.client.transfer_logs(list(self._assets.tokens), list(recipients), start, end)
             transfers += self._tokens(logs, hashes)
-        return ScanResult(start=start, end=end, parent_hash=parent, hashes=hashes, transfers=transfers)
+        return ScanResult(start=start, end=end, parent_hash=parent, hashes=hashes, transfers=transfers, times=times)
 
     async def transfers_of(self, tx_hash: str, recipients: set[str]) -> tuple[list[SeenTransfer], int]:
         try:
