@@ -18,10 +18,9 @@ from server.payment_intents.env import Env
 from server.payment_intents.models import PaymentIntent
 from server.rpc.context import Caller
 from server.scoping import find_owned, get_owned, in_scope
-from server.subscriptions import billing, lifecycle
+from server.subscriptions import closing, lifecycle, locks
 from server.subscriptions.billing import Callout
-from server.subscriptions.collect import Collector, final_time, open_intent
-from server.subscriptions.models import Subscription
+from server.subscriptions.collect import MAIL_LEASE_SECONDS, Collector, final_time, open_intent
 from server.subscriptions.service import offset_limit
 
 
@@ -75,8 +74,9 @@ async def send(session: AsyncSession, collector: Collector, caller: Caller, invo
     if inv.status != InvoiceStatus.OPEN:
         raise states.NotOpen(inv.status, states.Event.PAY)
     await open_intent(session, collector.env, inv, final_time(inv))
-    sub = await session.get(Subscription, inv.subscription_id)
-    inv.mail_due_at = sub.time_at(now_of(session)) if sub is not None else now_of(session)
+    # Leased to this request's callout, which e-mails it after the commit (wall clock, like the mail job's claim):
+    # the job leaves it alone unless this process dies before sending.
+    inv.mail_due_at = now_of(session) + MAIL_LEASE_SECONDS
     session.add(inv)
     return inv, [Callout("mail", inv.id)]
 
@@ -87,10 +87,10 @@ async def void(session: AsyncSession, env: Env, caller: Caller, invoice_id: str)
     settled by it: the period moves on as if it were paid, and nothing more is collected for that cycle."""
     inv = await get(session, caller, invoice_id)
     if inv.payment_intent_id:
-        await settle.lock(session, inv.payment_intent_id)  # before the subscription, in the order a payment locks
-    sub = await billing.lock(session, inv.subscription_id)
+        await settle.lock(session, inv.payment_intent_id)  # before the subscription: the lock order (locks.py)
+    sub = await locks.subscription(session, inv.subscription_id)
     now = sub.time_at(now_of(session)) if sub is not None else 0
-    await billing.close_unpaid(session, env, inv, states.Event.VOID, now, voided_at=now)
+    await closing.close_unpaid(session, env, inv, states.Event.VOID, now, voided_at=now)
     if sub is not None and inv.billing_reason == "subscription_cycle":
         await lifecycle.advance_if_paid(session, sub, inv, now)
     return inv

@@ -7,6 +7,8 @@ canceled and changed with the spec's proration matrix.
     proration.py  the plan-change matrix and the credit formula
     models.py     the row; aggregate.py / convert.py: the API shape
     billing.py    moves, invoices and their events inside one transaction
+    closing.py    invoices closed unpaid (void, uncollectible, dunning giving up), waiting on a payment under way
+    locks.py      the one lock order: payment intents, then the subscription, then its invoices
     lifecycle.py  creation with the intent, activation, lapse, invoices paid (an outbox subscriber)
     renewal.py    what falls due: period ends, dunning, auto-resume, scheduled cancels (the scheduler and the
                   test clock run the same steps)

@@ -26,11 +26,6 @@ from server.invoices import states as inv_states
 from server.invoices.models import Invoice
 from server.invoices.states import Status as InvoiceStatus
 from server.merchants.models import Merchant
-from server.payment_intents import settle
-from server.payment_intents.env import Env
-from server.payment_intents.states import Status as IntentStatus
-from server.payment_intents.states import UnexpectedState as IntentUnexpectedState
-from server.rpc.context import Caller
 from server.subscriptions import convert, rows
 from server.subscriptions.aggregate import Loaded, load
 from server.subscriptions.cycles import boundary
@@ -45,11 +40,6 @@ NOTICE_DAYS = 3  # invoice.upcoming and subscription.trial_will_end: 3 days befo
 DAY = 86_400
 
 ENTERED_EVENTS = {Status.PAUSED: "subscription.paused", Status.CANCELED: "subscription.deleted"}
-# An invoice closed without being paid takes no more money: its intent is canceled with this reason.
-CLOSED_REASONS = {inv_states.Event.VOID: "invoice_void", inv_states.Event.MARK_UNCOLLECTIBLE: "invoice_uncollectible"}
-# Money on its way or received: the intent can no longer be canceled, so its invoice cannot be closed unpaid.
-PAYMENT_UNDER_WAY = frozenset({IntentStatus.PROCESSING, IntentStatus.PARTIAL_PAID, IntentStatus.SUCCESS,
-                               IntentStatus.REFUNDED})
 
 
 @dataclass(frozen=True)
@@ -60,10 +50,6 @@ class Callout:
     kind: str
     invoice_id: str
     message: Message | None = field(default=None, compare=False, repr=False)
-
-
-async def lock(session: AsyncSession, sub_id: str) -> Subscription | None:
-    return await session.get(Subscription, sub_id, with_for_update=True, populate_existing=True)
 
 
 def snapshot(loaded: Loaded) -> dict[str, Any]:
@@ -176,6 +162,23 @@ async def prefetch_outstanding(session: AsyncSession, subs: list[Subscription]) 
         known[inv.subscription_id] = inv  # the oldest wins: rows come newest first
 
 
+def closes_waiting(sub: Subscription) -> bool:
+    """Whether the subscription's open invoices are to be closed: it ended, or a `void` pause voided them. One
+    still open waited on its payment (server/subscriptions/closing.py)."""
+    return sub.status == Status.CANCELED or (sub.status == Status.PAUSED and sub.pause_collection_behavior == "void")
+
+
+async def waiting(session: AsyncSession, sub: Subscription) -> Invoice | None:
+    """The invoice left open when the subscription ended (or was paused with `void`) because its payment was under
+    way, looked at again at its `next_payment_attempt`; None for a subscription that closes nothing."""
+    if not closes_waiting(sub):
+        return None
+    return (await session.exec(select(Invoice).where(Invoice.subscription_id == sub.id,
+                                                     Invoice.status == InvoiceStatus.OPEN,
+                                                     col(Invoice.next_payment_attempt).is_not(None))
+                               .order_by(col(Invoice.next_payment_attempt)).limit(1))).first()
+
+
 def _forget(session: AsyncSession, inv: Invoice) -> None:
     session.info.setdefault(OUTSTANDING, {}).pop(inv.subscription_id, None)
 
@@ -210,6 +213,8 @@ async def refresh_due(session: AsyncSession, sub: Subscription) -> None:
         inv = await outstanding(session, sub)
         if inv is not None and inv.next_payment_attempt is not None:
             times.append(inv.next_payment_attempt)
+    elif (left := await waiting(session, sub)) is not None and left.next_payment_attempt is not None:
+        times.append(left.next_payment_attempt)
     sub.due_at = min(times) if times else None
 
 
@@ -274,60 +279,6 @@ async def invoice_move(session: AsyncSession, inv: Invoice, event: inv_states.Ev
     await record_invoice(session, inv, inv_states.EVENT_TYPES[inv_states.Status(inv.status)], before)
     if inv.status == InvoiceStatus.PAID:
         await record_invoice(session, inv, "invoice.payment_succeeded", before)
-
-
-async def cancel_payment(session: AsyncSession, env: Env, inv: Invoice, event: inv_states.Event) -> str | None:
-    """Cancel the payment intent of an invoice that `event` closes unpaid, so that its payment_url takes no money
-    for it: through the intent's own cancel (`CancelPaymentIntent`: its rules, its `payment_intent.canceled` and
-    that event's subscribers, in this transaction). Refused (`invoice_not_open`, nothing changed) while its payment
-    is under way or done. The id of the intent canceled, whose pending card charges are then canceled at their
-    provider (server/cards/outcome.py), or None."""
-    intent = await settle.lock(session, inv.payment_intent_id) if inv.payment_intent_id else None
-    if intent is None or intent.status == IntentStatus.CANCELED:
-        return None
-    if intent.status in PAYMENT_UNDER_WAY:
-        raise inv_states.NotOpen(f"{inv.status} with its payment {intent.status}", event)
-    # Imported here: the payment intents' service imports this package's lifecycle, which imports this module.
-    from paygate.v1 import payment_intents_pb2 as intent_pb
-
-    from server.payment_intents import service as intents
-    caller = Caller(merchant_id=inv.merchant_id, livemode=inv.livemode, key_kind="secret")
-    try:
-        await intents.cancel(session, env, caller,
-                             intent_pb.CancelPaymentIntentRequest(id=intent.id, reason=CLOSED_REASONS[event]))
-    except IntentUnexpectedState as refused:
-        raise inv_states.NotOpen(f"{inv.status} with its payment {refused.status}", event) from None
-    return intent.id
-
-
-async def close_unpaid(session: AsyncSession, env: Env, inv: Invoice, event: inv_states.Event, now: int,
-                       **facts: Any) -> str | None:
-    """Void an invoice or mark it uncollectible, its payment intent canceled first (`cancel_payment`). The
-    intent's cancel may close the invoice itself (a first invoice lapses with its intent): then it is left so.
-    The id of the intent canceled, or None."""
-    inv_states.transition(inv.status, event)  # refused before anything moves
-    canceled = await cancel_payment(session, env, inv, event)
-    if inv_states.allowed(inv.status, event):
-        await invoice_move(session, inv, event, now, **facts)
-    return canceled
-
-
-async def void_pending(session: AsyncSession, env: Env, sub: Subscription, now: int, *,
-                       drafts: bool = True) -> list[str]:
-    """Void the subscription's open (and draft) invoices and cancel their payment intents; the ids of the intents
-    canceled. An invoice whose payment is under way stays open: that payment settles it."""
-    statuses = [InvoiceStatus.OPEN, InvoiceStatus.DRAFT] if drafts else [InvoiceStatus.OPEN]
-    found = await session.exec(select(Invoice).where(Invoice.subscription_id == sub.id,
-                                                     col(Invoice.status).in_(statuses)))
-    canceled: list[str] = []
-    for inv in list(found):
-        try:
-            intent_id = await close_unpaid(session, env, inv, inv_states.Event.VOID, now, voided_at=now)
-        except inv_states.NotOpen:
-            continue
-        if intent_id is not None:
-            canceled.append(intent_id)
-    return canceled
 
 
 def next_period(sub: Subscription, loaded: Loaded) -> tuple[int, int]:

@@ -1,7 +1,7 @@
 """Collecting an invoice: what a renewal, a resume or a plan change does once the invoice exists.
 
 Crypto (`send_invoice`): the invoice gets its own payment intent and `payment_url` in the same transaction, and is
-marked for e-mailing (`mail_due_at`); the mail itself is sent after the commit (`send_mail`). Card
+marked for e-mailing (`mail_due_at`); the mail itself is sent after the commit (`send_mails`). Card
 (`charge_automatically`): the charge is a callout after the commit through the `CardCharger` seam
 (server/subscriptions/card_rail.py over the cards package), with the invoice id and the attempt number as idempotency
 key; its outcome is recorded in the charge's own transaction (`card_outcome`).
@@ -26,7 +26,6 @@ from server.customers.models import Customer
 from server.db import Database
 from server.db.construct import new_row
 from server.ids import new_id
-from server.invoices import states as inv_states
 from server.invoices.models import Invoice
 from server.invoices.states import Status as InvoiceStatus
 from server.mail import FAST_COMPAT32, FileMailer, Mailer, MailError
@@ -37,8 +36,7 @@ from server.payment_intents.env import Env
 from server.payment_intents.models import Charge, PaymentIntent
 from server.payment_intents.states import ChargeStatus
 from server.payment_intents.states import Status as IntentStatus
-from server.subscriptions import billing, rows
-from server.subscriptions.aggregate import Loaded
+from server.subscriptions import billing, closing, locks, rows
 from server.subscriptions.billing import CARD_RETRY_DAYS, DAY, DUE_DAYS, FINAL_DAYS, Callout
 from server.subscriptions.models import Subscription
 from server.subscriptions.pricing import display
@@ -185,18 +183,20 @@ def mail_of(inv: Invoice, customer: Customer | None, merchant: Merchant | None) 
     return invoice_mail(inv, merchant.name if merchant else "", customer.email)
 
 
-async def send_mail(db: Database, mailer: Mailer, invoice_id: str) -> bool:
-    return await send_mails(db, mailer, [invoice_id]) == 1
-
-
 async def send_mails(db: Database, mailer: Mailer, invoice_ids: list[str], *, leased: bool = False) -> int:
     """E-mail invoices' payment links: read (and, unless the caller holds their lease already, leased) in one
     transaction, sent after its commit, marked sent in a second one; a sender that dies mid-send leaves them to the
-    mail job once the lease lapses. Batched: one query per table, one UPDATE per step. The number sent."""
+    mail job once the lease lapses. Batched: one query per table, one UPDATE per step. The number sent.
+
+    Leasing takes only the invoices still due once their rows are locked: the ids were read before, and another
+    mail job, or the merchant's `send` (which leases to its own request), may have taken them meanwhile."""
     messages: dict[str, Message] = {}
     async with db.transaction() as session:
         stmt = select(Invoice).where(col(Invoice.id).in_(invoice_ids))
         invs = list(await session.exec(stmt if leased else stmt.with_for_update()))
+        if not leased:
+            now = db.clock.now()
+            invs = [inv for inv in invs if inv.mail_due_at is not None and inv.mail_due_at <= now]
         customers = {c.id: c for c in await session.exec(select(Customer).where(
             col(Customer.id).in_({i.customer_id for i in invs if i.customer_id})))}
         merchants = {m.id: m for m in await session.exec(select(Merchant).where(
@@ -273,7 +273,8 @@ async def charge(db: Database, collector: Collector, invoice_id: str) -> None:
         return
     async with db.transaction() as session:
         sub_id = (await session.exec(select(Invoice.subscription_id).where(Invoice.id == invoice_id))).first()
-        sub = await billing.lock(session, sub_id) if sub_id else None
+        # Locks no intent after it: the invoice's intent is read or made here, never locked (locks.py).
+        sub = await locks.subscription(session, sub_id) if sub_id else None
         inv = await session.get(Invoice, invoice_id, with_for_update=True, populate_existing=True)
         if sub is None or inv is None or inv.status != InvoiceStatus.OPEN or not sub.default_payment_method_id:
             return
@@ -286,6 +287,9 @@ async def charge(db: Database, collector: Collector, invoice_id: str) -> None:
         session.add(sub)
         key, method = f"{inv.id}-{attempt}", sub.default_payment_method_id
     async with db.transaction() as session:
+        # The lock order (locks.py): the intents the outcome may cancel (giving up closes the subscription's open
+        # invoices), then the subscription (its outcome, after the charge).
+        await locks.payments(session, sub.id)
         result = await cards.charge_saved_card(session, intent.id, method, key)
         await card_outcome(session, collector.env, invoice_id, result)
 
@@ -294,12 +298,13 @@ async def card_outcome(session: AsyncSession, env: Env, invoice_id: str, result:
     """What one off-session attempt means for the invoice and its subscription. Paid: the intent's Success has
     paid the invoice already (lifecycle.on_event, in this transaction). Refused: `invoice.payment_failed` (or
     `.payment_action_required` for 3-D Secure), past_due, and the next retry (1, 3, 5 days after the period end);
-    after the last, the subscription is canceled (`payment_failed`)."""
+    after the last, the subscription is canceled (`payment_failed`) — once no payment is under way
+    (closing.give_up). Runs in the charge's transaction, which holds the subscription's intents already."""
     from server.subscriptions import lifecycle
     from server.subscriptions.aggregate import load
     from server.subscriptions.states import Event, Status
     sub_id = (await session.exec(select(Invoice.subscription_id).where(Invoice.id == invoice_id))).first()
-    sub = await billing.lock(session, sub_id) if sub_id else None
+    sub = await locks.subscription(session, sub_id) if sub_id else None
     inv = await session.get(Invoice, invoice_id, with_for_update=True, populate_existing=True)
     if sub is None or inv is None or inv.status != InvoiceStatus.OPEN:
         return
@@ -328,19 +333,4 @@ async def card_outcome(session: AsyncSession, env: Env, invoice_id: str, result:
             await billing.refresh_due(session, sub)
             session.add(sub)
         return
-    await give_up(session, env, loaded, inv, now)
-
-
-async def give_up(session: AsyncSession, env: Env, loaded: Loaded, inv: Invoice, now: int) -> None:
-    """Unpaid after the last try: invoice uncollectible (its payment intent canceled: its link takes no more
-    money), subscription canceled (`payment_failed`). A payment under way meanwhile keeps the invoice open, to be
-    settled by it."""
-    from server.subscriptions.states import Event, Status
-    try:
-        await billing.close_unpaid(session, env, inv, inv_states.Event.MARK_UNCOLLECTIBLE, now)
-    except inv_states.NotOpen:
-        log.info("invoice left open: its payment is under way", extra={"invoice": inv.id})
-    if loaded.sub.status == Status.ACTIVE:
-        await billing.move(session, loaded, Event.PAYMENT_OVERDUE, now)
-    await billing.move(session, loaded, Event.DUNNING_EXHAUSTED, now, canceled_at=now, ended_at=now,
-                       cancel_reason="payment_failed", renew_at=None)
+    await closing.give_up(session, env, loaded, inv, now)

@@ -23,7 +23,7 @@ from server.invoices.states import Status as InvoiceStatus
 from server.payment_intents.models import Charge, PaymentIntent
 from server.payment_intents.states import ChargeStatus
 from server.products.models import ProductVariant, SellingPlan
-from server.subscriptions import billing
+from server.subscriptions import billing, locks
 from server.subscriptions.aggregate import load
 from server.subscriptions.cycles import boundary
 from server.subscriptions.models import Subscription
@@ -157,7 +157,7 @@ async def on_event(session: AsyncSession, event: EventRow) -> None:
     inv = (await session.exec(select(Invoice).where(Invoice.payment_intent_id == event.object_id))).first()
     if inv is None:
         return
-    sub = await billing.lock(session, inv.subscription_id)
+    sub = await locks.subscription(session, inv.subscription_id)  # after the intent: the lock order (locks.py)
     if sub is None:
         return
     intent = await session.get(PaymentIntent, event.object_id)
@@ -168,6 +168,11 @@ async def on_event(session: AsyncSession, event: EventRow) -> None:
         if inv.billing_reason == "subscription_create":
             if sub.status == Status.INCOMPLETE:
                 await first_payment(session, sub, inv, intent, now)
+            else:
+                # Under way when the subscription was canceled, and paid since: the money is recorded on its
+                # invoice (refundable from the intent); the subscription stays as it is.
+                await billing.invoice_move(session, inv, inv_states.Event.PAY, now, amount_paid=inv.amount,
+                                           paid_at=now)
         else:
             await invoice_paid(session, sub, inv, now)
     elif inv.billing_reason == "subscription_create" and sub.status == Status.INCOMPLETE:

@@ -1,16 +1,21 @@
 """What falls due for a subscription, and the steps that do it (DESIGN §8).
 
-Three kinds of step, each at its own time:
+Kinds of step, each at its own time:
 * PERIOD_END (`renew_at`): a scheduled cancel ends the subscription; else a pending plan change applies, the next
   cycle's invoice is issued (at most one per cycle: `cycle_key` is unique) and collected — or, while paused,
   created in the state the pause behaviour names and the period moves on;
 * DUNNING (the outstanding invoice's `next_payment_attempt`): a crypto invoice unpaid at its due date makes the
-  subscription past_due, and 7 days after the period end it is given up on; a card is charged (again);
+  subscription past_due, and 7 days after the period end it is given up on; a card is charged (again). While the
+  invoice's payment is under way (its intent Processing) dunning does nothing but look again later
+  (server/subscriptions/closing.py);
+* CLOSE (`next_payment_attempt` of an invoice an ended subscription left open while its payment was under way):
+  voided once that payment failed;
 * RESUME (`resumes_at` while paused): the subscription resumes, a new period starts, its invoice is collected.
 
 `run_due(session, …, until)` runs, in time order, every step due up to `until` with that step's time as "now". The
-scheduler job claims subscriptions by `due_at` (FOR UPDATE SKIP LOCKED on PostgreSQL; SQLite has one writer) and the
-test clock runs the same function for one subscription up to its `to`.
+scheduler job claims subscriptions by `due_at` (locks.claim_due: FOR UPDATE SKIP LOCKED on PostgreSQL, their
+invoices' intents too; SQLite has one writer) and the test clock runs the same steps for one subscription up to its
+`to`.
 """
 
 from __future__ import annotations
@@ -29,19 +34,11 @@ from server.events import outbox
 from server.invoices.models import Invoice
 from server.invoices.states import Status as InvoiceStatus
 from server.payment_intents.env import Env
-from server.subscriptions import billing
+from server.payment_intents.states import Status as IntentStatus
+from server.subscriptions import billing, closing, locks
 from server.subscriptions.aggregate import Loaded, load
 from server.subscriptions.billing import Callout
-from server.subscriptions.collect import (
-    Collector,
-    charge,
-    collect,
-    env_of,
-    final_time,
-    give_up,
-    send_built,
-    send_mails,
-)
+from server.subscriptions.collect import Collector, charge, collect, env_of, final_time, send_built, send_mails
 from server.subscriptions.cycles import boundary
 from server.subscriptions.models import Subscription
 from server.subscriptions.states import Event, Status
@@ -58,11 +55,14 @@ class Step(StrEnum):
     RESUME = "resume"
     PERIOD_END = "period_end"
     DUNNING = "dunning"
+    CLOSE = "close"
     NOTICE = "notice"
 
 
-async def next_step(session: AsyncSession, sub: Subscription) -> tuple[int, Step] | None:
-    """The earliest step due for `sub` (a resume before a period end at the same time)."""
+async def next_step(session: AsyncSession, sub: Subscription, skip: frozenset[str] = frozenset()
+                    ) -> tuple[int, Step] | None:
+    """The earliest step due for `sub` (a resume before a period end at the same time). `skip`: invoices that
+    waited on their payment earlier in this run, not looked at again in it."""
     candidates: list[tuple[int, int, Step]] = []
     if sub.status == Status.PAUSED and sub.resumes_at is not None:
         candidates.append((sub.resumes_at, 0, Step.RESUME))
@@ -70,8 +70,11 @@ async def next_step(session: AsyncSession, sub: Subscription) -> tuple[int, Step
         candidates.append((sub.renew_at, 1, Step.PERIOD_END))
     if sub.status in (Status.ACTIVE, Status.PAST_DUE):
         inv = await billing.outstanding(session, sub)
-        if inv is not None and inv.next_payment_attempt is not None:
+        if inv is not None and inv.next_payment_attempt is not None and inv.id not in skip:
             candidates.append((inv.next_payment_attempt, 2, Step.DUNNING))
+    elif (left := await billing.waiting(session, sub)) is not None and left.next_payment_attempt is not None \
+            and left.id not in skip:
+        candidates.append((left.next_payment_attempt, 2, Step.CLOSE))
     if (notice := billing.notice_at(sub)) is not None:
         candidates.append((notice, 3, Step.NOTICE))
     if not candidates:
@@ -85,7 +88,7 @@ async def run_due(session: AsyncSession, collector: Collector | None, sub: Subsc
     """Every step due for `sub` up to `until`, in time order, in the caller's transaction."""
     callouts: list[Callout] = []
     for _ in range(max_steps):
-        due = await next_step(session, sub)
+        due = await next_step(session, sub, waited(session))
         if due is None or due[0] > until:
             break
         callouts += await run_step(session, collector, sub, due[1], due[0])
@@ -108,7 +111,17 @@ async def run_step(session: AsyncSession, collector: Collector | None, sub: Subs
     if step is Step.NOTICE:
         await notice(session, loaded)
         return []
+    if step is Step.CLOSE:
+        left = await billing.waiting(session, sub)
+        if left is not None:
+            await closing.close_waiting(session, env_of(collector), loaded, left, at)
+        return []
     return await dunning(session, env_of(collector), loaded, at)
+
+
+def waited(session: AsyncSession) -> frozenset[str]:
+    """The invoices that waited on their payment in this unit of work (closing.wait_for_payment)."""
+    return frozenset(session.info.get(closing.WAITED, ()))
 
 
 def _advance_facts(sub: Subscription, start: int, end: int, cycle: int) -> dict[str, Any]:
@@ -138,7 +151,7 @@ async def apply_pending(session: AsyncSession, loaded: Loaded) -> Loaded:
 async def period_end(session: AsyncSession, collector: Collector | None, loaded: Loaded, at: int) -> list[Callout]:
     sub = loaded.sub
     if sub.cancel_at_period_end:
-        await billing.void_pending(session, env_of(collector), sub, at)
+        await closing.void_pending(session, env_of(collector), sub, at)
         await billing.move(session, loaded, Event.PERIOD_END_CANCEL, at, ended_at=at, renew_at=None)
         return []
     loaded = await apply_pending(session, loaded)
@@ -189,10 +202,17 @@ async def dunning(session: AsyncSession, env: Env, loaded: Loaded, at: int) -> l
     inv = await billing.outstanding(session, sub)
     if inv is None:
         return []
+    intent = await closing.intent_of(session, inv)
+    if intent is not None and intent.status == IntentStatus.PROCESSING:
+        # The payer's payment is under way: no card retry (it would be refused), no past_due, no giving up; it
+        # decides, or dunning goes on once it failed.
+        closing.wait_for_payment(session, inv, at)
+        await billing.refresh_due(session, sub)
+        return []
     if sub.collection_method == "charge_automatically" and sub.default_payment_method_id:
         return [Callout("charge", inv.id)]
     if at >= final_time(inv):
-        await give_up(session, env, loaded, inv, at)
+        await closing.give_up(session, env, loaded, inv, at)
         return []
     inv.next_payment_attempt = final_time(inv)
     inv.attempt_count += 1
@@ -267,12 +287,8 @@ async def renew_due(db: Database, collector: Collector | None, now: int | None =
         while True:
             callouts: list[Callout] = []
             async with db.transaction() as session:
-                stmt = (select(Subscription)
-                        .where(col(Subscription.due_at) <= now, col(Subscription.test_clock).is_(None))
-                        .order_by(col(Subscription.due_at)).limit(batch))
-                if db.is_postgres:
-                    stmt = stmt.with_for_update(skip_locked=True)
-                rows = list(await session.exec(stmt))
+                # A subscription left out of a full batch (its payment settling) waits for the next sweep.
+                rows = await locks.claim_due(session, now, batch, postgres=db.is_postgres)
                 # One batch, one flush: the batch's invoices, intents, events and subscription updates are written
                 # together at the commit (or before a query that needs them), not row by row.
                 session.info[outbox.DEFER_FLUSH] = True
@@ -305,14 +321,16 @@ async def send_due_mail(db: Database, collector: Collector | None, now: int) -> 
 
 async def advance_clock(db: Database, collector: Collector | None, sub_id: str, to: int) -> None:
     """The test clock: every step due for one subscription up to `to`, in time order, each in its own transaction
-    followed by its callouts (the same code the scheduler runs); then the clock reads `to`."""
+    followed by its callouts (the same code the scheduler runs); then the clock reads `to`. An invoice that waits on
+    its payment under way is looked at once per advance: the payment moves on the wall clock, not on this one."""
+    skip: frozenset[str] = frozenset()
     for _ in range(MAX_STEPS):
         callouts: list[Callout] = []
         async with db.transaction() as session:
-            sub = await billing.lock(session, sub_id)
+            sub = await locks.payments_then_subscription(session, sub_id)
             if sub is None:
                 return
-            due = await next_step(session, sub)
+            due = await next_step(session, sub, skip)
             if due is None or due[0] > to:
                 sub.test_clock = max(sub.test_clock or to, to)
                 await billing.refresh_due(session, sub)
@@ -321,5 +339,6 @@ async def advance_clock(db: Database, collector: Collector | None, sub_id: str, 
             callouts = await run_step(session, collector, sub, due[1], max(due[0], sub.test_clock or due[0]))
             await billing.refresh_due(session, sub)
             session.add(sub)
+            skip |= waited(session)
         await run_callouts(db, collector, callouts)
     log.warning("test clock stopped after too many steps", extra={"subscription": sub_id})

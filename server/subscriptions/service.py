@@ -24,7 +24,7 @@ from server.products.convert import variant_title
 from server.products.models import ProductVariant, SellingPlan
 from server.rpc.context import Caller
 from server.scoping import get_owned, in_scope
-from server.subscriptions import billing, convert, renewal
+from server.subscriptions import billing, closing, convert, locks, renewal
 from server.subscriptions.aggregate import Loaded, Plan, load
 from server.subscriptions.billing import Callout
 from server.subscriptions.collect import Collector, collect
@@ -68,9 +68,11 @@ def offset_limit(request: Any) -> tuple[int, int]:
 
 
 async def get(session: AsyncSession, caller: Caller, sub_id: str, *, for_update: bool = False) -> Loaded:
+    """`for_update`: locked for a change, in the lock order (server/subscriptions/locks.py): the intents of its
+    unclosed invoices first, which a cancel or a pause may cancel, then the subscription, read once both are held."""
     row = await get_owned(session, Subscription, sub_id, caller, "subscription")
     if for_update:
-        row = await billing.lock(session, row.id) or row
+        row = await locks.payments_then_subscription(session, row.id) or row
     return await load(session, row)
 
 
@@ -106,7 +108,10 @@ async def cancel(session: AsyncSession, env: Env, caller: Caller, request: pb.Ca
     # otherwise end the subscription itself (incomplete_expired) under this cancel.
     await billing.move(session, loaded, Event.CANCEL_NOW, now, canceled_at=now, ended_at=now,
                        cancel_reason=reason or None, renew_at=None, payment_url=None, payment_expires_at=None)
-    canceled = await billing.void_pending(session, env, sub, now)
+    # An invoice whose payment is under way stays open until that payment decides (closing.py): due then.
+    canceled = await closing.void_pending(session, env, sub, now)
+    await billing.refresh_due(session, sub)
+    session.add(sub)
     return loaded, canceled
 
 
@@ -133,7 +138,7 @@ async def pause(session: AsyncSession, env: Env, caller: Caller, request: pb.Pau
     resumes_at = request.resumes_at if request.HasField("resumes_at") else None
     if resumes_at is not None and resumes_at <= now:
         raise invalid("resumes_at", f"must be in the future (now is {now})")
-    canceled = await billing.void_pending(session, env, sub, now, drafts=False) if behavior == "void" else []
+    canceled = await closing.void_pending(session, env, sub, now, drafts=False) if behavior == "void" else []
     await billing.move(session, loaded, Event.PAUSE, now, paused_at=now, pause_collection_behavior=behavior,
                        resumes_at=resumes_at)
     return loaded, canceled

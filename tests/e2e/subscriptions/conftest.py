@@ -62,13 +62,20 @@ def mnemonic_for(module: str, backend: str) -> str:
     return str(Bip39MnemonicGenerator().FromEntropy(entropy))
 
 
+def serve(request: pytest.FixtureRequest, chain: Chain, smtp: tuple[Inbox, int],  # noqa: F811
+          tmp_path_factory: pytest.TempPathFactory, extra_env: dict[str, str] | None = None) -> Service:
+    """A paygate on `request.param`'s database, the session's Anvil and the test SMTP server, with a wallet of the
+    test module's own."""
+    return start(request.param, Path(tmp_path_factory.mktemp(f"subs-{request.param}")),
+                 networks_file=chain.networks_file,
+                 extra_env={"PAYGATE_WALLET_MNEMONIC": mnemonic_for(request.module.__name__, request.param),
+                            "PAYGATE_SMTP_URL": f"smtp://127.0.0.1:{smtp[1]}", **(extra_env or {})})
+
+
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def paygate(request: pytest.FixtureRequest, chain: Chain,  # noqa: F811
             smtp: tuple[Inbox, int], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
-    svc = start(request.param, Path(tmp_path_factory.mktemp(f"subs-{request.param}")),
-                networks_file=chain.networks_file,
-                extra_env={"PAYGATE_WALLET_MNEMONIC": mnemonic_for(request.module.__name__, request.param),
-                           "PAYGATE_SMTP_URL": f"smtp://127.0.0.1:{smtp[1]}"})
+    svc = serve(request, chain, smtp, tmp_path_factory)
     yield svc
     stop(svc)
 

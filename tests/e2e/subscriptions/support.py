@@ -59,12 +59,23 @@ def wait_for(read: Callable[[], dict[str, Any]], check: Callable[[dict[str, Any]
         time.sleep(0.3)
 
 
-def pay(shop: httpx.Client, chain: Chain, intent_id: str) -> dict[str, Any]:
-    """Choose USDT on the intent, send the quote from a funded account, confirm it; the intent as Success."""
+def send_quote(shop: httpx.Client, chain: Chain, intent_id: str) -> None:
+    """Choose USDT on the intent and send the quote from a funded account (one block: not confirmed yet)."""
     chosen = ok(shop.post(f"/v1/payment_intents/{intent_id}", json={
         "payment_method_type": "crypto", "payment_method_options": {"crypto": {"asset_id": "USDT-ETH-TEST"}}}))
     quote = chosen["payment_intents"][0]["payment_method_options"]["crypto"]
     chain.send_token("USDT", PAYER, quote["deposit_address"], int(Decimal(quote["amount"]).scaleb(quote["decimals"])))
+
+
+def start_paying(shop: httpx.Client, chain: Chain, intent_id: str) -> dict[str, Any]:
+    """`send_quote`, and the intent once the watcher saw the transfer: Processing until `chain.mine(3)`."""
+    send_quote(shop, chain, intent_id)
+    return wait_for(lambda: ok(shop.get(f"/v1/payment_intents/{intent_id}")), lambda i: i["status"] == "Processing")
+
+
+def pay(shop: httpx.Client, chain: Chain, intent_id: str) -> dict[str, Any]:
+    """Choose USDT on the intent, send the quote from a funded account, confirm it; the intent as Success."""
+    send_quote(shop, chain, intent_id)
     chain.mine(3)
     return wait_for(lambda: ok(shop.get(f"/v1/payment_intents/{intent_id}")), lambda i: i["status"] == "Success")
 
