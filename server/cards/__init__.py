@@ -4,6 +4,7 @@
     accounts.py   `paygate merchants set-card-provider` and reading a merchant's keys back
     payments.py   a card charge: create, confirm (token or saved card), apply the provider's outcome
     outcome.py    the provider's webhook and the read-through of pending card charges
+    recovery.py   a provider payment no charge records (a crash before our commit), rebuilt from its metadata
     saved.py      saved cards: the provider customer (once), the `pm_` rows, listing, `charge_saved_card`
     refunds.py    card refunds through the provider
 

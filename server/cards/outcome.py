@@ -4,7 +4,9 @@ a payment (DESIGN §9).
 
 Both only point at a charge; what happened is always read back from the provider (`retrieve_payment`), never
 taken from the webhook's body, so a replayed, reordered or stale-but-signed event cannot move a charge backwards.
-`payments.apply` decides each charge once.
+`payments.apply` decides each charge once. A webhook is matched to its charge by the provider's payment id; one about
+a payment no charge records (its row was never committed: a crash after the provider's answer) goes to
+`recovery.adopt`, which rebuilds the charge from the payment's metadata if it is one of ours.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Mapping
 import sqlalchemy as sa
 from sqlmodel import col, select
 
-from server.cards import accounts, payments
+from server.cards import accounts, payments, recovery
 from server.cards.accounts import Cards
 from server.db import Database
 from server.errors import NotFound, Unavailable, invalid
@@ -172,12 +174,16 @@ async def webhook(db: Database, env: Env, cards: Cards, provider: str, merchant_
     if event is None:
         return  # signed, but not about a payment paygate made: acknowledged and ignored
     async with db.read() as session:
-        charge = await session.get(Charge, event.charge_id)
-    if charge is None or charge.merchant_id != merchant_id or charge.livemode != account.livemode \
-            or charge.payment_provider != provider or charge.provider_payment_id != event.payment_id:
-        return  # not one of this merchant's card charges
+        charge = await recovery.recorded(session, provider, event.payment_id)
+    if charge is not None and (charge.merchant_id != merchant_id or charge.livemode != account.livemode):
+        return  # another merchant's card charge (a provider account shared in tests sends every event everywhere)
     try:
         payment = await account.client.retrieve_payment(event.payment_id)
     except ProviderUnavailable:
         raise Unavailable(f"{provider} did not answer; send the webhook again") from None
-    await _report(db, env, cards, charge.id, payment)
+    if charge is not None:
+        await _report(db, env, cards, charge.id, payment)
+    else:
+        # No charge records it: its row was never committed (a crash after the provider's answer), or it is no
+        # payment of ours. Rebuilt from the provider's metadata if it is ours, else logged (server/cards/recovery.py).
+        await recovery.adopt(db, env, cards, account, payment)

@@ -3,8 +3,16 @@ applied to the charge and the intent through the intent's state machine, events 
 
 The charge is one PaymentIntent at the merchant's card provider (amount in minor units, idempotency key = our
 charge id, our ids in its metadata). Its row is written before the provider is asked, inside the caller's
-transaction that holds the intent's lock; if that transaction does not commit, the provider's PaymentIntent stays
-unconfirmed and is never charged.
+transaction that holds the intent's lock. A confirmation (a token, a saved card) charges the card inside that
+transaction: if the process dies after the provider's answer and before our commit, the provider holds a paid
+PaymentIntent that no row of ours names. Two things keep that payment from being lost or made twice:
+
+* the provider's webhook about it is matched by the ids in its metadata, and the charge rebuilt (`recovery.adopt`);
+* a fresh attempt's charge id is made from the intent and the attempt's place among its charges (`attempt_id`), and
+  the provider's idempotency keys from that id, so the shopper's retry after such a crash asks for the very same
+  provider PaymentIntent under the very same keys. The provider answers a key it has seen with its first answer
+  (and refuses it with other parameters): the paid PaymentIntent is not paid again, the retry's confirmation comes
+  back as the first one's or unanswered (`UNCONFIRMED`, below), and the read-through records the payment.
 
 A confirmation whose answer is lost (an error or a time-out after the provider may have charged the card) is not
 undone: the charge stays Pending, marked `UNCONFIRMED`, and the intent waits in Processing, so a retry cannot open
@@ -21,6 +29,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import logging
 from decimal import Decimal
 
 from paygate.v1 import payment_intents_pb2 as pb
@@ -35,7 +44,7 @@ from server.ids import new_id
 from server.payment_intents import attempts, settle
 from server.payment_intents.aggregate import Loaded
 from server.payment_intents.env import Env
-from server.payment_intents.models import Charge
+from server.payment_intents.models import Charge, PaymentIntent
 from server.payment_intents.states import Event, Status, UnexpectedState, allowed
 from server.payment_intents.totals import ChargeStatus, fee
 from server.rails.card import (
@@ -48,6 +57,7 @@ from server.rails.card import (
     to_minor,
 )
 
+log = logging.getLogger("paygate.cards")
 CARDS = "cards"
 FIAT = "payment_method_options.fiat"
 # Provider statuses in which the payer has not submitted a card yet (the spec's flow: their page confirms).
@@ -64,11 +74,16 @@ def is_card(charge: Charge) -> bool:
 
 
 def metadata(charge: Charge) -> dict[str, str]:
-    return {"paygate_payment_intent_id": charge.payment_intent_id, "paygate_charge_id": charge.id,
-            "paygate_merchant_id": charge.merchant_id}
+    """Our ids on the provider's PaymentIntent: what a payment we never recorded is rebuilt from (`recovery`), the
+    off-session caller's key included, so a rebuilt renewal charge is found under it again."""
+    ids = {"paygate_payment_intent_id": charge.payment_intent_id, "paygate_charge_id": charge.id,
+           "paygate_merchant_id": charge.merchant_id}
+    if charge.idempotency_key:
+        ids["paygate_idempotency_key"] = charge.idempotency_key
+    return ids
 
 
-def _decimals(env: Env, currency: str) -> int:
+def currency_decimals(env: Env, currency: str) -> int:
     asset = env.catalogue.currency(currency)
     return asset.decimals if asset else 2
 
@@ -103,7 +118,7 @@ def _check_payable(env: Env, loaded: Loaded, fiat: pb.FiatPaymentInput) -> None:
         raise invalid(f"{FIAT}.currency", f"this payment is priced in {intent.currency}; cards pay in that currency")
     if intent.paid_asset_id or intent.status != Status.REQUIRES_PAYMENT_METHOD:
         raise UnexpectedState(intent.status, "open_a_payment_attempt")
-    decimals = _decimals(env, intent.currency)
+    decimals = currency_decimals(env, intent.currency)
     if to_minor(intent.amount, decimals) > MAX_AMOUNT_MINOR:
         raise invalid("payment_method_type", f"card payments are at most "
                                              f"{from_minor(MAX_AMOUNT_MINOR, decimals)} {intent.currency}; "
@@ -134,9 +149,13 @@ async def open_card(session: AsyncSession, env: Env, cards: Cards, loaded: Loade
     _check_token(acct, token)
     charge = _standing(loaded, now)
     if charge is None:
-        charge = await _new_charge(session, env, loaded, acct, now)
-        customer = await saved.provider_customer(session, acct, intent.customer_id) \
-            if fiat.save_payment_method and intent.customer_id else ""
+        # With a token the card is attached to the provider customer when it is confirmed (`_confirm_token`); only a
+        # payment the payer's own page confirms is opened for the customer. So a retry with a token asks the same
+        # question whether or not the first try saved the card.
+        for_customer = intent.customer_id if fiat.save_payment_method and not token else None
+        charge = await _new_charge(session, env, loaded, acct, now,
+                                   charge_id=attempt_id(loaded, saved_card=bool(for_customer)))
+        customer = await saved.provider_customer(session, acct, for_customer) if for_customer else ""
         try:
             payment = await acct.client.create_payment(
                 amount=charge_minor(env, charge), currency=charge.asset_id, metadata=metadata(charge),
@@ -164,25 +183,37 @@ def _unknown_token(acct: Account) -> str:
 
 
 def charge_minor(env: Env, charge: Charge) -> int:
-    return to_minor(charge.amount, _decimals(env, charge.asset_id))
+    return to_minor(charge.amount, currency_decimals(env, charge.asset_id))
+
+
+def card_charge(intent: PaymentIntent, acct: Account, *, charge_id: str, now: int,
+                idempotency_key: str = "") -> Charge:
+    """A Pending card charge of the whole intent at `acct`'s provider (not in the session yet)."""
+    return Charge(id=charge_id, payment_intent_id=intent.id, merchant_id=intent.merchant_id,
+                  livemode=intent.livemode, payment_method_type=CARDS, asset_id=intent.currency, network="",
+                  amount=intent.amount, exchange_rate=Decimal(1), deposit_address="", address_index=0,
+                  quote_expires_at=intent.expired_at, status=ChargeStatus.PENDING, created=now,
+                  payment_provider=acct.provider, provider_public_key=acct.publishable_key,
+                  idempotency_key=idempotency_key)
+
+
+def add_charge(session: AsyncSession, loaded: Loaded, charge: Charge) -> None:
+    session.add(charge)
+    loaded.charges.append(charge)
+    loaded.transfers[charge.id] = []
 
 
 async def _new_charge(session: AsyncSession, env: Env, loaded: Loaded, acct: Account, now: int,
-                      idempotency_key: str = "") -> Charge:
+                      idempotency_key: str = "", charge_id: str = "") -> Charge:
     intent = loaded.intent
     if len(loaded.charges) >= env.settings.max_charges_per_intent:
         raise attempts.TooManyAttempts(intent.status, env.settings.max_charges_per_intent)
-    charge = Charge(id=keyed_charge_id(intent.id, idempotency_key) if idempotency_key else new_id("ch"),
-                    payment_intent_id=intent.id, merchant_id=intent.merchant_id,
-                    livemode=intent.livemode, payment_method_type=CARDS, asset_id=intent.currency, network="",
-                    amount=intent.amount, exchange_rate=Decimal(1), deposit_address="", address_index=0,
-                    quote_expires_at=intent.expired_at, status=ChargeStatus.PENDING, created=now,
-                    payment_provider=acct.provider, provider_public_key=acct.publishable_key,
-                    idempotency_key=idempotency_key)
-    session.add(charge)
+    charge_id = charge_id or (keyed_charge_id(intent.id, idempotency_key) if idempotency_key else new_id("ch"))
+    if await session.get(Charge, charge_id) is not None:
+        charge_id = new_id("ch")  # taken (a payment rebuilt from the provider under it): never two rows, one id
+    charge = card_charge(intent, acct, charge_id=charge_id, now=now, idempotency_key=idempotency_key)
+    add_charge(session, loaded, charge)
     await session.flush()
-    loaded.charges.append(charge)
-    loaded.transfers[charge.id] = []
     return charge
 
 
@@ -191,6 +222,22 @@ def keyed_charge_id(intent_id: str, idempotency_key: str) -> str:
     provider's metadata, and with it the whole request under that key, is the same too."""
     digest = hashlib.sha256(f"{intent_id}\x00{idempotency_key}".encode()).digest()
     return "ch_" + base64.b32encode(digest).decode().lower().rstrip("=")[:24]
+
+
+def charged_under(loaded: Loaded, idempotency_key: str) -> Charge | None:
+    """The intent's charge made under an off-session caller's key: by the key it keeps, or by its id, made from the
+    key (a charge rebuilt from the provider whose metadata did not carry the key)."""
+    keyed = keyed_charge_id(loaded.intent.id, idempotency_key)
+    return next((c for c in loaded.charges if c.idempotency_key == idempotency_key or c.id == keyed), None)
+
+
+def attempt_id(loaded: Loaded, *, saved_card: bool = False) -> str:
+    """The id of the intent's next card attempt: made from its place among the intent's charges, so it is the same
+    when a try is made again after one that was never committed (a crash after the provider charged the card, a
+    provider that did not answer). The provider's idempotency key is this id: the retry's PaymentIntent is the first
+    try's. A payment opened for a provider customer (`saved_card`) asks another question, so it has its own."""
+    place = f"card-{len(loaded.charges)}" + ("-saved" if saved_card else "")
+    return keyed_charge_id(loaded.intent.id, place)
 
 
 def _chosen(session: AsyncSession, loaded: Loaded, charge: Charge, now: int) -> None:
@@ -302,10 +349,8 @@ async def pay_saved(session: AsyncSession, env: Env, cards: Cards, loaded: Loade
                            customer_id=intent.customer_id, payment_method_id=payment_method_id)
     if row is None:
         raise invalid(f"{FIAT}.payment_method_id", "no such saved payment method of this payment's customer")
-    if idempotency_key:
-        for charge in loaded.charges:
-            if charge.idempotency_key == idempotency_key:
-                return loaded  # charged already under this key: never twice
+    if idempotency_key and charged_under(loaded, idempotency_key) is not None:
+        return loaded  # charged already under this key: never twice
     acct = await accounts.account_at(session, cards, row.provider, intent.merchant_id, intent.livemode)
     if acct is None:
         raise invalid(f"{FIAT}.payment_method_id", f"the card was saved at {row.provider}, and this merchant has no "
@@ -401,9 +446,15 @@ async def _succeeded(session: AsyncSession, env: Env, loaded: Loaded, charge: Ch
     charge.status = ChargeStatus.SUCCESS
     charge.amount_captured = charge.amount
     session.add(charge)
+    if intent.paid_asset_id and intent.paid_asset_id != charge.asset_id:
+        # Paid in another asset before this payment became known (one rebuilt from the provider late): captured on
+        # its charge, refundable there, never added to payment_details in another unit (DESIGN §14).
+        log.warning("card payment on an intent paid in another asset", extra={
+            "charge": charge.id, "payment_intent": intent.id, "paid_asset": intent.paid_asset_id})
+        return
     intent.paid_asset_id = intent.paid_asset_id or charge.asset_id
     intent.amount_captured += charge.amount
-    intent.tx_fee = fee(intent.amount_captured, env.settings.tx_fee_percent, _decimals(env, charge.asset_id))
+    intent.tx_fee = fee(intent.amount_captured, env.settings.tx_fee_percent, currency_decimals(env, charge.asset_id))
     intent.net_amount = intent.amount_captured - intent.tx_fee - intent.tax_fee - intent.amount_refunded
     if intent.status == Status.CANCELED:
         intent.amount_received_late += charge.amount  # paid at the provider after cancel or expiry: recorded
@@ -433,9 +484,8 @@ async def charge_saved_card(session: AsyncSession, env: Env, cards: Cards, loade
     A decline leaves a Failed charge and the intent RequiresPaymentMethod; the caller reads `loaded.latest_charge`."""
     if not idempotency_key:
         raise invalid("idempotency_key", "an off-session charge needs an idempotency key")
-    for charge in loaded.charges:
-        if charge.idempotency_key == idempotency_key:
-            return loaded
+    if charged_under(loaded, idempotency_key) is not None:
+        return loaded
     attempts.check_open(loaded, now_of(session))
     _check_payable(env, loaded, pb.FiatPaymentInput())
     return await pay_saved(session, env, cards, loaded, payment_method_id, idempotency_key=idempotency_key)

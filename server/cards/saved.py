@@ -69,6 +69,15 @@ async def find(session: AsyncSession, *, merchant_id: str, livemode: bool, custo
     return row
 
 
+async def of_provider_card(session: AsyncSession, acct: Account, *, customer_id: str,
+                           provider_payment_method_id: str) -> SavedPaymentMethod | None:
+    """The customer's saved method that is this card at the account's provider, if one is saved."""
+    return (await session.exec(select(SavedPaymentMethod).where(
+        SavedPaymentMethod.merchant_id == acct.merchant_id, SavedPaymentMethod.livemode == acct.livemode,
+        SavedPaymentMethod.customer_id == customer_id, SavedPaymentMethod.provider == acct.provider,
+        SavedPaymentMethod.provider_payment_method_id == provider_payment_method_id))).first()
+
+
 async def list_for(session: AsyncSession, *, merchant_id: str, livemode: bool,
                    customer_id: str) -> list[SavedPaymentMethod]:
     rows = await session.exec(select(SavedPaymentMethod).where(

@@ -1,7 +1,12 @@
 """A proxy on loopback between paygate's provider_a client and localstripe: it notes every request (method, path,
 `Idempotency-Key`, form body) and can break chosen ones, either forwarding them and answering 502 (the provider
-acted, its answer was lost) or answering 502 without forwarding (the provider never saw them). localstripe ignores
-`Idempotency-Key`, so what the provider was asked is checked here."""
+acted, its answer was lost), answering 502 without forwarding (the provider never saw them), or forwarding them and
+then calling `crash` before any answer (the caller dies after the provider acted: a test kills paygate there).
+
+localstripe ignores `Idempotency-Key`, so what the provider was asked is checked here. With `replays` the proxy also
+keeps the key's promise that Stripe documents and localstripe does not: a request under a key seen before (per
+secret key) is not forwarded again; it gets the first request's answer again (`Idempotent-Replayed: true`), or, with
+other parameters, Stripe's 400 `idempotency_error`. Everything else is localstripe's own doing."""
 
 from __future__ import annotations
 
@@ -16,9 +21,12 @@ from urllib.parse import parse_qs
 
 import httpx
 
-PASS, ANSWER_LOST, NEVER_SENT = "pass", "answer lost", "never sent"
-Breaks = Callable[[str, str], str]  # (method, path) → PASS, ANSWER_LOST or NEVER_SENT
+PASS, ANSWER_LOST, NEVER_SENT, CRASH = "pass", "answer lost", "never sent", "crash"
+Breaks = Callable[[str, str], str]  # (method, path) → PASS, ANSWER_LOST, NEVER_SENT or CRASH
 Seen = list[tuple[str, str, str, dict[str, list[str]]]]  # (method, path, Idempotency-Key, form body)
+Answer = tuple[int, bytes, str]  # status, body, Content-Type
+IDEMPOTENCY_ERROR = json.dumps({"error": {"type": "idempotency_error", "message": (
+    "Keys for idempotent requests can only be used with the same parameters they were first used with.")}}).encode()
 
 
 @dataclass
@@ -26,6 +34,10 @@ class ProviderProxy:
     url: str
     seen: Seen = field(default_factory=list)
     breaks: Breaks = lambda method, path: PASS
+    crash: Callable[[], None] = lambda: None  # what CRASH does once the provider has acted
+    replays: bool = False
+    # (Authorization, Idempotency-Key) → the first request's form body and the provider's answer to it
+    answered: dict[tuple[str, str], tuple[dict[str, list[str]], Answer]] = field(default_factory=dict)
 
 
 @contextmanager
@@ -36,20 +48,39 @@ def provider_proxy(provider_url: str) -> Iterator[ProviderProxy]:
         def _forward(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             path = self.path.split("?")[0]
-            proxy.seen.append((self.command, path, self.headers.get("Idempotency-Key") or "",
-                               parse_qs(body.decode())))
+            key, form = self.headers.get("Idempotency-Key") or "", parse_qs(body.decode())
+            proxy.seen.append((self.command, path, key, form))
             mode = proxy.breaks(self.command, path)
+            seen_before = proxy.answered.get((self.headers.get("Authorization") or "", key)) \
+                if proxy.replays and key and self.command == "POST" else None
+            if seen_before is not None:
+                first_form, first_answer = seen_before
+                if form == first_form:
+                    self._answer(*first_answer, replayed=True)
+                else:
+                    self._answer(400, IDEMPOTENCY_ERROR, "application/json")
+                return
             status, content, kind = 502, json.dumps({"error": {"type": "api_error"}}).encode(), "application/json"
             if mode != NEVER_SENT:
                 headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length")}
                 answer = httpx.request(self.command, f"{provider_url}{self.path}", content=body, headers=headers,
                                        timeout=20)
+                given = (answer.status_code, answer.content, answer.headers.get("Content-Type", kind))
+                if key and self.command == "POST":
+                    proxy.answered[(self.headers.get("Authorization") or "", key)] = (form, given)
+                if mode == CRASH:
+                    proxy.crash()
+                    return  # whoever asked is gone: no answer
                 if mode == PASS:
-                    status, content = answer.status_code, answer.content
-                    kind = answer.headers.get("Content-Type", kind)
+                    status, content, kind = given
+            self._answer(status, content, kind)
+
+        def _answer(self, status: int, content: bytes, kind: str, replayed: bool = False) -> None:
             self.send_response(status)
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(content)))
+            if replayed:
+                self.send_header("Idempotent-Replayed", "true")
             self.end_headers()
             self.wfile.write(content)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import secrets
 import time
 from collections.abc import Callable
 from typing import Any
@@ -11,6 +13,7 @@ import sqlalchemy as sa
 
 from tests.conftest import ok
 from tests.harness import Service
+from tests.localstripe import LocalStripe
 
 SUCCEEDS = "4242424242424242"
 DECLINED = "4000000000000341"
@@ -62,3 +65,47 @@ def refund_ends(api: httpx.Client, refund_id: str, status: str = "Success", seco
                 lambda r: r["status"] in ("Success", "Failed"), seconds, every=0.2)
     assert done["status"] == status, done
     return done
+
+
+def provider_payments(localstripe: LocalStripe, merchant: dict[str, Any], intent_id: str) -> list[dict[str, Any]]:
+    """Every provider PaymentIntent whose metadata names our intent, oldest first, as the provider shows it."""
+    # localstripe lists oldest first and knows no maximum page size: one page holds every payment of the session.
+    listed = localstripe.get("/v1/payment_intents?limit=1000000", merchant["provider_a"]["secret_key"])["data"]
+    return [p for p in listed if p["metadata"].get("paygate_payment_intent_id") == intent_id]
+
+
+def paid_at_provider(localstripe: LocalStripe, merchant: dict[str, Any], *, amount: int, currency: str,
+                     metadata: dict[str, str], confirm: bool = True) -> dict[str, Any]:
+    """A PaymentIntent made straight at the provider with the merchant's own key (what anyone holding it can do),
+    paid with a card that succeeds unless `confirm` is false: the provider's answer."""
+    auth = (merchant["provider_a"]["secret_key"], "")
+    card = httpx.post(f"{localstripe.url}/v1/payment_methods", auth=auth, timeout=10, data={
+        "type": "card", "card[number]": SUCCEEDS, "card[exp_month]": "12", "card[exp_year]": "2034",
+        "card[cvc]": "123"})
+    assert card.status_code == 200, card.text
+    form = {"amount": str(amount), "currency": currency, "payment_method_types[]": "card",
+            **{f"metadata[{k}]": v for k, v in metadata.items()}}
+    if confirm:
+        form.update(payment_method=card.json()["id"], confirm="true")
+    made = httpx.post(f"{localstripe.url}/v1/payment_intents", auth=auth, timeout=10, data=form)
+    assert made.status_code == 200, made.text
+    return made.json()  # type: ignore[no-any-return]
+
+
+def provider_event(payment: dict[str, Any], type_: str = "payment_intent.succeeded") -> bytes:
+    """The provider's webhook event about `payment` (its PaymentIntent as the provider shows it), unsigned."""
+    return json.dumps({"id": f"evt_{secrets.token_hex(12)}", "object": "event", "type": type_,
+                       "created": int(time.time()), "data": {"object": payment}}).encode()
+
+
+def log_lines(service: Service, **fields: Any) -> list[dict[str, Any]]:
+    """The service's JSON log lines that carry every one of `fields`."""
+    lines = []
+    for line in service.log().splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and all(entry.get(k) == v for k, v in fields.items()):
+            lines.append(entry)
+    return lines

@@ -1,0 +1,140 @@
+"""Card payments the provider made and paygate never recorded (DESIGN §9): rebuilt from the provider's word.
+
+A card is charged inside the transaction that writes its charge row (server/cards/payments.py), so a process that
+dies between the provider's answer and our commit leaves a paid provider PaymentIntent that no row names. It still
+carries our ids in its metadata (`payments.metadata`: merchant, intent, charge, and an off-session caller's key),
+and the provider's webhook about it reaches `outcome.webhook`, which finds no charge recording it and hands it here,
+read back from the provider with the merchant's key (the webhook's body is never trusted).
+
+`adopt` records such a payment only when it is one paygate could have made:
+
+* money moved (`succeeded`, `processing`): an attempt nobody finished took nothing and needs no row;
+* its metadata names the merchant whose webhook secret verified the event and whose key read the payment back, and
+  an intent of that merchant in that key's mode;
+* its amount and currency are that intent's, as every card charge paygate opens asks for the whole intent.
+
+Then, under the intent's lock, the charge is rebuilt (our charge id from the metadata, or one made from the
+provider's payment id if that one is taken) and the provider's word applied through `payments.apply`: the intent's
+state machine, its totals and its events, as for any outcome. Under the same lock, a payment that a charge records
+by now (the creating call committed after all) is applied to that charge instead; `apply` decides a charge once,
+so a replayed webhook changes nothing.
+
+Anything else is not credited, and the webhook is acknowledged all the same: the provider retrying it cannot make it
+match. It is logged for the operator instead, which is how paygate raises money matters nobody is waiting on (card
+refunds left unanswered, reconciliation drift): at ERROR when it names one of the merchant's intents with another
+amount or currency (a payment was taken that matches none of ours: look, and refund it at the provider unless the
+merchant knows it), at WARNING when it names another merchant's intent or none (forged, or not paygate's). The money
+sits in the merchant's own provider account either way; paygate never holds it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from server.cards import payments, saved
+from server.cards.accounts import Account, Cards
+from server.clock import now_of
+from server.db import Database
+from server.payment_intents import settle
+from server.payment_intents.aggregate import load_one
+from server.payment_intents.env import Env
+from server.payment_intents.models import Charge, PaymentIntent
+from server.rails.card import Payment, from_minor
+
+log = logging.getLogger("paygate.cards")
+# Provider statuses in which the payer's money is taken or on its way.
+MONEY_MOVED = frozenset({"succeeded", "processing"})
+# How our charge ids look (server/ids.py new_id, payments.keyed_charge_id): nothing else is taken from metadata.
+CHARGE_ID = re.compile(r"ch_[A-Za-z0-9]{24}")
+
+
+async def recorded(session: AsyncSession, provider: str, payment_id: str) -> Charge | None:
+    """The charge that records the provider's payment, if one does."""
+    return (await session.exec(select(Charge).where(Charge.payment_provider == provider,
+                                                    Charge.provider_payment_id == payment_id))).first()
+
+
+async def adopt(db: Database, env: Env, cards: Cards, acct: Account, payment: Payment) -> bool:
+    """Records `payment` (read back from `acct`'s provider, recorded by no charge when it was read) on the intent its
+    metadata names, if it is one paygate could have made for `acct`'s merchant. True when it is recorded now."""
+    if payment.status not in MONEY_MOVED:
+        return False
+    meta = payment.metadata
+    facts: dict[str, Any] = {
+        "merchant": acct.merchant_id, "provider": acct.provider, "provider_payment": payment.id,
+        "status": payment.status, "amount_minor": payment.amount, "currency": payment.currency,
+        "named_merchant": meta.get("paygate_merchant_id", ""),
+        "named_intent": meta.get("paygate_payment_intent_id", ""), "named_charge": meta.get("paygate_charge_id", "")}
+    if facts["named_merchant"] != acct.merchant_id:
+        log.warning("card payment names another merchant; not credited", extra=facts)
+        return False
+    async with db.transaction() as session:
+        intent = await settle.lock(session, facts["named_intent"]) if facts["named_intent"] else None
+        if intent is None or intent.merchant_id != acct.merchant_id or intent.livemode != acct.livemode:
+            log.warning("card payment names no payment intent of this merchant; not credited", extra=facts)
+            return False
+        loaded = await load_one(session, intent)
+        known = await recorded(session, acct.provider, payment.id)
+        if known is not None:  # its call committed after all, while this waited for the intent's lock
+            current = next((c for c in loaded.charges if c.id == known.id), None)
+            if current is not None:
+                await payments.apply(session, env, loaded, current, payment, cards=cards)
+            return False
+        if not _same_amount(env, intent, payment):
+            log.error("card payment does not match its payment intent's amount; not credited", extra={
+                **facts, "intent_amount": str(intent.amount), "intent_currency": intent.currency})
+            return False
+        charge = payments.card_charge(intent, acct, charge_id=await _free_id(session, intent, payment),
+                                      now=now_of(session))
+        charge.idempotency_key = _caller_key(charge, meta.get("paygate_idempotency_key", ""))
+        charge.provider_payment_id, charge.provider_client_secret = payment.id, payment.client_secret
+        await _card_of(session, acct, intent, charge, payment)
+        if intent.paid_asset_id in ("", charge.asset_id):
+            intent.payment_method_type = payments.CARDS  # what the lost call had chosen
+        payments.add_charge(session, loaded, charge)
+        await session.flush()
+        await payments.apply(session, env, loaded, charge, payment, cards=cards)
+    log.info("card payment recorded from its provider's word", extra={**facts, "charge": charge.id})
+    return True
+
+
+def _same_amount(env: Env, intent: PaymentIntent, payment: Payment) -> bool:
+    """Every card charge paygate opens asks for the whole intent, in its currency, in minor units."""
+    decimals = payments.currency_decimals(env, intent.currency)
+    return payment.currency.upper() == intent.currency.upper() \
+        and from_minor(payment.amount, decimals) == intent.amount
+
+
+async def _free_id(session: AsyncSession, intent: PaymentIntent, payment: Payment) -> str:
+    """Our charge id from the metadata; one made from the provider's payment when that is not ours or is taken (a
+    retry committed a charge under it, with another provider payment: two payments were made, both are recorded)."""
+    named = payment.metadata.get("paygate_charge_id", "")
+    if CHARGE_ID.fullmatch(named) and await session.get(Charge, named) is None:
+        return named
+    return payments.keyed_charge_id(intent.id, f"provider-payment-{payment.id}")
+
+
+def _caller_key(charge: Charge, key: str) -> str:
+    """An off-session caller's key (a renewal's) comes back only if the charge id was made from it: the renewal
+    then finds its charge under it instead of charging again."""
+    return key if key and len(key) <= 255 and payments.keyed_charge_id(charge.payment_intent_id, key) == charge.id \
+        else ""
+
+
+async def _card_of(session: AsyncSession, acct: Account, intent: PaymentIntent, charge: Charge,
+                   payment: Payment) -> None:
+    """A payment made for a provider customer paid with a saved card, or was saving the payer's card: the saved
+    card is named on the charge, or saved when it succeeds (`payments.apply`), as the lost call would have done."""
+    if not (payment.customer and payment.payment_method and intent.customer_id):
+        return
+    row = await saved.of_provider_card(session, acct, customer_id=intent.customer_id,
+                                       provider_payment_method_id=payment.payment_method)
+    if row is not None:
+        charge.saved_payment_method_id = row.id
+    else:
+        charge.save_payment_method = True
