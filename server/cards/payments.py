@@ -44,7 +44,7 @@ from server.ids import new_id
 from server.payment_intents import attempts, settle
 from server.payment_intents.aggregate import Loaded
 from server.payment_intents.env import Env
-from server.payment_intents.models import Charge, PaymentIntent
+from server.payment_intents.models import CARDS, Charge, PaymentIntent
 from server.payment_intents.states import Event, Status, UnexpectedState, allowed
 from server.payment_intents.totals import ChargeStatus, fee
 from server.rails.card import (
@@ -58,7 +58,6 @@ from server.rails.card import (
 )
 
 log = logging.getLogger("paygate.cards")
-CARDS = "cards"
 FIAT = "payment_method_options.fiat"
 # Provider statuses in which the payer has not submitted a card yet (the spec's flow: their page confirms).
 UNSUBMITTED = frozenset({"requires_payment_method", "requires_confirmation"})

@@ -19,7 +19,7 @@ from server.errors import MissingParameter, invalid
 from server.ids import new_id
 from server.payment_intents.aggregate import Loaded
 from server.payment_intents.env import Env
-from server.payment_intents.models import Charge
+from server.payment_intents.models import CRYPTO, Charge
 from server.payment_intents.states import OPEN_FOR_PAYMENT, UnexpectedState
 from server.payment_intents.totals import ChargeStatus
 from server.rails.registry import key_scheme
@@ -126,7 +126,7 @@ async def open_crypto(session: AsyncSession, env: Env, loaded: Loaded, asset_id:
         address, index = await new_deposit_address(session, env.keys, key_scheme(env.catalogue.networks[asset.network]),
                                                     intent.merchant_id, intent.livemode)
     charge = Charge(id=new_id("ch"), payment_intent_id=intent.id, merchant_id=intent.merchant_id,
-                    livemode=intent.livemode, payment_method_type="crypto", asset_id=asset.id, network=asset.network,
+                    livemode=intent.livemode, payment_method_type=CRYPTO, asset_id=asset.id, network=asset.network,
                     amount=q.amount, exchange_rate=q.exchange_rate, deposit_address=address, address_index=index,
                     permanent_deposit_id=deposit.id if deposit else None, quote_expires_at=q.expires_at,
                     status=ChargeStatus.PENDING, created=now)
@@ -135,7 +135,7 @@ async def open_crypto(session: AsyncSession, env: Env, loaded: Loaded, asset_id:
     await watch(session, network=asset.network, address=address, owner_id=deposit.id if deposit else charge.id,
                 merchant_id=intent.merchant_id, livemode=intent.livemode,
                 until=max(q.expires_at, intent.expired_at) + WATCH_GRACE_SECONDS)
-    intent.payment_method_type = "crypto"
+    intent.payment_method_type = CRYPTO
     intent.updated = now
     session.add(intent)
     loaded.charges.append(charge)

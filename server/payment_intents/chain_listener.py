@@ -17,7 +17,7 @@ from server.chains.models import ChainTransfer, TransferStatus
 from server.payment_intents import settle, totals
 from server.payment_intents.aggregate import Loaded, load
 from server.payment_intents.env import Env
-from server.payment_intents.models import Charge, ChargeTransfer, PaymentIntent
+from server.payment_intents.models import CARDS, Charge, ChargeTransfer, PaymentIntent
 from server.payment_intents.states import OPEN_FOR_PAYMENT, Status
 from server.treasury import listeners as treasury_listeners
 
@@ -37,7 +37,7 @@ def _covered(loaded: Loaded) -> bool:
     intent = loaded.intent
     value = Decimal(0)
     for charge in loaded.charges:
-        if charge.payment_method_type == "cards":
+        if charge.payment_method_type == CARDS:
             value += charge.amount_captured * charge.exchange_rate
             continue
         units = sum((totals.units(t) for t in loaded.transfers_of(charge) if _may_still_count(t)), Decimal(0))

@@ -18,7 +18,7 @@ from server.errors import Unavailable
 from server.payment_intents import totals
 from server.payment_intents.aggregate import Loaded
 from server.payment_intents.env import Env
-from server.payment_intents.models import Charge
+from server.payment_intents.models import CARDS, Charge
 from server.payment_intents.states import Status
 from server.refunds import convert as refund_convert
 from server.refunds.states import Status as RefundStatus
@@ -106,7 +106,7 @@ def charge_proto(env: Env, loaded: Loaded, charge: Charge, now: int) -> pb.Charg
     refunds = loaded.refunds.get(charge.id, [])
     # What reached the customer: only successful refunds count, as on the intent (settle.refunded).
     refunded = sum((r.amount for r, _ in refunds if r.status == RefundStatus.SUCCESS), Decimal(0))
-    card = charge.payment_method_type == "cards"
+    card = charge.payment_method_type == CARDS
     out = pb.Charge(
         id=charge.id, object="charge", amount=AssetAmount(asset_id=charge.asset_id, amount=totals.text(charge.amount)),
         transactions=[transaction(env, t) for t in moves if t.status != TransferStatus.REVERTED],
@@ -197,7 +197,7 @@ def to_proto(env: Env, loaded: Loaded, now: int | None = None) -> pb.PaymentInte
         out.payment_link_details.CopyFrom(_link_details(loaded))
     if i.shipping_address:
         out.shipping_address.CopyFrom(Address(**i.shipping_address))
-    if loaded.latest_charge is not None and loaded.latest_charge.payment_method_type != "cards":
+    if loaded.latest_charge is not None and loaded.latest_charge.payment_method_type != CARDS:
         out.payment_method_options.crypto.CopyFrom(crypto_options(env, loaded.latest_charge))
     return out
 

@@ -10,6 +10,10 @@ from server import clock
 from server.db.types import DecimalText, JSONType
 from server.payment_intents.states import ChargeStatus
 
+# The two ways to pay (`payment_method_type` of intents and charges): one spelling for every package that asks.
+CRYPTO = "crypto"
+CARDS = "cards"
+
 
 def _money(nullable: bool = False) -> Any:
     return Field(default=None if nullable else Decimal(0), sa_column=Column(DecimalText, nullable=nullable))

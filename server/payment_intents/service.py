@@ -26,7 +26,7 @@ from server.paging import Page, newest_first
 from server.payment_intents import attempts, pricing, settle
 from server.payment_intents.aggregate import Loaded, load, load_one
 from server.payment_intents.env import Env
-from server.payment_intents.models import Charge, ChargeTransfer, PaymentIntent
+from server.payment_intents.models import CARDS, CRYPTO, Charge, ChargeTransfer, PaymentIntent
 from server.payment_intents.states import Event, Status, UnexpectedState, transition
 from server.rates import RateUnavailable
 from server.rates.quotes import price_code
@@ -37,7 +37,7 @@ from server.subscriptions import lifecycle as subscriptions
 DEFAULT_EXPIRES_IN = 24 * 3600
 MAX_EXPIRES_IN = 30 * 24 * 3600
 EXPANDABLE = ("invoice", "subscription")
-METHODS = ("crypto", "cards")
+METHODS = (CRYPTO, CARDS)
 
 
 def payment_url(checkout_base: str, intent_id: str, client_secret: str) -> str:
@@ -168,9 +168,9 @@ def _method_of(method: str, options: pb.PaymentMethodOptionsInput) -> str:
     method = method.strip()
     if not method:
         if options.HasField("crypto"):
-            return "crypto"
+            return CRYPTO
         if options.HasField("fiat"):
-            return "cards"
+            return CARDS
         raise MissingParameter("payment_method_type")
     if method not in METHODS:
         raise invalid("payment_method_type", "use crypto or cards")
@@ -183,11 +183,11 @@ async def choose_method(session: AsyncSession, env: Env, loaded: Loaded, method:
     card charge at its provider (server/cards)."""
     attempts.check_open(loaded, now_of(session))
     chosen = _method_of(method, options)
-    if loaded.intent.amount == 0 and loaded.invoice is not None and chosen == "crypto":
+    if loaded.intent.amount == 0 and loaded.invoice is not None and chosen == CRYPTO:
         # A free trial: nothing to pay, so choosing how to pay later completes it (DESIGN §8).
         await settle.move(session, env, loaded, Event.NOTHING_DUE, payment_method_type=chosen)
         return loaded
-    if chosen == "cards":
+    if chosen == CARDS:
         if cards is None:
             # A choice the caller can change, not a failure of ours: 400, never 5xx.
             raise invalid("payment_method_type", "card payments are not available here; pay with crypto")

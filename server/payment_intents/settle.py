@@ -20,7 +20,7 @@ from server.events import outbox
 from server.payment_intents import convert, totals
 from server.payment_intents.aggregate import Loaded, load_one
 from server.payment_intents.env import Env
-from server.payment_intents.models import PaymentIntent
+from server.payment_intents.models import CARDS, PaymentIntent
 from server.payment_intents.states import EVENT_TYPES, Event, Status, allowed, transition
 from server.rates.quotes import round_down
 
@@ -68,7 +68,7 @@ def _first_paid_asset(loaded: Loaded) -> str:
     the payer chooses an asset again."""
     arrivals: list[tuple[int, str]] = []
     for charge in loaded.charges:
-        if charge.payment_method_type == "cards":
+        if charge.payment_method_type == CARDS:
             if charge.amount_captured:
                 arrivals.append((charge.created, charge.asset_id))
             continue
@@ -94,7 +94,7 @@ def _recompute(env: Env, loaded: Loaded) -> tuple[list[str], Event | None, bool]
     pending = live = 0
     last_rate = Decimal(0)
     for charge in loaded.charges:
-        if charge.payment_method_type == "cards":
+        if charge.payment_method_type == CARDS:
             # A card charge's outcome comes from its provider (server/cards), not from transfers: kept as it is.
             captured[charge.asset_id] += charge.amount_captured
             paid += charge.amount_captured * charge.exchange_rate

@@ -20,7 +20,7 @@ from server.ids import new_id
 from server.invoices import states as inv_states
 from server.invoices.models import Invoice
 from server.invoices.states import Status as InvoiceStatus
-from server.payment_intents.models import Charge, PaymentIntent
+from server.payment_intents.models import CARDS, Charge, PaymentIntent
 from server.payment_intents.states import ChargeStatus
 from server.products.models import ProductVariant, SellingPlan
 from server.subscriptions import billing, locks
@@ -94,7 +94,7 @@ async def first_payment(session: AsyncSession, sub: Subscription, inv: Invoice, 
     inv.lines = list(inv.lines)
     await billing.invoice_move(session, inv, inv_states.Event.PAY, now, amount_paid=inv.amount, paid_at=now)
     method = intent.payment_method_type or "crypto"
-    card = await saved_card_that_paid(session, intent) if method == "cards" else None
+    card = await saved_card_that_paid(session, intent) if method == CARDS else None
     facts: dict[str, Any] = {
         "billing_cycle_anchor": now, "periods_since_anchor": 0, "current_period_start": now,
         "current_period_end": end, "current_cycle_number": 1, "renew_at": end, "payment_url": None,
