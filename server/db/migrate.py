@@ -13,6 +13,10 @@ from alembic.script import ScriptDirectory
 from server.db.engine import configure_sqlite, ensure_sqlite_dir, sync_url
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+# PostgreSQL: how long a migration waits for a table's lock before it gives up. A DDL statement queued behind a
+# long transaction holds its place in the lock queue, and every live read and write of that table waits behind it;
+# giving up after a few seconds (and being run again) stalls the service for no longer than that.
+LOCK_TIMEOUT_SECONDS = 10
 
 
 def _config(url: str) -> Config:
@@ -45,10 +49,14 @@ def current_revision(url: str) -> str:
 
 
 def upgrade(url: str, revision: str = "heads") -> None:
+    """Migrates `url` to `revision` in one transaction. On PostgreSQL a table lock not granted within
+    LOCK_TIMEOUT_SECONDS fails the migration (`LockNotAvailable`), nothing applied: run it again later."""
     cfg = _config(url)
     engine = _engine(url)
     try:
         with engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.exec_driver_sql(f"SET LOCAL lock_timeout = '{int(LOCK_TIMEOUT_SECONDS * 1000)}ms'")
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, revision)
     finally:
