@@ -3,6 +3,10 @@
 A payment link is public: anyone holding its address may read it and start paying it. The merchant and mode are
 the link's; a public key, when given, must be the link's merchant's. Inactive links answer with `active` false and
 nothing to buy; unknown ids answer `404 payment_link_not_found`.
+
+What the page shows `available` is what can be bought now: the units open checkouts hold (server/products/stock.py)
+are not. A shopper who edits their order starts again naming the checkout it replaces (`_replace`): that one ends,
+and its hold with it, unless money is on its way to it.
 """
 
 from __future__ import annotations
@@ -24,12 +28,14 @@ from server.customers.models import VerificationCode
 from server.errors import InvalidArgument, NotFound, RateLimited, invalid
 from server.merchants.models import ApiKey, Merchant
 from server.payment_intents import service as intents
+from server.payment_intents.aggregate import Loaded
 from server.payment_intents.env import Env
 from server.payment_intents.models import PaymentIntent
+from server.payment_intents.states import Status, UnexpectedState
 from server.payment_links import service as links
 from server.payment_links.convert import product_of, url_of
 from server.payment_links.models import PaymentLink
-from server.products import availability
+from server.products import availability, stock
 from server.products.convert import option_names, variant_title
 from server.products.models import Product, ProductVariant, SellingPlan
 from server.products.rules import BILLING_CYCLES, POLICY_TYPES
@@ -41,6 +47,8 @@ CODE_LIFETIME_SECONDS = 600
 CENT = Decimal("0.01")
 # A shopper may ask for another code this long after the last one (and at most identity.MAX_CODES_PER_WINDOW an hour).
 RESEND_SECONDS = 30
+# The cancellation_reason of a checkout the shopper replaced by editing their order.
+REPLACED = "replaced"
 _CYCLE_ENUM = {v: k for k, v in BILLING_CYCLES.items()}
 _POLICY_ENUM = {v: k for k, v in POLICY_TYPES.items()}
 
@@ -104,10 +112,13 @@ def _tiers(plan: SellingPlan, price: Decimal) -> list[subscriptions_pb2.PricingT
     return out
 
 
-def _variant(product: Product, v: ProductVariant, names: list[str], plans: list[SellingPlan]) -> pb.CheckoutVariant:
+def _variant(product: Product, v: ProductVariant, names: list[str], plans: list[SellingPlan],
+             held: int) -> pb.CheckoutVariant:
+    """`held`: the units of the variant open checkouts hold."""
     return pb.CheckoutVariant(
         variant_id=v.id, title=variant_title(v, names), option_values=v.option_values,
-        price=Price(amount=money_text(v.price), currency=v.currency), available=availability.available(product, v),
+        price=Price(amount=money_text(v.price), currency=v.currency),
+        available=availability.available(product, v, held),
         selling_plans=[pb.CheckoutSellingPlan(
             id=p.id, name=p.name, description=p.description, billing_cycle=_CYCLE_ENUM[p.billing_cycle],
             billing_cycle_interval=p.billing_cycle_interval, trial_period_days=p.trial_period_days,
@@ -135,15 +146,16 @@ async def checkout_link(session: AsyncSession, auth: Authenticator, env: Env, li
     out.collect_shipping_address = product.collect_shipping_address
     out.collect_tax_address = product.collect_tax_address
     out.product_image_url = product.image_url
+    held = await stock.held(session, [v.id for v in loaded.variants.values() if v.inventory_quantity is not None])
     prices = []
     for item in loaded.items:
         variant = loaded.variants[item.variant_id]
         if item.kind == "primary":
-            out.primary_variants.append(_variant(product, variant, names, plans))
+            out.primary_variants.append(_variant(product, variant, names, plans, held[variant.id]))
             prices.append(variant.price)
         else:
-            out.addon_variants.add(variant=_variant(product, variant, names, []), min_quantity=item.min_quantity,
-                                   max_quantity=item.max_quantity)
+            out.addon_variants.add(variant=_variant(product, variant, names, [], held[variant.id]),
+                                   min_quantity=item.min_quantity, max_quantity=item.max_quantity)
     if prices:
         out.price_range.min, out.price_range.max = money_text(min(prices)), money_text(max(prices))
         out.price_range.currency = loaded.variants[row.default_variant_id].currency
@@ -195,8 +207,39 @@ def _code_address(request: pb.SendVerificationCodeRequest, senders: Mapping[str,
     return "phone", request.phone
 
 
-async def start(session: AsyncSession, auth: Authenticator, env: Env,
-                request: pb.StartCheckoutRequest, *, now: int) -> pb.StartCheckoutResponse:
+async def _replace(session: AsyncSession, env: Env, link: PaymentLink,
+                   request: pb.StartCheckoutRequest) -> Loaded | None:
+    """The shopper's earlier checkout on this link, which this one replaces (they edited their order), canceled
+    through the cancel call's path (its events included) if nothing was paid to it yet: the stock it held is then
+    for sale to this checkout, in this transaction, which undoes the cancel too if this checkout is refused. One
+    with money on its way (Processing, PartialPaid) keeps its hold, since canceling it would turn that payment into
+    a late one; one that ended is left as it is. The canceled intent, else None."""
+    intent_id = request.replaces_payment_intent_id.strip()
+    if not intent_id and not request.replaces_client_secret:
+        return None
+    if not intent_id:
+        raise invalid("replaces_payment_intent_id", "give the payment intent replaces_client_secret is of")
+    if not request.replaces_client_secret:
+        raise invalid("replaces_client_secret", "give the client secret of replaces_payment_intent_id")
+    intent = await session.get(PaymentIntent, intent_id)
+    if intent is None or intent.payment_link_id != link.id or intent.merchant_id != link.merchant_id or \
+            intent.livemode != link.livemode or \
+            not env.secrets.matches(intent.id, intent.livemode, request.replaces_client_secret):
+        # One answer for unknown ids, other links' checkouts and wrong secrets: nothing about them leaks.
+        raise invalid("replaces_payment_intent_id", "no such checkout of this payment link")
+    if intent.status != Status.REQUIRES_PAYMENT_METHOD:
+        return None
+    try:
+        return await intents.cancel(session, env, link_caller(link),
+                                    payment_intents_pb2.CancelPaymentIntentRequest(id=intent.id, reason=REPLACED))
+    except UnexpectedState:  # paid meanwhile (read again under its lock), or confirmed funds frozen on it
+        return None
+
+
+async def start(session: AsyncSession, auth: Authenticator, env: Env, request: pb.StartCheckoutRequest, *,
+                now: int) -> tuple[pb.StartCheckoutResponse, Loaded | None]:
+    """The shopper's payment intent for the link, and the checkout it replaced (canceled), if any: its card
+    payment still pending at the provider is the caller's to cancel there, after the commit."""
     row = await _link_row(session, auth, request.payment_link_id, request.key)
     if not row.active:
         raise LinkInactive("payment_link_id: the payment link is not active", field="payment_link_id")
@@ -223,11 +266,12 @@ async def start(session: AsyncSession, auth: Authenticator, env: Env,
     create.addons.extend(request.addons)
     if request.HasField("product_version"):
         create.product_version = request.product_version
+    replaced = await _replace(session, env, row, request)
     loaded = await intents.create(session, env, caller, create)
     return pb.StartCheckoutResponse(
         payment_intent_id=loaded.intent.id, client_secret=env.secrets.of(loaded.intent.id, loaded.intent.livemode),
         public_key=await public_key(session, row.merchant_id, row.livemode), customer_id=who.customer_id,
-        email=who.email, auth_token=auth_token, return_url=return_url)
+        email=who.email, auth_token=auth_token, return_url=return_url), replaced
 
 
 async def session_info(session: AsyncSession, env: Env, caller: Caller | None,

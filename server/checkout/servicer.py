@@ -6,6 +6,7 @@ import grpc
 from paygate.v1 import checkout_pb2 as pb
 from paygate.v1 import checkout_pb2_grpc
 
+from server.cards import outcome
 from server.checkout import service
 from server.checkout.sender import Sender, senders
 from server.payment_intents.env import Env
@@ -36,7 +37,11 @@ class CheckoutServicer(checkout_pb2_grpc.CheckoutServiceServicer):
     async def StartCheckout(self, request: pb.StartCheckoutRequest,
                             context: grpc.aio.ServicerContext) -> pb.StartCheckoutResponse:
         async with self._rt.db.transaction() as session:
-            return await service.start(session, self._rt.auth, self._env, request, now=self._rt.clock.now())
+            started, replaced = await service.start(session, self._rt.auth, self._env, request,
+                                                    now=self._rt.clock.now())
+        if replaced is not None and outcome.card_pending(replaced):  # as after the cancel call
+            await outcome.cancel_pending(self._rt.db, self._env, self._rt.cards, replaced.intent.id)
+        return started
 
     async def GetCheckoutSession(self, request: pb.GetCheckoutSessionRequest,
                                  context: grpc.aio.ServicerContext) -> pb.GetCheckoutSessionResponse:

@@ -1,6 +1,8 @@
 """Pricing a payment link purchase from the link's variants: the primary variant times its quantity plus add-ons.
 
 The result is kept on the intent as a snapshot (what was bought, at which price), shown as payment_link_details.
+Its items are also what the intent holds of tracked stock while it is open, and takes from it when it succeeds
+(server/products/stock.py): pricing refuses more than is left once the units open checkouts hold are counted.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from server import money
 from server.assets.catalogue import Catalogue
 from server.errors import invalid
 from server.payment_links import service as links
-from server.products.availability import Shortfall, shortfall
+from server.products import stock
+from server.products.availability import Shortfall, left, shortfall
 from server.products.models import Product, ProductVariant, SellingPlan
 from server.rpc.context import Caller
 from server.subscriptions.pricing import Policy, cycle_price
@@ -50,9 +53,10 @@ def _item(variant: ProductVariant, title: str, quantity: int, *, primary: bool, 
             "is_primary": primary}
 
 
-def _refuse_unsellable(product: Product, variant: ProductVariant, quantity: int, where: str) -> None:
-    """Refuses what the hosted page shows unavailable (the same rule), naming the field the buyer can change."""
-    match shortfall(product, variant, quantity):
+def _refuse_unsellable(product: Product, variant: ProductVariant, quantity: int, where: str, held: int = 0) -> None:
+    """Refuses what the hosted page shows unavailable (the same rule), naming the field the buyer can change.
+    `held`: the units of the variant open checkouts hold, not for sale."""
+    match shortfall(product, variant, quantity, held):
         case None:
             return
         case Shortfall.ARCHIVED:
@@ -61,9 +65,21 @@ def _refuse_unsellable(product: Product, variant: ProductVariant, quantity: int,
         case Shortfall.INACTIVE:
             raise invalid(f"{where}.variant_id", "this variant is no longer sold")
         case Shortfall.SOLD_OUT:
-            raise invalid(f"{where}.variant_id", "this variant is sold out")
+            # Held units come back if their checkouts end unpaid: worth saying, so the buyer may try again later.
+            raise invalid(f"{where}.variant_id", "this variant is sold out" +
+                          (" (the last units are held by payments in progress)" if held else ""))
         case Shortfall.TOO_FEW:
-            raise invalid(f"{where}.quantity", f"only {variant.inventory_quantity} left in stock")
+            raise invalid(f"{where}.quantity", f"only {left(variant, held)} left in stock")
+
+
+async def _refuse_held(session: AsyncSession, product: Product, variants: dict[str, ProductVariant],
+                       items: list[dict[str, Any]], wheres: dict[str, str]) -> None:
+    """The items again, against the stock as it is now less what open checkouts hold, the tracked variants' rows
+    locked until this purchase's intent is committed: of two checkouts for the last unit, one is refused."""
+    bought = [(variants[i["variant_id"]], int(i["quantity"])) for i in items]
+    held = await stock.lock_and_count_held(session, [v for v, _ in bought])
+    for v, quantity in bought:
+        _refuse_unsellable(product, v, quantity, wheres[v.id], held[v.id])
 
 
 def decimals_of(catalogue: Catalogue, code: str) -> int:
@@ -108,6 +124,7 @@ async def price_link(session: AsyncSession, caller: Caller, request: pb.CreatePa
             cycle_price(variant.price, quantity, policies, 1, decimals_of(catalogue, variant.currency))
     items = [_item(variant, _title(variant, product.name), quantity, primary=True, plan=choice.selling_plan_id)]
     chosen: dict[str, int] = {}
+    wheres = {variant.id: "primary_variant"}
     for i, addon in enumerate(request.addons):
         where = f"addons[{i}]"
         spec = addons.get(addon.variant_id)
@@ -120,6 +137,7 @@ async def price_link(session: AsyncSession, caller: Caller, request: pb.CreatePa
         if addon.quantity:  # an add-on left out (quantity 0) is not bought, so it may be unavailable
             _refuse_unsellable(product, link.variants[addon.variant_id], addon.quantity, where)
         chosen[addon.variant_id] = addon.quantity
+        wheres[addon.variant_id] = where
     for vid, spec in addons.items():
         if spec.min_quantity > 0 and vid not in chosen:
             raise invalid("addons", f"add-on {vid} needs a quantity of at least {spec.min_quantity}")
@@ -130,6 +148,7 @@ async def price_link(session: AsyncSession, caller: Caller, request: pb.CreatePa
             total += addon_variant.price * qty
     if total >= MAX_TOTAL:
         raise invalid("primary_variant.quantity", f"the total {money_text(total)} exceeds {MAX_TOTAL - 1}")
+    await _refuse_held(session, product, link.variants, items, wheres)
     snapshot = {"payment_link_id": row.id, "total": money_text(total), "currency": variant.currency,
                 "product": {"id": product.id, "name": product.name, "description": product.description,
                             "active": product.active},

@@ -22,6 +22,7 @@ from server.payment_intents.aggregate import Loaded, load_one
 from server.payment_intents.env import Env
 from server.payment_intents.models import CARDS, PaymentIntent
 from server.payment_intents.states import EVENT_TYPES, Event, Status, allowed, transition
+from server.products import stock
 from server.rates.quotes import round_down
 
 FAILED_EVENT = "payment_intent.payment_failed"
@@ -53,6 +54,7 @@ async def move(session: AsyncSession, env: Env, loaded: Loaded, event: Event, **
     if intent.status == Status.SUCCESS and was != Status.SUCCESS:
         # The payment succeeded: the customer's totals move in this same transaction.
         await customer_totals.paid(session, env.catalogue, intent.customer_id, intent.currency, intent.amount)
+        await stock.consume(session, intent)  # and what it bought leaves the stock (server/products/stock.py)
     if type_ := EVENT_TYPES.get(Status(intent.status)):
         await record(session, env, loaded, type_, before)
 

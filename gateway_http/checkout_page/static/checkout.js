@@ -219,6 +219,8 @@
     const body = { key: state.publicKey, payment_link_id: link.id, product_version: link.product_version,
       primary_variant: { variant_id: state.variantId, quantity: state.quantity, selling_plan_id: state.planId },
       addons: Object.entries(state.addons).filter(([, q]) => q > 0).map(([variant_id, quantity]) => ({ variant_id, quantity })) };
+    // Editing the order replaces the checkout started before, whose stock is then this one's (if nothing was paid yet).
+    if (state.intentId) Object.assign(body, { replaces_payment_intent_id: state.intentId, replaces_client_secret: state.clientSecret });
     const saved = savedAuth();
     if (cfg.ephemeral_token) body.ephemeral_token = cfg.ephemeral_token;
     else if (saved) body.auth_token = saved.auth_token;

@@ -142,7 +142,7 @@ class SendVerificationCodeResponse(_message.Message):
     def __init__(self, expires_at: _Optional[int] = ..., retry_after: _Optional[int] = ...) -> None: ...
 
 class StartCheckoutRequest(_message.Message):
-    __slots__ = ("key", "payment_link_id", "email", "verification_code", "ephemeral_token", "auth_token", "primary_variant", "addons", "product_version", "phone")
+    __slots__ = ("key", "payment_link_id", "email", "verification_code", "ephemeral_token", "auth_token", "primary_variant", "addons", "product_version", "phone", "replaces_payment_intent_id", "replaces_client_secret")
     KEY_FIELD_NUMBER: _ClassVar[int]
     PAYMENT_LINK_ID_FIELD_NUMBER: _ClassVar[int]
     EMAIL_FIELD_NUMBER: _ClassVar[int]
@@ -153,6 +153,8 @@ class StartCheckoutRequest(_message.Message):
     ADDONS_FIELD_NUMBER: _ClassVar[int]
     PRODUCT_VERSION_FIELD_NUMBER: _ClassVar[int]
     PHONE_FIELD_NUMBER: _ClassVar[int]
+    REPLACES_PAYMENT_INTENT_ID_FIELD_NUMBER: _ClassVar[int]
+    REPLACES_CLIENT_SECRET_FIELD_NUMBER: _ClassVar[int]
     key: str
     payment_link_id: str
     email: str
@@ -163,7 +165,9 @@ class StartCheckoutRequest(_message.Message):
     addons: _containers.RepeatedCompositeFieldContainer[_payment_intents_pb2.AddonSelection]
     product_version: int
     phone: str
-    def __init__(self, key: _Optional[str] = ..., payment_link_id: _Optional[str] = ..., email: _Optional[str] = ..., verification_code: _Optional[str] = ..., ephemeral_token: _Optional[str] = ..., auth_token: _Optional[str] = ..., primary_variant: _Optional[_Union[_payment_intents_pb2.PrimaryVariantSelection, _Mapping]] = ..., addons: _Optional[_Iterable[_Union[_payment_intents_pb2.AddonSelection, _Mapping]]] = ..., product_version: _Optional[int] = ..., phone: _Optional[str] = ...) -> None: ...
+    replaces_payment_intent_id: str
+    replaces_client_secret: str
+    def __init__(self, key: _Optional[str] = ..., payment_link_id: _Optional[str] = ..., email: _Optional[str] = ..., verification_code: _Optional[str] = ..., ephemeral_token: _Optional[str] = ..., auth_token: _Optional[str] = ..., primary_variant: _Optional[_Union[_payment_intents_pb2.PrimaryVariantSelection, _Mapping]] = ..., addons: _Optional[_Iterable[_Union[_payment_intents_pb2.AddonSelection, _Mapping]]] = ..., product_version: _Optional[int] = ..., phone: _Optional[str] = ..., replaces_payment_intent_id: _Optional[str] = ..., replaces_client_secret: _Optional[str] = ...) -> None: ...
 
 class StartCheckoutResponse(_message.Message):
     __slots__ = ("payment_intent_id", "client_secret", "public_key", "customer_id", "email", "auth_token", "return_url")
