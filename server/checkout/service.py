@@ -30,7 +30,7 @@ from server.merchants.models import ApiKey, Merchant
 from server.payment_intents import service as intents
 from server.payment_intents.aggregate import Loaded
 from server.payment_intents.env import Env
-from server.payment_intents.models import PaymentIntent
+from server.payment_intents.models import CARDS, CRYPTO, PaymentIntent
 from server.payment_intents.states import Status, UnexpectedState
 from server.payment_links import service as links
 from server.payment_links.convert import product_of, url_of
@@ -83,7 +83,7 @@ async def public_key(session: AsyncSession, merchant_id: str, livemode: bool) ->
 
 async def method_types(session: AsyncSession, merchant_id: str, livemode: bool) -> list[str]:
     """Crypto always; cards when the merchant has a card provider's keys for the mode."""
-    return ["crypto", "cards"] if await takes_cards(session, merchant_id, livemode) else ["crypto"]
+    return [CRYPTO, CARDS] if await takes_cards(session, merchant_id, livemode) else [CRYPTO]
 
 
 async def _merchant_name(session: AsyncSession, merchant_id: str) -> str:
