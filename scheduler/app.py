@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from scheduler.clock_guard import ClockGuard
 from server.runtime import Runtime
 
 log = logging.getLogger("paygate.scheduler")
@@ -17,10 +18,11 @@ GRACE_SECONDS = 10.0
 class Scheduler:
     """The periodic jobs of one process, and the runs of them in progress (so that stopping can wait for them)."""
 
-    def __init__(self, rt: Runtime) -> None:
+    def __init__(self, rt: Runtime, guard: ClockGuard | None = None) -> None:
         self._sched = AsyncIOScheduler(job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": 60})
         self.running: dict[asyncio.Task[object], str] = {}  # job run → job name
         self.stopping = False
+        self.guard = guard or ClockGuard(rt.db)
         for job in rt.jobs:
             self._sched.add_job(self._tracked(job.name, job.run), "interval", seconds=job.seconds, args=[rt],
                                 id=job.name, name=job.name)
@@ -31,6 +33,8 @@ class Scheduler:
             assert task is not None
             self.running[task] = name
             try:
+                if not await self.guard.allows():  # leases would be wrong (scheduler/clock_guard.py)
+                    return
                 await run(rt)
             except asyncio.CancelledError:
                 if not self.stopping:

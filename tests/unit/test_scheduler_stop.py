@@ -12,7 +12,8 @@ from server.runtime import Job, Runtime
 
 
 def _runtime(*jobs: Job) -> Runtime:
-    return cast(Runtime, SimpleNamespace(jobs=list(jobs)))
+    # A database with one host's clock: the clock guard (scheduler/clock_guard.py) never pauses the jobs.
+    return cast(Runtime, SimpleNamespace(jobs=list(jobs), db=SimpleNamespace(is_postgres=False)))
 
 
 async def _started(sched: Scheduler, names: set[str]) -> None:
