@@ -16,6 +16,7 @@ import grpc
 from scheduler import jobs as scheduler_jobs
 from server import keyfiles
 from server.assets.catalogue import Catalogue
+from server.cards import wiring as cards
 from server.clock import Clock
 from server.config import Settings
 from server.db import Database
@@ -32,8 +33,8 @@ if TYPE_CHECKING:
     from gateway_http.tls import ChannelTls
     from server.rpc.inprocess import InProcessChannel
 
-REGISTRATIONS = (payment_intents.register, refunds.register, webhooks.register, subscriptions.register,
-                 treasury.register, scheduler_jobs.register)
+REGISTRATIONS = (payment_intents.register, cards.register, refunds.register, webhooks.register,
+                 subscriptions.register, treasury.register, scheduler_jobs.register)
 
 
 def compose(settings: Settings, *, db: Database | None = None, catalogue: Catalogue | None = None,

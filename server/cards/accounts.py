@@ -82,6 +82,15 @@ async def account_at(session: AsyncSession, cards: Cards, provider: str, merchan
     return _opened(cards, row) if row is not None else None
 
 
+async def every_account(session: AsyncSession, cards: Cards) -> list[tuple[str, bool, str]]:
+    """(merchant, livemode, provider) of every merchant's keys at a provider of the registry, in both modes."""
+    found = await session.exec(select(ProviderAccount.merchant_id, ProviderAccount.livemode, ProviderAccount.provider)
+                               .where(col(ProviderAccount.provider).in_(sorted(cards.rails)))
+                               .order_by(col(ProviderAccount.merchant_id), col(ProviderAccount.livemode),
+                                         col(ProviderAccount.provider)))
+    return [(merchant_id, livemode, provider) for merchant_id, livemode, provider in found]
+
+
 async def takes_cards(session: AsyncSession, merchant_id: str, livemode: bool) -> bool:
     """Whether the merchant has a card provider's keys for the mode (`paygate merchants set-card-provider`)."""
     row = (await session.exec(select(ProviderAccount.provider).where(

@@ -4,7 +4,11 @@ A card is charged inside the transaction that writes its charge row (server/card
 dies between the provider's answer and our commit leaves a paid provider PaymentIntent that no row names. It still
 carries our ids in its metadata (`payments.metadata`: merchant, intent, charge, and an off-session caller's key),
 and the provider's webhook about it reaches `outcome.webhook`, which finds no charge recording it and hands it here,
-read back from the provider with the merchant's key (the webhook's body is never trusted).
+read back from the provider with the merchant's key (the webhook's body is never trusted). A merchant with no webhook
+configured never gets one, so the scheduler also runs `sweep` every `SWEEP_SECONDS`: for every merchant's provider
+account in either mode it lists the provider's payments of the last `WINDOW_SECONDS` (at most `MOST_PER_ACCOUNT`,
+read with the merchant's key, each payment as whole as a read-back) and hands each money-moved payment naming that
+merchant that no charge records to the same `adopt`.
 
 `adopt` records such a payment only when it is one paygate could have made:
 
@@ -31,12 +35,13 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterable
 from typing import Any
 
-from sqlmodel import select
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.cards import payments, saved
+from server.cards import accounts, payments, saved
 from server.cards.accounts import Account, Cards
 from server.clock import now_of
 from server.db import Database
@@ -44,13 +49,19 @@ from server.payment_intents import settle
 from server.payment_intents.aggregate import load_one
 from server.payment_intents.env import Env
 from server.payment_intents.models import Charge, PaymentIntent
-from server.rails.card import Payment, from_minor
+from server.rails.card import Payment, ProviderUnavailable, from_minor
 
 log = logging.getLogger("paygate.cards")
 # Provider statuses in which the payer's money is taken or on its way.
 MONEY_MOVED = frozenset({"succeeded", "processing"})
 # How our charge ids look (server/ids.py new_id, payments.keyed_charge_id): nothing else is taken from metadata.
 CHARGE_ID = re.compile(r"ch_[A-Za-z0-9]{24}")
+# The scheduled pass (`sweep`): how often, how far back, and how many of one account's payments it lists at most. A
+# payment it missed (made while the scheduler was down for longer than the window, or behind more payments than
+# that) waits for its webhook.
+SWEEP_SECONDS = 300
+WINDOW_SECONDS = 24 * 3600
+MOST_PER_ACCOUNT = 1000
 
 
 async def recorded(session: AsyncSession, provider: str, payment_id: str) -> Charge | None:
@@ -101,6 +112,65 @@ async def adopt(db: Database, env: Env, cards: Cards, acct: Account, payment: Pa
         await payments.apply(session, env, loaded, charge, payment, cards=cards)
     log.info("card payment recorded from its provider's word", extra={**facts, "charge": charge.id})
     return True
+
+
+def candidates(listed: Iterable[Payment], *, merchant_id: str, since: int) -> list[Payment]:
+    """The payments of a provider's list worth handing to `adopt` for `merchant_id`'s account: made at or after
+    `since` (whatever the provider filtered), money moved, and naming that merchant in their metadata; each once.
+    Payments naming nobody (the merchant's sales made elsewhere) or another merchant (sharing the provider account,
+    whose own pass finds them) are not paygate's to record here: passing over them quietly keeps the log readable."""
+    seen: set[str] = set()
+    kept = []
+    for payment in listed:
+        if payment.created >= since and payment.status in MONEY_MOVED and payment.id not in seen \
+                and payment.metadata.get("paygate_merchant_id") == merchant_id:
+            seen.add(payment.id)
+            kept.append(payment)
+    return kept
+
+
+async def sweep(db: Database, env: Env, cards: Cards, *, now: int) -> int:
+    """The scheduler's pass (every `SWEEP_SECONDS`): every merchant's provider account in turn, so an account whose
+    provider does not answer is logged and passed over, never the others. The number of payments recorded now.
+
+    Safe with any number of scheduler processes running it at once: `adopt` takes the intent's lock and asks again,
+    under it, whether a charge records the payment, so a payment two passes both found is recorded by one of them."""
+    async with db.read() as session:
+        keys = await accounts.every_account(session, cards)
+    adopted = 0
+    for merchant_id, livemode, provider in keys:
+        async with db.read() as session:
+            acct = await accounts.account_at(session, cards, provider, merchant_id, livemode)
+        if acct is None:  # its keys removed meanwhile
+            continue
+        try:
+            adopted += await sweep_account(db, env, cards, acct, since=now - WINDOW_SECONDS)
+        except ProviderUnavailable:
+            log.warning("card provider did not list its recent payments; account passed over until the next pass",
+                        extra={"merchant": merchant_id, "livemode": livemode, "provider": provider})
+    if adopted:
+        log.info("card payments no charge recorded were recorded from their provider's list",
+                 extra={"count": adopted})
+    return adopted
+
+
+async def sweep_account(db: Database, env: Env, cards: Cards, acct: Account, *, since: int) -> int:
+    """One account's part of `sweep`: its provider asked first, outside any transaction; each payment then adopted
+    in a transaction of its own. The number recorded now."""
+    listed = await acct.client.recent_payments(since=since, limit=MOST_PER_ACCOUNT)
+    found = candidates(listed, merchant_id=acct.merchant_id, since=since)
+    if not found:
+        return 0
+    async with db.read() as session:
+        known = set(await session.exec(select(Charge.provider_payment_id).where(
+            Charge.payment_provider == acct.provider, col(Charge.provider_payment_id).in_([p.id for p in found]))))
+    adopted = 0
+    for payment in found:
+        if payment.id not in known:
+            # Listed with the merchant's key, the payment is the provider's whole PaymentIntent: what the webhook's
+            # read-back gets, so it is not asked for again.
+            adopted += await adopt(db, env, cards, acct, payment)
+    return adopted
 
 
 def _same_amount(env: Env, intent: PaymentIntent, payment: Payment) -> bool:

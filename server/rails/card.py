@@ -7,7 +7,8 @@ A payment is at most `MAX_AMOUNT_MINOR` minor units (Stripe's limit: eight digit
 
     CardRail       the provider as the registry holds it (server/rails/registry.py, `PROVIDERS`): its id, its
                    merchants' key format, its card tokens, its webhooks' signature, a client per merchant key
-    CardProvider   one merchant's account at the provider: payments, cards and customers, refunds
+    CardProvider   one merchant's account at the provider: payments (and its recent ones), cards and customers,
+                   refunds
     values         Payment, Card, ProviderRefund, PaymentEvent
     errors         Declined (the card was refused: recorded on the charge), UnknownCard (a token the provider does
                    not know), ProviderUnavailable (anything else), BadSignature (a webhook that does not verify),
@@ -85,6 +86,7 @@ class Payment:
     metadata: dict[str, str]
     failure_code: str = ""
     failure_message: str = ""
+    created: int = 0  # when the provider made it, in Unix seconds
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,11 @@ class CardProvider(Protocol):
                               metadata: dict[str, str], idempotency_key: str) -> Payment: ...
 
     async def retrieve_payment(self, payment_id: str) -> Payment: ...
+
+    async def recent_payments(self, *, since: int, limit: int) -> list[Payment]:
+        """The payments made at or after `since` (Unix seconds), each as whole as `retrieve_payment`'s, out of at
+        most `limit` read from the provider. Checked against `since` here, whatever the provider filtered."""
+        ...
 
     async def cancel_payment(self, payment_id: str) -> Payment:
         """So that a payment of a canceled intent can no longer be finished on the payer's side."""
