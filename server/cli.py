@@ -86,7 +86,8 @@ def _parser() -> argparse.ArgumentParser:
     approval.add_argument("--approvals", type=int, required=True,
                           help="approver keys' approvals a payout needs (0: none)")
     approval.add_argument("--threshold", default="0",
-                          help="only payouts above this amount (in their asset's units) need them; default 0")
+                          help="only payouts taking the day's unapproved payouts above this amount of the "
+                               "settlement currency (at current rates) need them; default 0")
     settlement = merchants.add_parser("set-settlement-currency",
                                       help="the fiat the balance's totals are shown in (DESIGN §15)")
     settlement.add_argument("--merchant", required=True)
@@ -146,7 +147,8 @@ def main(argv: list[str] | None = None, *, clock: Clock | None = None) -> int:
                   "The secret key is shown once; store it now.")
         elif args.command == "merchants" and args.action == "set-approval":
             asyncio.run(set_approval(settings, args.merchant, args.approvals, args.threshold))
-            print(f"merchant {args.merchant}: payouts above {args.threshold} need {args.approvals} approval(s)")
+            print(f"merchant {args.merchant}: payouts taking a day's unapproved payouts above {args.threshold} "
+                  f"(settlement currency) need {args.approvals} approval(s)")
         elif args.command == "merchants" and args.action == "set-settlement-currency":
             code = asyncio.run(set_settlement_currency(settings, args.merchant, args.currency))
             print(f"merchant {args.merchant}: balances shown in {code}")

@@ -14,8 +14,9 @@ class Merchant(SQLModel, table=True):
     id: str = Field(primary_key=True, max_length=40)
     name: str = Field(max_length=200)
     created: int = Field(sa_type=sa.BigInteger)
-    # Four eyes (DESIGN §15): a payout above the threshold (in its asset's units) needs this many approver keys'
-    # approvals; 0 approvals: none needed.
+    # Four eyes (DESIGN §15): a payout taking the day's unapproved payouts above the threshold (in the settlement
+    # currency, at current rates: server/treasury/approval_trail.py) needs this many approver keys' approvals; 0
+    # approvals: none needed.
     payout_approvals_required: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     payout_approval_threshold: Decimal = Field(
         default=Decimal(0), sa_column=Column(DecimalText, nullable=False, server_default="0"))

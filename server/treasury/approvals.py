@@ -1,10 +1,12 @@
 """Four-eyes approval of payouts (DESIGN §15).
 
-A payout above the merchant's `payout_approval_threshold` (in its asset's units) needs `payout_approvals_required`
-approvals from distinct approver keys (0: none); it is created `pending`, its amount already locked, and the
-scheduler only sends `approved` payouts. Votes are taken with the payout row locked, so the threshold is crossed
-once whatever the concurrency; one vote per key is also enforced by a unique index. One rejection rejects it and
-releases its amount. Every action (create, approve, reject, cancel, sent) is appended to the audit trail.
+A payout that would take what the merchant sends out unapproved within 24 hours above its `payout_approval_threshold`
+(in its settlement currency, at current rates: the rule is `approval_trail.required`) needs
+`payout_approvals_required` approvals from distinct approver keys (0: none); it is created `pending`, its amount
+already locked, and the scheduler only sends `approved` payouts. Votes are taken with the payout row locked, so the
+threshold is crossed once whatever the concurrency; one vote per key is also enforced by a unique index. One
+rejection rejects it and releases its amount. Every action (create, approve, reject, cancel, sent) is appended to
+the audit trail.
 """
 
 from __future__ import annotations

@@ -111,7 +111,8 @@ async def _transfer(rt: Runtime, transfer_id: str) -> bool:
             return False
         scope = Scope(watched.merchant_id, watched.livemode, transfer.asset_id, transfer.network)
         posted = await ledger.settle_cause(session, scope, CauseType.TRANSFER, transfer.id,
-                                           transfer_position(transfer, rt.settings.tx_fee_percent), OUTSIDE)
+                                           await transfer_position(session, transfer, rt.settings.tx_fee_percent),
+                                           OUTSIDE)
         return posted is not None
 
 

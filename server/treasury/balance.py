@@ -11,7 +11,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.assets.catalogue import Catalogue
+from server.assets.catalogue import Asset, Catalogue
 from server.merchants.models import Merchant
 from server.money import MONEY
 from server.payment_intents.totals import text
@@ -62,16 +62,22 @@ class Balance:
         return text(value.quantize(Decimal(1).scaleb(-self.decimals), rounding=ROUND_HALF_UP, context=MONEY))
 
 
-async def of_merchant(session: AsyncSession, catalogue: Catalogue, rates: RateSource, merchant_id: str,
-                      livemode: bool) -> Balance:
-    sums = await ledger.balances(session, merchant_id, livemode)
-    merchant = await session.get(Merchant, merchant_id)
+def settlement_currency(catalogue: Catalogue, merchant: Merchant | None) -> Asset:
+    """The fiat the merchant's money is valued in: its settlement currency, USD by default (or when unknown)."""
     code = merchant.settlement_currency if merchant is not None else DEFAULT_SETTLEMENT_CURRENCY
     currency = catalogue.currency(code)
     if currency is None or not currency.is_fiat:  # set only through `paygate merchants set-settlement-currency`
-        log.warning("unknown settlement currency, showing USD", extra={"merchant": merchant_id, "currency": code})
+        log.warning("unknown settlement currency, showing USD",
+                    extra={"merchant": merchant.id if merchant else "", "currency": code})
         currency = catalogue.currency(DEFAULT_SETTLEMENT_CURRENCY)
     assert currency is not None, "USD is built into the catalogue"
+    return currency
+
+
+async def of_merchant(session: AsyncSession, catalogue: Catalogue, rates: RateSource, merchant_id: str,
+                      livemode: bool) -> Balance:
+    sums = await ledger.balances(session, merchant_id, livemode)
+    currency = settlement_currency(catalogue, await session.get(Merchant, merchant_id))
     fiat = ZERO
     per_asset: list[tuple[str, Amounts]] = []
     for asset_id in sorted(sums):

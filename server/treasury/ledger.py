@@ -10,7 +10,9 @@ Two ways to post:
 
 What is in it: money paygate holds for a merchant on chain (deposit addresses and the treasury), and every network fee
 those addresses pay (`network_fee`, `pay_out_of`: never below the merchant's available funds; the rest is the
-address's own `gas` holder). Card payments and card refunds are not: they settle at the card provider, in the
+address's own `gas` holder). Treasury transactions reserve what they can cost before they are signed and wait when
+neither the merchant's available coin nor hand-funded gas coin covers it, so paygate's fees never pay gas
+(server/treasury/gas.py). Card payments and card refunds are not: they settle at the card provider, in the
 merchant's own provider account, and the provider pays them out and back; paygate never holds that money, so posting
 it would show a balance paygate cannot pay out and mix provider money into chain balances. The balance
 (`GET /v1/stats/balance`) and reconciliation therefore only ever see chain places
@@ -95,7 +97,7 @@ def due(session: AsyncSession, scope: Scope, address: str) -> None:
                          created_at=now_of(session)))
 
 
-async def _sum(session: AsyncSession, scope: Scope, address: str, account: Account) -> Decimal:
+async def sum_at(session: AsyncSession, scope: Scope, address: str, account: Account) -> Decimal:
     """The merchant's `account` of `scope.asset_id` at `address`: one SQL SUM."""
     found = (await session.exec(select(exact_sum(LedgerEntry.amount)).where(
         LedgerEntry.network == scope.network, LedgerEntry.address == address, LedgerEntry.asset_id == scope.asset_id,
@@ -109,10 +111,11 @@ async def pay_out_of(session: AsyncSession, scope: Scope, cause_type: str, cause
     """`amount` of the native coin leaves `payer` for `to` (gas, a top-up, a micro-deposit: coin the merchant's
     address spends on paygate's own transactions). The rule: never below zero. What the merchant's available funds
     at `payer` cover comes out of them; the rest out of `payer`'s `gas` holder (coin the ledger never saw arrive).
+    Posted after the fact, with a receipt: whether `gas` could pay was decided before signing (`gas.reserve`).
     Read and posted with the merchant's wallet account locked, as payouts check the available balance."""
     await session.get(WalletAccount, (scope.merchant_id, scope.livemode), with_for_update=True)
     with localcontext(MONEY):
-        covered = min(amount, max(await _sum(session, scope, payer, Account.AVAILABLE), ZERO))
+        covered = min(amount, max(await sum_at(session, scope, payer, Account.AVAILABLE), ZERO))
         legs = {Holder(Account.AVAILABLE, payer): -covered, Holder(Account.GAS, payer): covered - amount}
         for holder, value in to.items():
             legs[holder] = legs.get(holder, ZERO) + value
@@ -134,7 +137,7 @@ async def funded(session: AsyncSession, scope: Scope, cause_id: str, address: st
     if await held(session, CauseType.FUNDING, cause_id):
         return None
     with localcontext(MONEY):
-        repaid = min(amount, max(-await _sum(session, scope, address, Account.GAS), ZERO))
+        repaid = min(amount, max(-await sum_at(session, scope, address, Account.GAS), ZERO))
         legs = {Holder(Account.INFLOW): -amount, Holder(Account.GAS, address): repaid,
                 Holder(Account.AVAILABLE, address): amount - repaid}
     return await post(session, scope, CauseType.FUNDING, cause_id, legs)

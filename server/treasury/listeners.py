@@ -3,7 +3,7 @@ together or not at all.
 
 * Incoming transfers (the chain watcher's `transfers changed` hook; never one paygate signed itself): seen or
   confirming → pending at the deposit address; confirmed and approved by AML → available, less the processing fee →
-  fees; rejected → frozen; reverted → back out (the world outside).
+  fees (per intent, not per transfer: `processing_fee`); rejected → frozen; reverted → back out (the world outside).
 * Chain refunds (the events outbox, on every `refund.*` event): Pending or Processing → locked at the treasury (out of
   its available funds); Success → outflow; Failed → back to available. Card refunds never touch a chain address and
   are not in this ledger.
@@ -13,25 +13,29 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.aml import AmlStatus
 from server.chains.models import UNCONFIRMED, ChainTransfer, TransferStatus, WatchedAddress
+from server.db.aggregates import exact_sum
 from server.events.models import Event
 from server.payment_intents import totals
+from server.payment_intents.aggregate import load_one
+from server.payment_intents.models import CARDS, Charge, ChargeTransfer, PaymentIntent
 from server.rails.registry import Rails
 from server.refunds.models import Refund
 from server.refunds.states import Status as RefundStatus
 from server.runtime import Runtime
 from server.treasury import keys, ledger
 from server.treasury.ledger import Holder, Scope
-from server.treasury.models import Account, CauseType
+from server.treasury.models import Account, CauseType, LedgerEntry
 from server.wallet import addresses
 
 OUTSIDE = Holder(Account.INFLOW)
 
 
-def transfer_position(t: ChainTransfer, fee_percent: Decimal) -> dict[Holder, Decimal]:
+async def transfer_position(session: AsyncSession, t: ChainTransfer, fee_percent: Decimal) -> dict[Holder, Decimal]:
     """Where an incoming transfer's money is, from its status and AML result."""
     amount = totals.units(t)
     at = t.to_address
@@ -41,8 +45,55 @@ def transfer_position(t: ChainTransfer, fee_percent: Decimal) -> dict[Holder, De
         return {Holder(Account.PENDING, at): amount}
     if t.aml_status == AmlStatus.REJECTED:
         return {Holder(Account.FROZEN, at): amount}
-    fee = totals.fee(amount, fee_percent, t.decimals)
+    fee = await processing_fee(session, t, amount, fee_percent)
     return {Holder(Account.AVAILABLE, at): amount - fee, Holder(Account.FEES, at): fee}
+
+
+async def processing_fee(session: AsyncSession, t: ChainTransfer, amount: Decimal, fee_percent: Decimal) -> Decimal:
+    """The processing fee of an approved transfer, decided once, when it becomes available (kept at every later call).
+
+    A transfer that pays its intent: the intent's fee (`payment_details.tx_fee`, `totals.fee` of what it captured,
+    rounded once, as `settle` computes it) less what its other paying transfers already posted, so that however the
+    intent was paid (in one transfer or in many small ones) the ledger's fees for it are its `tx_fee` to the last
+    unit and the merchant's available money is its `net_amount`. Funds that pay nothing (the intent's unexpected
+    funds, a transfer linked to no charge): `totals.fee` of the transfer alone, as before. Two transfers of one
+    intent are decided one after the other: `settle` locked the intent's row in this transaction."""
+    held = await ledger.held(session, CauseType.TRANSFER, t.id)
+    posted = {h.account: v for h, v in held.items() if h.address == t.to_address}
+    if posted.get(Account.AVAILABLE) or posted.get(Account.FEES):
+        return posted.get(Account.FEES, Decimal(0))  # available already: its fee was decided then
+    others = await _paying_with(session, t)
+    if others is None:
+        return totals.fee(amount, fee_percent, t.decimals)
+    available, fees = await _posted(session, others)
+    return totals.fee(amount + available + fees, fee_percent, t.decimals) - fees
+
+
+async def _paying_with(session: AsyncSession, t: ChainTransfer) -> list[str] | None:
+    """The other transfers that pay `t`'s intent (as `settle` counts them: `Loaded.transfers_of`), in `t`'s asset
+    (`tx_fee` is of the paid asset only; units of two assets are never added); None when `t` pays none. The intent
+    was settled just before, in this transaction: payment_intents' transfer listener is registered, so runs, first
+    (server/composition.py), and links the transfer to its charge."""
+    link = await session.get(ChargeTransfer, t.id)
+    charge = await session.get(Charge, link.charge_id) if link is not None else None
+    intent = await session.get(PaymentIntent, charge.payment_intent_id) if charge is not None else None
+    if intent is None:
+        return None
+    loaded = await load_one(session, intent)
+    paying = [x.id for c in loaded.charges if c.payment_method_type != CARDS for x in loaded.transfers_of(c)
+              if x.asset_id == t.asset_id]
+    return [i for i in paying if i != t.id] if t.id in paying else None
+
+
+async def _posted(session: AsyncSession, transfer_ids: list[str]) -> tuple[Decimal, Decimal]:
+    """(available, fees) the ledger posted for these transfers (their own legs: one SQL SUM … GROUP BY)."""
+    if not transfer_ids:
+        return Decimal(0), Decimal(0)
+    rows = await session.exec(select(col(LedgerEntry.account), exact_sum(LedgerEntry.amount)).where(
+        LedgerEntry.cause_type == CauseType.TRANSFER, col(LedgerEntry.cause_id).in_(transfer_ids),
+        col(LedgerEntry.account).in_([Account.AVAILABLE, Account.FEES])).group_by(col(LedgerEntry.account)))
+    sums = {account: amount for account, amount in rows}
+    return sums.get(Account.AVAILABLE, Decimal(0)), sums.get(Account.FEES, Decimal(0))
 
 
 async def ours(session: AsyncSession, rails: Rails, transfer: ChainTransfer) -> bool:
@@ -60,7 +111,7 @@ async def on_transfer_changed(rt: Runtime, session: AsyncSession, transfer: Chai
         return  # not a merchant's deposit address
     scope = Scope(watched.merchant_id, watched.livemode, transfer.asset_id, transfer.network)
     await ledger.settle_cause(session, scope, CauseType.TRANSFER, transfer.id,
-                              transfer_position(transfer, rt.settings.tx_fee_percent), OUTSIDE)
+                              await transfer_position(session, transfer, rt.settings.tx_fee_percent), OUTSIDE)
 
 
 async def treasury_of(rt: Runtime, session: AsyncSession, network: str, merchant_id: str, livemode: bool) -> str:

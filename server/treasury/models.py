@@ -23,8 +23,10 @@ class Account(StrEnum):
     FROZEN = "frozen"  # rejected by AML
     FEES = "fees"  # paygate's processing fee
     # Coin an address of the merchant's spent (gas, a top-up, a micro-deposit) beyond the merchant's available funds
-    # there: funds sent to it by hand and never recorded. Never shown in the balance; at or below zero; a recorded
-    # funding (`paygate treasury record-funding`) pays it back first (`ledger.pay_out_of`, `ledger.funded`).
+    # there: funds sent to it by hand and never recorded. Never shown in the balance; spent only as far as such coin
+    # is there (server/treasury/gas.py), so never paygate's fees; a recorded funding (`paygate treasury
+    # record-funding`) pays it back first (`ledger.pay_out_of`, `ledger.funded`). Above zero only at a deposit
+    # address holding what is left of a gas top-up that such coin paid for.
     GAS = "gas"
     OUTFLOW = "outflow"
 
@@ -35,8 +37,10 @@ class CauseType(StrEnum):
     SWEEP = "sweep"
     VERIFICATION = "verification"  # a payout address's micro-deposit
     PAYOUT = "payout"
-    # Gas the treasury paid for a refund (a token's, or a cancel's): cause_id is the refund transaction (rtx_…).
-    # Apart from REFUND so that a refund's own settlement (`settle_cause`) never sees it.
+    # What a treasury transaction costs in the native coin, cause_id the transaction: gas the treasury paid for a
+    # refund (a token's, or a cancel's: rtx_…), and the cost set aside before signing and paid with the receipt of a
+    # sweep's top-up (swtx_…), a payout or a micro-deposit (ttx_…) (server/treasury/gas.py). Apart from REFUND and
+    # PAYOUT so that their own settlement never sees it.
     NETWORK_FEE = "network_fee"
     # Funds the merchant sent to its own treasury by hand (e.g. gas for token sweeps and refunds), recorded by the
     # operator with `paygate treasury record-funding`: cause_id is "<tx hash>:<log index>" (-1 for native).

@@ -5,7 +5,9 @@ Creating one locks its amount in the ledger (available → locked) in the transa
 the merchant's wallet account row locked: concurrent payouts are serialised there, so the sum of what they lock never
 exceeds what was available. The scheduler sends approved payouts with the refund sender's discipline (through the
 rail, as a treasury transfer); paid → the amount leaves (locked → outflow) and the network fee, paid apart by the
-treasury in the native coin, leaves the available native balance; failed, rejected or canceled → locked → available.
+treasury in the native coin, leaves what was set aside for it before signing (server/treasury/gas.py: the merchant's
+available native coin, then gas coin sent by hand, never paygate's fees; a payout whose gas they do not cover waits);
+failed, rejected or canceled → locked → available.
 
 The whole amount arrives: the treasury pays the network fee apart (`payment_net_amount` = `source_amount`), so the
 amount the preview promised is the amount that reaches the address.
@@ -29,13 +31,14 @@ from server.clock import now_of
 from server.errors import Conflict, DomainError, MissingParameter, invalid
 from server.events import outbox
 from server.ids import new_id
+from server.merchants.models import Merchant
 from server.paging import Page, newest_first
 from server.payment_intents.totals import text
 from server.rails.base import ChainUnavailable, InvalidAddress, Outcome, Payout, PayoutRefused, PayoutResult
 from server.rpc.context import Caller
 from server.runtime import Runtime
 from server.scoping import find_owned, get_owned, in_scope
-from server.treasury import approval_trail, keys, ledger
+from server.treasury import approval_trail, gas, keys, ledger
 from server.treasury.ledger import Holder, Scope
 from server.treasury.listeners import treasury_of
 from server.treasury.models import Account, AddressStatus, CauseType, MerchantAddress, OutgoingStatus, TreasuryTransfer
@@ -141,8 +144,12 @@ async def create(rt: Runtime, caller: Caller, request: pb.CreatePayoutRequest) -
     async with rt.db.read() as session:
         asset, address, amount = await _resolve(session, rt.catalogue, caller, rt, request)
         treasury = await treasury_of(rt, session, asset.network, caller.merchant_id, caller.livemode)
+        merchant = await session.get(Merchant, caller.merchant_id)
+        summed = await approval_trail.recent_assets(session, merchant, caller.livemode, rt.clock.now())
     if not treasury:
         raise InsufficientFunds("source_amount: the merchant has no treasury in this mode", field="source_amount")
+    # Rates for the four-eyes rule, read before its transaction (a live rate source is network I/O).
+    known = await approval_trail.prices(rt.rates, rt.catalogue, merchant, summed | {asset.id})
     native = native_of(rt.catalogue, asset.network)
     assert native is not None
     try:
@@ -156,8 +163,10 @@ async def create(rt: Runtime, caller: Caller, request: pb.CreatePayoutRequest) -
             raise InsufficientFunds(f"source_amount: {text(amount)} is more than the available {text(free)}",
                                     field="source_amount")
         now = rt.clock.now()
-        # Four eyes (DESIGN §15): it waits, its amount locked like any other, until approvers decide.
-        needs = await approval_trail.required(session, caller.merchant_id, amount)
+        # Four eyes (DESIGN §15): it waits, its amount locked like any other, until approvers decide. Decided with
+        # the wallet account locked: the day's other payouts it is summed with are all committed.
+        needs = await approval_trail.required(session, caller.merchant_id, caller.livemode, asset.id, amount, known,
+                                              now)
         row = PayoutRow(id=new_id("payout"), merchant_id=caller.merchant_id, livemode=caller.livemode,
                         asset_id=asset.id, network=asset.network, decimals=asset.decimals, amount=amount,
                         network_fee=fee, merchant_address_id=address.id, address=address.address,
@@ -261,12 +270,15 @@ def _record_tx(session: AsyncSession, tx_id: str, row: PayoutRow, signed: Any) -
 
 
 async def send(rt: Runtime, row: PayoutRow) -> None:
-    """Approved → in_transit: quote, then sign and record with the payout locked, then broadcast. A payout the
-    treasury cannot pay yet (its funds not swept in, no gas) waits; it is never failed before anything is signed."""
+    """Approved → in_transit: quote, then set its gas aside, sign and record with the payout locked, then broadcast.
+    A payout the treasury cannot pay yet (its funds not swept in, its gas covered neither by the merchant's available
+    native coin nor by gas coin sent by hand: server/treasury/gas.py) waits; it is never failed before anything is
+    signed, and the merchant may cancel it meanwhile."""
     asset = rt.catalogue.by_id.get(row.asset_id)
+    native = native_of(rt.catalogue, row.network)
     payouts = rt.rails.payouts(row.network)
     treasury = await keys.treasury(rt, row.network, row.merchant_id, row.livemode)
-    if asset is None or payouts is None or treasury is None:
+    if asset is None or native is None or payouts is None or treasury is None:
         return
     payout = Payout(asset=asset, source=treasury[0], destination=row.address,
                     amount_base=int(row.amount.scaleb(asset.decimals)), fee_from_amount=False)
@@ -275,19 +287,30 @@ async def send(rt: Runtime, row: PayoutRow) -> None:
     except PayoutRefused as e:
         log.warning("payout waits", extra={"payout": row.id, "reason": e.reason})
         return
+    most = Decimal(await estimated_fee(rt, asset, treasury[0], row.address, row.amount)).scaleb(-native.decimals)
+    cost = await gas.cost_of(rt, _gas_scope(row, native), native, treasury[0], most)
     async with rt.db.transaction() as session:
         locked = await session.get(PayoutRow, row.id, with_for_update=True, populate_existing=True)
         if locked is None or locked.status != PayoutStatus.APPROVED:
             return
-        before = await snapshot(session, rt, locked)
         tx_id = new_id("ttx")
-        signed = await payouts.sign_payout(session, quote, treasury[1], tx_id,
-                                           lambda s: _record_tx(session, tx_id, locked, s))
-        locked.status, locked.updated = PayoutStatus.IN_TRANSIT, rt.clock.now()
-        session.add(locked)
-        approval_trail.act(session, locked, ApprovalActionKind.SENT, "")
-        await record(session, rt, locked, "payout.updated", before)
+        covered = await gas.reserve(session, cost, tx_id)
+        if covered:
+            before = await snapshot(session, rt, locked)
+            signed = await payouts.sign_payout(session, quote, treasury[1], tx_id,
+                                               lambda s: _record_tx(session, tx_id, locked, s))
+            locked.status, locked.updated = PayoutStatus.IN_TRANSIT, rt.clock.now()
+            session.add(locked)
+            approval_trail.act(session, locked, ApprovalActionKind.SENT, "")
+            await record(session, rt, locked, "payout.updated", before)
+    if not covered:
+        log.warning("payout waits", extra={"payout": row.id, "reason": "insufficient_gas"})
+        return
     await payouts.broadcast(signed)
+
+
+def _gas_scope(row: PayoutRow, native: Asset) -> Scope:
+    return Scope(row.merchant_id, row.livemode, native.id, row.network)
 
 
 async def decided(session: AsyncSession, rt: Runtime, tx: TreasuryTransfer, result: PayoutResult) -> None:
@@ -297,31 +320,26 @@ async def decided(session: AsyncSession, rt: Runtime, tx: TreasuryTransfer, resu
         return
     before = await snapshot(session, rt, row)
     now = now_of(session)
+    native = native_of(rt.catalogue, row.network)
+    assert native is not None, "a network that signs has a native coin"
+    treasury, fee = tx.source_address, Decimal(result.fee_paid).scaleb(-native.decimals)
     if result.outcome == Outcome.LOST:
+        await gas.release(session, _gas_scope(row, native), tx.id)  # nothing was paid; set aside again when signed
         row.status, row.updated = PayoutStatus.APPROVED, now  # signed again with a fresh nonce next pass
         session.add(row)
         await record(session, rt, row, "payout.updated", before)
         return
-    treasury = tx.source_address
     if result.outcome == Outcome.PAID:
-        native = native_of(rt.catalogue, row.network)
-        assert native is not None
-        fee = Decimal(result.fee_paid).scaleb(-native.decimals)
         row.status, row.network_fee, row.tx_hash = PayoutStatus.PAID, fee, result.tx_hash
         await ledger.post(session, _scope(row), CauseType.PAYOUT, row.id,
                           {Holder(Account.LOCKED, treasury): -row.amount, Holder(Account.OUTFLOW): row.amount})
-        await ledger.network_fee(session, Scope(row.merchant_id, row.livemode, native.id, row.network),
-                                 CauseType.PAYOUT, row.id, treasury, fee)
         type_ = "payout.succeeded"
     else:
         row.status, row.failure_reason = PayoutStatus.FAILED, result.reason or "failed"
         await release(session, rt, row)
-        native = native_of(rt.catalogue, row.network)
-        if native is not None and result.fee_paid:  # our cancel or a revert was mined: its gas was paid
-            await ledger.network_fee(session, Scope(row.merchant_id, row.livemode, native.id, row.network),
-                                     CauseType.PAYOUT, row.id, treasury,
-                                     Decimal(result.fee_paid).scaleb(-native.decimals))
         type_ = "payout.failed"
+    # Its gas (a mined cancel's or revert's too) out of what was set aside for it; none paid: all of it back.
+    await gas.settle(session, _gas_scope(row, native), tx.id, treasury, fee, {Holder(Account.OUTFLOW): fee})
     row.updated = now
     session.add(row)
     await session.flush()

@@ -14,6 +14,12 @@ created and advanced with its rows locked, so two scheduler processes never sign
 
 Every outcome is posted in the ledger in the transaction that records it: the gas top-up (treasury → deposit address,
 plus its network fee to `outflow`), and the sweep (deposit address → treasury, the network fee to `outflow`).
+
+Who pays a top-up (server/treasury/gas.py): the merchant's available native coin at the treasury, then gas coin sent
+there by hand, set aside before it is signed; never paygate's fees held there. A top-up neither covers is not sent:
+the sweep waits (`last_error` "insufficient_gas") and is tried again every pass. What reaches the deposit address
+stays its payer's (available or gas there), so the leftover of the token transfer's gas is never the merchant's
+available coin unless that coin paid for it.
 """
 
 from __future__ import annotations
@@ -44,7 +50,7 @@ from server.rails.base import (
     SignedPayout,
 )
 from server.runtime import Runtime
-from server.treasury import keys, ledger, nonces
+from server.treasury import gas, keys, ledger, nonces
 from server.treasury.ledger import Holder, Scope
 from server.treasury.listeners import treasury_of
 from server.treasury.models import (
@@ -239,9 +245,10 @@ def _record(session: AsyncSession, tx_id: str, sweep: Sweep, kind: SweepTxKind, 
 
 
 async def _sign_and_send(rt: Runtime, payouts: AddressPayouts, sweep: Sweep, kind: SweepTxKind, payout: Payout,
-                         key: bytes) -> bool:
-    """Quote, then in one transaction: re-check the sweep under its lock, reserve the nonce, sign, record; then
-    broadcast. False when the rail refused (noted on the sweep)."""
+                         key: bytes, cost: gas.Cost | None = None) -> bool:
+    """Quote, then in one transaction: re-check the sweep under its lock, set `cost` aside (a top-up's: `gas`),
+    reserve the nonce, sign, record; then broadcast. False when the rail refused or the cost is not covered (noted
+    on the sweep: it waits)."""
     try:
         quote = await payouts.quote_payout(payout)
     except PayoutRefused as e:
@@ -252,12 +259,19 @@ async def _sign_and_send(rt: Runtime, payouts: AddressPayouts, sweep: Sweep, kin
         if locked is None or locked.status != sweep.status or await _in_flight(session, sweep.id):
             return False  # another sender moved it
         tx_id = new_id("swtx")
-        signed = await payouts.sign_payout(
-            session, quote, key, tx_id,
-            lambda s: _record(session, tx_id, locked, kind, payout.asset, payout.destination, s))
-        locked.status = SweepStatus.FUNDING if kind == SweepTxKind.GAS else SweepStatus.SENDING
-        locked.last_error, locked.updated = "", rt.clock.now()
-        session.add(locked)
+        covered = cost is None or await gas.reserve(session, cost, tx_id)
+        if covered:
+            signed = await payouts.sign_payout(
+                session, quote, key, tx_id,
+                lambda s: _record(session, tx_id, locked, kind, payout.asset, payout.destination, s))
+            locked.status = SweepStatus.FUNDING if kind == SweepTxKind.GAS else SweepStatus.SENDING
+            locked.last_error, locked.updated = "", rt.clock.now()
+            session.add(locked)
+    if not covered:
+        # Neither the merchant's available native coin nor gas coin sent by hand covers the top-up: paygate's
+        # fees at the treasury never do (server/treasury/gas.py). Tried again next pass.
+        await _note(rt, sweep.id, "insufficient_gas")
+        return False
     await payouts.broadcast(signed)
     return True
 
@@ -282,9 +296,12 @@ async def advance(rt: Runtime, sweep: Sweep) -> None:
             if treasury is None or treasury[0] != sweep.destination_address:
                 await _note(rt, sweep.id, "no_treasury")
                 return
-            gas = Payout(asset=native, source=treasury[0], destination=source, amount_base=lacking,
-                         fee_from_amount=False)
-            await _sign_and_send(rt, payouts, sweep, SweepTxKind.GAS, gas, treasury[1])
+            top_up = Payout(asset=native, source=treasury[0], destination=source, amount_base=lacking,
+                            fee_from_amount=False)
+            most = _units(lacking + await payouts.gas_needed(top_up), native.decimals)
+            cost = await gas.cost_of(rt, Scope(sweep.merchant_id, sweep.livemode, native.id, sweep.network),
+                                     native, treasury[0], most)
+            await _sign_and_send(rt, payouts, sweep, SweepTxKind.GAS, top_up, treasury[1], cost)
             return
     key = await keys.deposit(rt, sweep.network, sweep.merchant_id, sweep.livemode, source)
     if key is None:
@@ -349,18 +366,24 @@ class SweepPayouts:
             if row is None or sweep is None:
                 return
             _finish(session, row, TX.FAILED, fee_wei=Decimal(result.fee_paid))
+            native = native_of(self.rt.catalogue, sweep.network)
+            gas_scope = Scope(sweep.merchant_id, sweep.livemode, native.id, sweep.network) if native else None
+            if gas_scope is not None:
+                await gas.release(session, gas_scope, row.id)  # a top-up's reservation (LOST: nothing was paid)
             if result.outcome == Outcome.FAILED:
                 sweep.status, sweep.failure_reason = SweepStatus.FAILED, result.reason or "failed"
                 # Its funds are still there: the next pass looks at the place again and opens a new sweep.
                 ledger.due(session, Scope(sweep.merchant_id, sweep.livemode, sweep.asset_id, sweep.network),
                            sweep.source_address)
-                native = native_of(self.rt.catalogue, sweep.network)
-                if native is not None and result.fee_paid:
+                if native is not None and gas_scope is not None and result.fee_paid:
                     # Our cancel or a reverted transaction was mined: its source paid the gas all the same.
                     fee = _units(result.fee_paid, native.decimals)
-                    await ledger.network_fee(session, Scope(sweep.merchant_id, sweep.livemode, native.id,
-                                                            sweep.network), CauseType.SWEEP, sweep.id,
-                                             row.source_address, fee)
+                    if row.kind == SweepTxKind.GAS:
+                        await gas.settle(session, gas_scope, row.id, row.source_address, fee,
+                                         {Holder(Account.OUTFLOW): fee})
+                    else:
+                        await ledger.network_fee(session, gas_scope, CauseType.SWEEP, sweep.id, row.source_address,
+                                                 fee)
                     sweep.network_fee += fee
             else:
                 sweep.status = SweepStatus.PENDING
@@ -381,9 +404,9 @@ class SweepPayouts:
             gas_scope = Scope(sweep.merchant_id, sweep.livemode, native.id, sweep.network)
             a, t = sweep.source_address, sweep.destination_address
             if row.kind == SweepTxKind.GAS:
-                sent = _units(result.value_base, native.decimals)
-                await ledger.pay_out_of(session, gas_scope, CauseType.SWEEP, sweep.id, t, sent + fee,
-                                        {Holder(Account.AVAILABLE, a): sent, Holder(Account.OUTFLOW): fee})
+                # Paid out of what was set aside for it; what reached the deposit address stays its payer's there.
+                await gas.settle_top_up(session, gas_scope, row.id, t, a, _units(result.value_base, native.decimals),
+                                        fee)
                 sweep.network_fee += fee
             else:
                 scope = Scope(sweep.merchant_id, sweep.livemode, sweep.asset_id, sweep.network)

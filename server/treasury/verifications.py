@@ -5,7 +5,9 @@ reserved, signed transaction stored with its row before broadcast, followed by t
 after a crash, never sent twice). The treasury pays the network fee apart, so the exact amount arrives.
 
 Once confirmed, the address's verification is `sent` (the merchant may give the amount) and the ledger records the
-amount and its fee leaving the treasury's available funds.
+amount and its fee leaving the treasury, out of what was set aside for them before signing (server/treasury/gas.py:
+the merchant's available native coin, then gas coin sent by hand; never paygate's fees). A micro-deposit they do not
+cover waits.
 """
 
 from __future__ import annotations
@@ -28,17 +30,17 @@ from server.rails.base import (
     SignedPayout,
 )
 from server.runtime import Runtime
-from server.treasury import keys, ledger, nonces
+from server.treasury import gas, keys, nonces
 from server.treasury import payouts as payout_service
 from server.treasury.ledger import Holder, Scope
 from server.treasury.models import (
     Account,
-    CauseType,
     MerchantAddress,
     OutgoingStatus,
     TreasuryTransfer,
     VerificationStatus,
 )
+from server.treasury.sweeps import GasFunding
 
 log = logging.getLogger("paygate.treasury.verifications")
 INTERVAL_SECONDS = 5
@@ -79,16 +81,29 @@ async def send(rt: Runtime, row: MerchantAddress) -> None:
     except PayoutRefused as e:
         log.warning("micro-deposit waits", extra={"address": row.id, "reason": e.reason})
         return
+    # The micro-amount and its gas, set aside before signing: never out of paygate's fees (server/treasury/gas.py).
+    gas_base = await payouts.gas_needed(payout) if isinstance(payouts, GasFunding) else 0
+    cost = await gas.cost_of(rt, _scope(row, asset.id), asset, treasury[0],
+                             Decimal(payout.amount_base + gas_base).scaleb(-asset.decimals))
     async with rt.db.transaction() as session:
         locked = await _lock(session, row.id)
         if locked is None or locked.verification_status != VerificationStatus.PENDING or locked.deleted_at:
             return
         tx_id = new_id("ttx")
-        signed = await payouts.sign_payout(session, quote, treasury[1], tx_id,
-                                           lambda s: _record(session, tx_id, locked, asset.id, s))
-        locked.verification_status, locked.updated_at = VerificationStatus.SENDING, rt.clock.now()
-        session.add(locked)
+        covered = await gas.reserve(session, cost, tx_id)
+        if covered:
+            signed = await payouts.sign_payout(session, quote, treasury[1], tx_id,
+                                               lambda s: _record(session, tx_id, locked, asset.id, s))
+            locked.verification_status, locked.updated_at = VerificationStatus.SENDING, rt.clock.now()
+            session.add(locked)
+    if not covered:
+        log.warning("micro-deposit waits", extra={"address": row.id, "reason": "insufficient_gas"})
+        return
     await payouts.broadcast(signed)
+
+
+def _scope(row: MerchantAddress | TreasuryTransfer, native_id: str) -> Scope:
+    return Scope(row.merchant_id, row.livemode, native_id, row.network)
 
 
 class TransferPayouts:
@@ -145,22 +160,20 @@ class TransferPayouts:
             session.add(address)
 
     async def _post(self, session: AsyncSession, row: TreasuryTransfer, result: PayoutResult) -> None:
+        """Paid: the micro-amount and its gas, out of what was set aside for them."""
         asset = self.rt.catalogue.by_id[row.asset_id]
         sent = Decimal(result.value_base).scaleb(-asset.decimals)
         fee = Decimal(result.fee_paid).scaleb(-asset.decimals)  # the native coin pays its own fee
-        await ledger.pay_out_of(session, Scope(row.merchant_id, row.livemode, row.asset_id, row.network),
-                                CauseType.VERIFICATION, row.owner_id, row.source_address, sent + fee,
-                                {Holder(Account.OUTFLOW): sent + fee})
-
+        await gas.settle(session, _scope(row, row.asset_id), row.id, row.source_address, sent + fee,
+                         {Holder(Account.OUTFLOW): sent + fee})
 
     async def _gas(self, session: AsyncSession, row: TreasuryTransfer, result: PayoutResult) -> None:
-        """FAILED by a mined cancel or revert: the micro-deposit's gas was paid, nothing was sent."""
-        if not result.fee_paid:
-            return
+        """FAILED by a mined cancel or revert: the micro-deposit's gas was paid, nothing was sent. LOST: nothing
+        was paid. Either way, what was set aside goes back."""
         asset = self.rt.catalogue.by_id[row.asset_id]  # the native coin, which pays its own fee
-        await ledger.network_fee(session, Scope(row.merchant_id, row.livemode, row.asset_id, row.network),
-                                 CauseType.VERIFICATION, row.owner_id, row.source_address,
-                                 Decimal(result.fee_paid).scaleb(-asset.decimals))
+        fee = Decimal(result.fee_paid).scaleb(-asset.decimals)
+        await gas.settle(session, _scope(row, row.asset_id), row.id, row.source_address, fee,
+                         {Holder(Account.OUTFLOW): fee})
 
 
 def _pending(tx: TreasuryTransfer) -> PendingPayout:

@@ -1,0 +1,98 @@
+"""The four-eyes rule (server/treasury/approval_trail.py): what the merchant sends out unapproved within 24 hours, in
+its settlement currency at current rates, against its threshold; a value nobody can tell needs approval."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from server.ids import new_id
+from server.merchants.models import Merchant
+from server.rates import TableRates
+from server.treasury import approval_trail
+from server.treasury.payout_models import ApprovalStatus, PayoutStatus
+from server.treasury.payout_models import Payout as PayoutRow
+from tests.unit.treasury.world import ETH, USDT, World, world  # noqa: F401
+
+RATES = TableRates([("USD", Decimal(1)), ("EUR", Decimal("1.08")), ("USDT", Decimal(1)), ("ETH", Decimal(3000))])
+DAY = 24 * 3600
+
+
+def four_eyes(w: World, m: str, threshold: str, currency: str = "USD") -> None:
+    async def go() -> None:
+        async with w.db.transaction() as s:
+            merchant = await s.get(Merchant, m)
+            assert merchant is not None
+            merchant.payout_approvals_required, merchant.payout_approval_threshold = 2, Decimal(threshold)
+            merchant.settlement_currency = currency
+            s.add(merchant)
+    w.run(go())
+
+
+def paid_out(w: World, m: str, asset_id: str, amount: str, age: int,
+             approval: str = ApprovalStatus.NOT_REQUIRED, status: str = PayoutStatus.PAID) -> None:
+    """A payout of the merchant's created `age` seconds ago."""
+    async def go() -> None:
+        async with w.db.transaction() as s:
+            when = w.db.clock.now() - age
+            s.add(PayoutRow(id=new_id("payout"), merchant_id=m, livemode=False, asset_id=asset_id, network="ETH-TEST",
+                            decimals=18 if asset_id == ETH else 6, amount=Decimal(amount), merchant_address_id="ma_1",
+                            address="0x" + "c" * 40, status=status, approval_status=approval, created=when,
+                            updated=when))
+    w.run(go())
+
+
+def required(w: World, m: str, asset_id: str, amount: str, rates: TableRates = RATES) -> int:
+    async def go() -> int:
+        now = w.db.clock.now()
+        async with w.db.read() as s:
+            merchant = await s.get(Merchant, m)
+            summed = await approval_trail.recent_assets(s, merchant, False, now)
+        known = await approval_trail.prices(rates, w.rt.catalogue, merchant, summed | {asset_id})
+        async with w.db.transaction() as s:
+            return await approval_trail.required(s, m, False, asset_id, Decimal(amount), known, now)
+    return w.run(go())
+
+
+def test_the_threshold_is_money_in_the_settlement_currency(world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    four_eyes(world, m, "100", currency="EUR")  # 100 EUR = 108 USD
+    assert required(world, m, USDT, "107") == 0
+    assert required(world, m, USDT, "109") == 2
+    assert required(world, m, ETH, "0.035") == 0  # 105 USD
+    assert required(world, m, ETH, "0.037") == 2  # 111 USD
+
+
+def test_payouts_of_the_last_24_hours_that_needed_no_approval_add_up(world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    four_eyes(world, m, "100")
+    paid_out(world, m, ETH, "0.02", age=3600)  # 60 USD
+    assert required(world, m, USDT, "40") == 0
+    assert required(world, m, USDT, "41") == 2
+
+
+def test_older_waiting_refused_or_undone_payouts_do_not_count(world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    four_eyes(world, m, "100")
+    paid_out(world, m, USDT, "1000", age=DAY + 60)  # more than a day ago
+    paid_out(world, m, USDT, "1000", age=60, approval=ApprovalStatus.PENDING, status=PayoutStatus.PENDING)
+    paid_out(world, m, USDT, "1000", age=60, approval=ApprovalStatus.REJECTED, status=PayoutStatus.REJECTED)
+    paid_out(world, m, USDT, "1000", age=60, status=PayoutStatus.CANCELED)
+    paid_out(world, m, USDT, "1000", age=60, status=PayoutStatus.FAILED)
+    assert required(world, m, USDT, "100") == 0
+    paid_out(world, m, USDT, "1", age=60, approval=ApprovalStatus.APPROVED, status=PayoutStatus.IN_TRANSIT)
+    assert required(world, m, USDT, "100") == 2  # one that passed approval counts
+
+
+def test_a_payout_whose_value_cannot_be_told_needs_approval(world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    four_eyes(world, m, "1000000")
+    no_eth = TableRates([("USD", Decimal(1)), ("USDT", Decimal(1))])
+    assert required(world, m, ETH, "0.0001", rates=no_eth) == 2
+    paid_out(world, m, ETH, "0.0001", age=60)
+    assert required(world, m, USDT, "1", rates=no_eth) == 2  # nor when an earlier one of the day cannot be valued
+    assert required(world, m, USDT, "1") == 0
+
+
+def test_without_approvals_required_nothing_is_valued(world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    assert required(world, m, ETH, "1000", rates=TableRates([])) == 0
