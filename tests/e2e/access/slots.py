@@ -51,6 +51,7 @@ FIELD_KINDS = {
     "customer": "customer",
     "receive_account_id": "address",  # a payout's destination: a payout address (ma_…)
     "resource_id": "payout",  # the approval API's subject (DESIGN §15): a payout
+    "replaces_payment_intent_id": "payment_intent",  # the shopper's earlier checkout that an edited order replaces
 }
 # Operations that are public by design for the id they take, with the reason (the sweep still checks them for
 # 5xx, but a foreign id is not a secret there).
