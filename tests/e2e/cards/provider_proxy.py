@@ -16,10 +16,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
 import httpx
+
+from tests.harness import Service, launch, start
 
 PASS, ANSWER_LOST, NEVER_SENT, CRASH = "pass", "answer lost", "never sent", "crash"
 Breaks = Callable[[str, str], str]  # (method, path) → PASS, ANSWER_LOST, NEVER_SENT or CRASH
@@ -99,3 +102,20 @@ def provider_proxy(provider_url: str) -> Iterator[ProviderProxy]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
+
+
+def proxied_service(kind: str, workdir: Path, proxy: ProviderProxy) -> Service:
+    """A paygate service of a module's own whose provider_a is reached through `proxy` (its tests may kill it)."""
+    return start(kind, workdir, extra_env={"PAYGATE_PROVIDER_A_API_BASE": proxy.url})
+
+
+@contextmanager
+def fresh(proxy: ProviderProxy, service: Service) -> Iterator[None]:
+    """For one test: the proxy passing everything, its records cleared; afterwards the service running again (a test
+    that failed between a kill and the restart leaves the next one a service)."""
+    proxy.breaks, proxy.crash, proxy.replays = (lambda method, path: PASS), (lambda: None), False
+    proxy.seen.clear()
+    proxy.answered.clear()
+    yield
+    if service.process is None or service.process.poll() is not None:
+        launch(service)

@@ -21,7 +21,7 @@ import pytest
 
 from server.cards.payments import keyed_charge_id
 from tests.conftest import ok
-from tests.e2e.cards.provider_proxy import CRASH, PASS, ProviderProxy, provider_proxy
+from tests.e2e.cards.provider_proxy import CRASH, PASS, ProviderProxy, fresh, provider_proxy, proxied_service
 from tests.e2e.cards.support import (
     SUCCEEDS,
     choose_card,
@@ -32,7 +32,7 @@ from tests.e2e.cards.support import (
     wait_for,
 )
 from tests.e2e.cards.test_unrecorded_provider_payments import deliver, succeeded_events
-from tests.harness import Service, launch, start, stop
+from tests.harness import Service, launch, stop
 from tests.localstripe import LocalStripe
 
 # Each test kills and starts paygate again: a Python start on a loaded machine takes tens of seconds.
@@ -52,20 +52,15 @@ def proxy(localstripe: LocalStripe) -> Iterator[ProviderProxy]:
 def service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
             proxy: ProviderProxy) -> Iterator[Service]:
     """A service of this module's own, provider_a behind the proxy: the tests kill it."""
-    svc = start(request.param, Path(tmp_path_factory.mktemp(f"paygate-card-crash-{request.param}")),
-                extra_env={"PAYGATE_PROVIDER_A_API_BASE": proxy.url})
+    svc = proxied_service(request.param, Path(tmp_path_factory.mktemp(f"paygate-card-crash-{request.param}")), proxy)
     yield svc
     stop(svc)
 
 
 @pytest.fixture(autouse=True)
 def clean_proxy(proxy: ProviderProxy, service: Service) -> Iterator[None]:
-    proxy.breaks, proxy.crash, proxy.replays = (lambda method, path: PASS), (lambda: None), False
-    proxy.seen.clear()
-    proxy.answered.clear()
-    yield
-    if service.process is None or service.process.poll() is not None:
-        launch(service)  # a test that failed between the kill and the restart leaves the next one a service
+    with fresh(proxy, service):
+        yield
 
 
 def _kill(service: Service) -> None:

@@ -28,12 +28,12 @@ from server.db import Database
 from server.ids import new_id
 from server.runtime import Runtime
 from tests.conftest import ok
-from tests.e2e.cards.provider_proxy import PASS, ProviderProxy, provider_proxy
+from tests.e2e.cards.provider_proxy import ProviderProxy, fresh, provider_proxy, proxied_service
 from tests.e2e.cards.support import choose_card, new_intent, paid_at_provider, provider_payments, rows
 from tests.e2e.cards.test_card_refund_retries import in_service, run_job
 from tests.e2e.cards.test_crash_before_commit import CONFIRM, _token, crash_during, orphaned
 from tests.e2e.cards.test_unrecorded_provider_payments import ids_of, recorded, succeeded_events
-from tests.harness import Service, launch, start, stop
+from tests.harness import Service, stop
 from tests.localstripe import LocalStripe, start_localstripe, stop_localstripe
 
 pytestmark = pytest.mark.timeout(300)  # the crash test kills paygate and starts it again
@@ -57,8 +57,7 @@ def proxy(localstripe: LocalStripe) -> Iterator[ProviderProxy]:
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
             proxy: ProviderProxy) -> Iterator[Service]:
-    svc = start(request.param, Path(tmp_path_factory.mktemp(f"paygate-card-recovery-{request.param}")),
-                extra_env={"PAYGATE_PROVIDER_A_API_BASE": proxy.url})
+    svc = proxied_service(request.param, Path(tmp_path_factory.mktemp(f"paygate-card-recovery-{request.param}")), proxy)
     yield svc
     stop(svc)
 
@@ -72,12 +71,8 @@ def other_merchant(service: Service) -> dict[str, Any]:
 
 @pytest.fixture(autouse=True)
 def clean_proxy(proxy: ProviderProxy, service: Service) -> Iterator[None]:
-    proxy.breaks, proxy.crash, proxy.replays = (lambda method, path: PASS), (lambda: None), False
-    proxy.seen.clear()
-    proxy.answered.clear()
-    yield
-    if service.process is None or service.process.poll() is not None:
-        launch(service)
+    with fresh(proxy, service):
+        yield
 
 
 def charges_of(service: Service, intent_id: str) -> list[dict[str, Any]]:
