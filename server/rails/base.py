@@ -171,6 +171,7 @@ class PayoutQuote:
     value_base: int  # what reaches the destination
     fee_base: int  # the network fee taken out of the amount, in the asset's smallest units (0 when paid apart)
     detail: object = None
+    gas_base: int = 0  # the most the transaction's gas can cost, in the native coin's smallest units
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,6 @@ def to_proto(catalogue: Catalogue, refund: Refund, txs: list[RefundTransaction],
         failure_reason=refund.failure_reason, charge=refund.charge_id, payment_intent=refund.payment_intent_id,
         refund_address=refund.refund_address, reason=REASONS.get(refund.reason, pb.REFUND_REASON_UNSPECIFIED),
         status=STATUS[Status(refund.status)], exchange_rate=text(refund.exchange_rate),
-        unexpected_funds=refund.unexpected_funds)
+        unexpected_funds=refund.unexpected_funds, approval_status=refund.approval_status)
     structs.fill(out.metadata, refund.metadata_)
     return out

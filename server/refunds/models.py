@@ -41,6 +41,13 @@ class Refund(SQLModel, table=True):
                                                                    server_default=sa.false()))
     status: str = Field(max_length=20)
     failure_reason: str = Field(default="", max_length=60)
+    # Four eyes (DESIGN §15): a refund to an address other than the payer's is money leaving for an address the
+    # merchant names, as a payout is, so it waits Pending for the merchant's payout approvers when it has any
+    # (treasury/approvals.py). `not_required`, `pending`, `approved`, `rejected`.
+    approval_status: str = Field(default="not_required", max_length=16,
+                                 sa_column_kwargs={"server_default": "not_required"})
+    approvals_required: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    created_by_key: str = Field(default="", max_length=40, sa_column_kwargs={"server_default": ""})
     # A card refund's id at the provider (re_…); empty for a chain refund.
     provider_refund_id: str = Field(default="", max_length=100)
     created: int = Field(sa_type=sa.BigInteger)

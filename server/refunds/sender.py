@@ -6,7 +6,11 @@ Fees. The merchant pays the network fee from the treasury. For a native-coin ref
 as DESIGN §5 says (`net_amount = amount - network_fee`): `network_fee` is the fee reserved when signed, then what the
 receipt says was paid, also on the intent's payment_details. For a token the fee is paid in another asset: the
 refund's network_fee is "0" in the token, the customer receives the whole amount, and the fee actually paid is shown
-on the refund transaction as `fee_info`.
+on the refund transaction as `fee_info`. That gas is the merchant's cost like any treasury transaction's
+(server/treasury/gas.py): set aside before signing, out of the merchant's available native coin then coin sent by hand,
+never paygate's fees. A token refund it does not cover waits Pending (logged `refund waits`, `insufficient_gas`) and
+goes once the merchant funds it; meanwhile its merchant's refunds come after other merchants' in each pass, so a
+merchant short of gas never holds the others' refunds back.
 
 Never failed while it may still be paid: a refund fails only when it cannot be quoted before anything is signed, or
 when the rail says its nonce went to our cancel or to its own reverted transaction. A nonce lost to a transaction we
@@ -20,6 +24,7 @@ from decimal import Decimal
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlmodel.sql.expression import SelectOfScalar
 
 from server.assets.catalogue import Asset
 from server.clock import now_of
@@ -44,9 +49,10 @@ from server.refunds import service
 from server.refunds.models import Refund, RefundTransaction
 from server.refunds.states import Event, Status, TransactionStatus
 from server.runtime import Runtime
-from server.treasury import keys, ledger, nonces
-from server.treasury.ledger import Scope
-from server.treasury.models import CauseType
+from server.treasury import gas, keys, nonces
+from server.treasury.ledger import Holder, Scope
+from server.treasury.models import Account
+from server.treasury.payout_models import ApprovalStatus
 from server.treasury.sweeps import native_of
 
 log = logging.getLogger("paygate.refunds")
@@ -94,9 +100,8 @@ def _record(session: AsyncSession, tx_id: str, refund: Refund, signed: SignedPay
 
 
 async def _sign(session: AsyncSession, payouts: AddressPayouts, quote: PayoutQuote, key: bytes, refund: Refund,
-                asset: Asset) -> SignedPayout:
+                asset: Asset, tx_id: str) -> SignedPayout:
     """Nonce reserved, transaction signed and stored with the refund transaction, before anything is broadcast."""
-    tx_id = new_id("rtx")
     return await payouts.sign_payout(session, quote, key, tx_id,
                                      lambda signed: _record(session, tx_id, refund, signed, asset))
 
@@ -109,26 +114,49 @@ async def fail(rt: Runtime, env: Env, refund_id: str, reason: str) -> None:
             await service.move(session, env, refund, Event.FAILED, failure_reason=reason)
 
 
-async def submit(rt: Runtime, env: Env, payouts: AddressPayouts, refund: Refund, asset: Asset) -> None:
-    """Pending → Processing: quote from the chain, then reserve, sign and record in one transaction, then broadcast."""
+def _gas_scope(rt: Runtime, refund: Refund) -> Scope | None:
+    """Where the gas a refund pays apart from its amount is accounted: the network's native coin."""
+    native = native_of(rt.catalogue, refund.network)
+    return None if native is None else Scope(refund.merchant_id, refund.livemode, native.id, refund.network)
+
+
+async def _gas_cost(rt: Runtime, refund: Refund, asset: Asset, treasury: str, quote: PayoutQuote) -> gas.Cost | None:
+    """What must be set aside before signing: a token refund's gas (a native-coin refund's comes out of its amount).
+    Network I/O, outside any transaction."""
+    native = native_of(rt.catalogue, refund.network)
+    if native is None or asset.id == native.id or not quote.gas_base:
+        return None
+    scope = Scope(refund.merchant_id, refund.livemode, native.id, refund.network)
+    return await gas.cost_of(rt, scope, native, treasury, Decimal(quote.gas_base).scaleb(-native.decimals))
+
+
+async def submit(rt: Runtime, env: Env, payouts: AddressPayouts, refund: Refund, asset: Asset) -> bool:
+    """Pending → Processing: quote from the chain, then set its gas aside, reserve the nonce, sign and record in one
+    transaction, then broadcast. False when it waits for its gas."""
     key = await keys.treasury(rt, refund.network, refund.merchant_id, refund.livemode)
     if key is None:
         await fail(rt, env, refund.id, "insufficient_funds")
-        return
+        return True
     treasury, private_key = key
     try:
         quote = await payouts.quote_payout(_payout(refund, asset, treasury))
     except PayoutRefused as e:
         await fail(rt, env, refund.id, e.reason)
-        return
+        return True
+    cost = await _gas_cost(rt, refund, asset, treasury, quote)
     async with rt.db.transaction() as session:
         locked = await _lock(session, refund.id)
         if locked is None or locked.status != Status.PENDING:
-            return  # another sender took it
-        signed = await _sign(session, payouts, quote, private_key, locked, asset)
+            return True  # another sender took it
+        tx_id = new_id("rtx")
+        if cost is not None and not await gas.reserve(session, cost, tx_id):
+            log.warning("refund waits", extra={"refund": refund.id, "reason": "insufficient_gas"})
+            return False
+        signed = await _sign(session, payouts, quote, private_key, locked, asset, tx_id)
         await service.move(session, env, locked, Event.SUBMITTED, network_fee=_in_asset(quote.fee_base, asset.decimals))
     # Refused, timed out or lost: the transaction stays pending and the next pass follows its nonce.
     await payouts.broadcast(signed)
+    return True
 
 
 class RefundPayouts:
@@ -165,14 +193,13 @@ class RefundPayouts:
             await self._resign(result.payout_id)
 
     async def _gas(self, session: AsyncSession, row: RefundTransaction, refund: Refund, fee_paid: int) -> None:
-        """Gas the treasury paid apart from the refund's amount (a token's, a cancel's, a revert's): in the ledger
-        with the receipt that settles it."""
-        native = native_of(self.rt.catalogue, row.network)
-        if native is None or not fee_paid:
+        """Gas the treasury paid apart from the refund's amount (a token's, a cancel's, a revert's), with the receipt
+        that settles it: out of what was set aside for it, the rest given back."""
+        scope = _gas_scope(self.rt, refund)
+        if scope is None:
             return
-        await ledger.network_fee(session, Scope(refund.merchant_id, refund.livemode, native.id, row.network),
-                                 CauseType.NETWORK_FEE, row.id, row.source_address,
-                                 Decimal(fee_paid).scaleb(-native.decimals))
+        fee = _in_asset(fee_paid, self.rt.catalogue.by_id[scope.asset_id].decimals)
+        await gas.settle(session, scope, row.id, row.source_address, fee, {Holder(Account.OUTFLOW): fee})
 
     async def _close(self, tx_id: str, reason: str, fee_paid: int = 0) -> None:
         """The refund transaction's nonce went to a transaction of ours that pays nothing (cancel, revert): Failed.
@@ -243,7 +270,11 @@ class RefundPayouts:
                 return
             before = await service.snapshot(session, self.env, locked)
             await _finish(session, row, TX.FAILED)
-            signed = await _sign(session, payouts, quote, key[1], locked, asset)
+            new_tx = new_id("rtx")
+            scope = _gas_scope(self.rt, locked)
+            if scope is not None:  # nothing of the lost one was paid: its gas, set aside, is the new one's
+                await gas.carry(session, scope, row.id, new_tx)
+            signed = await _sign(session, payouts, quote, key[1], locked, asset, new_tx)
             locked.network_fee, locked.updated = _in_asset(quote.fee_base, asset.decimals), now_of(session)
             session.add(locked)
             await session.flush()
@@ -259,24 +290,54 @@ def _pending(tx: RefundTransaction) -> PendingPayout:
                          created_at=tx.created_at)
 
 
+# A refund waiting for its approvers (or rejected) is never signed.
+SENDABLE = (ApprovalStatus.NOT_REQUIRED, ApprovalStatus.APPROVED)
+Waiter = tuple[str, bool, str]  # (merchant, livemode, network): whose refunds waited for their gas
+
+
+class RefundJob:
+    """The scheduler job. It remembers whose refunds waited for gas at its last pass (a hint for ordering only: a
+    restarted or second scheduler merely starts without it) and takes theirs after everyone else's."""
+
+    def __init__(self) -> None:
+        self.waiting: set[Waiter] = set()
+
+    async def run(self, rt: Runtime) -> None:
+        env: Env = rt
+        rails = rt.rails
+        owner = RefundPayouts(rt, env, rails)
+        async with rt.db.read() as session:
+            pending = list(await session.exec(select(RefundTransaction).where(RefundTransaction.status == TX.PENDING)
+                                              .order_by(col(RefundTransaction.nonce)).limit(BATCH)))
+            new = list(await session.exec(_new_refunds(self.waiting)))
+        await rails.follow([_pending(t) for t in pending], owner, "refund")
+        waited: set[Waiter] = set()
+        for refund in new:
+            whose = (refund.merchant_id, refund.livemode, refund.network)
+            asset = rt.catalogue.by_id.get(refund.asset_id)
+            payouts = rails.payouts(refund.network)
+            if asset is None or payouts is None or whose in waited:
+                continue  # one of theirs waited for gas this pass: the next would too
+            try:
+                if not await submit(rt, env, payouts, refund, asset):
+                    waited.add(whose)
+            except ChainUnavailable as e:
+                log.warning("refund chain unavailable", extra={"network": refund.network, "error": str(e)})
+        self.waiting = waited
+
+
+def _new_refunds(waiting: set[Waiter]) -> SelectOfScalar[Refund]:
+    """Pending chain refunds that need no approval or have it, oldest first, those of merchants whose refunds waited
+    for gas last. Card refunds (no network) are their card provider's job; left in, Pending ones would crowd crypto out
+    of the batch."""
+    query = select(Refund).where(Refund.status == Status.PENDING, col(Refund.network) != "",
+                                 col(Refund.approval_status).in_(SENDABLE))
+    merchants = sorted({m for m, _, _ in waiting})
+    if merchants:
+        query = query.order_by(col(Refund.merchant_id).in_(merchants))
+    return query.order_by(col(Refund.sort_key)).limit(BATCH)
+
+
 async def send_refunds(rt: Runtime) -> None:
-    env: Env = rt
-    rails = rt.rails
-    owner = RefundPayouts(rt, env, rails)
-    async with rt.db.read() as session:
-        pending = list(await session.exec(select(RefundTransaction).where(RefundTransaction.status == TX.PENDING)
-                                          .order_by(col(RefundTransaction.nonce)).limit(BATCH)))
-        # Card refunds (no network) are their card provider's job; left in, Pending ones would crowd crypto out of
-        # the batch.
-        new = list(await session.exec(select(Refund).where(Refund.status == Status.PENDING, col(Refund.network) != "")
-                                      .order_by(col(Refund.sort_key)).limit(BATCH)))
-    await rails.follow([_pending(t) for t in pending], owner, "refund")
-    for refund in new:
-        asset = rt.catalogue.by_id.get(refund.asset_id)
-        payouts = rails.payouts(refund.network)
-        if asset is None or payouts is None:
-            continue
-        try:
-            await submit(rt, env, payouts, refund, asset)
-        except ChainUnavailable as e:
-            log.warning("refund chain unavailable", extra={"network": refund.network, "error": str(e)})
+    """One pass without memory of the last (tests, tools)."""
+    await RefundJob().run(rt)

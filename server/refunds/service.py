@@ -28,6 +28,7 @@ from server.db import Database
 from server.errors import MissingParameter, invalid
 from server.events import outbox
 from server.ids import new_id
+from server.merchants.models import Merchant
 from server.paging import Page, newest_first
 from server.payment_intents import service as intents
 from server.payment_intents import settle
@@ -44,7 +45,8 @@ from server.refunds.models import Refund, RefundTransaction
 from server.refunds.states import EVENT_TYPES, HOLDING, Event, Status, transition
 from server.rpc.context import Caller
 from server.scoping import get_owned, in_scope
-from server.treasury import ledger
+from server.treasury import approval_trail, ledger
+from server.treasury.payout_models import ApprovalActionKind, ApprovalStatus
 from server.wallet.addresses import treasury_address
 
 REFUNDABLE = frozenset({IntentStatus.SUCCESS, IntentStatus.PARTIAL_PAID})
@@ -74,6 +76,11 @@ class Plan:
     refund_address: str
     treasury: str
     unexpected: bool = False  # refunds the intent's unexpected funds in `asset`, not its payment
+    payer: str = ""  # where the money came from: the default refund address
+
+    @property
+    def to_the_payer(self) -> bool:
+        return self.refund_address == self.payer
 
 
 def _amount(request: pb.CreateRefundRequest) -> Decimal:
@@ -115,7 +122,7 @@ async def plan(db: Database, env: Env, rails: Rails, caller: Caller, request: pb
                                           caller.merchant_id, caller.livemode, allocate=False)
     address = check_address(rails.addresses(asset.network), "refund_address", request.refund_address.strip()) \
         if request.HasField("refund_address") and request.refund_address.strip() else payer
-    return Plan(intent.id, asset, charge_id, rate, address, treasury or "")
+    return Plan(intent.id, asset, charge_id, rate, address, treasury or "", payer=payer)
 
 
 async def check_funds(rails: Rails, p: Plan, amount: Decimal) -> None:
@@ -250,10 +257,11 @@ async def plan_unexpected(db: Database, env: Env, rails: Rails, caller: Caller, 
         charge, first = arrivals[0]
         treasury = await treasury_address(session, env.keys, key_scheme(env.catalogue.networks[asset.network]),
                                           caller.merchant_id, caller.livemode, allocate=False)
+    payer = first.from_address.lower()
     address = check_address(rails.addresses(asset.network), "refund_address", refund_address.strip()) \
-        if refund_address is not None and refund_address.strip() else first.from_address.lower()
+        if refund_address is not None and refund_address.strip() else payer
     # No exchange rate: the funds paid nothing, so their refund is worth nothing in the intent's currency.
-    return Plan(intent.id, asset, charge.id, Decimal(0), address, treasury or "", unexpected=True)
+    return Plan(intent.id, asset, charge.id, Decimal(0), address, treasury or "", unexpected=True, payer=payer)
 
 
 async def _create(db: Database, env: Env, rails: Rails, caller: Caller, p: Plan, amount: Decimal,
@@ -276,16 +284,30 @@ async def _create(db: Database, env: Env, rails: Rails, caller: Caller, p: Plan,
         if amount > free:
             raise AboveAvailable(text(amount), text(max(free, Decimal(0))), p.asset.id)
         now = db.clock.now()
+        needs = await approvals_required(session, caller, p)
         refund = Refund(
             id=new_id("rf"), merchant_id=caller.merchant_id, livemode=caller.livemode, payment_intent_id=intent.id,
             charge_id=p.charge_id, asset_id=p.asset.id, network=p.asset.network, decimals=p.asset.decimals,
             amount=amount, refund_address=p.refund_address, reason=details.reason,
             description=details.description, metadata_=details.metadata or {}, exchange_rate=p.exchange_rate,
-            unexpected_funds=p.unexpected, status=Status.PENDING, created=now, updated=now)
+            unexpected_funds=p.unexpected, status=Status.PENDING, created=now, updated=now,
+            approval_status=ApprovalStatus.PENDING if needs else ApprovalStatus.NOT_REQUIRED,
+            approvals_required=needs, created_by_key=caller.key_id)
         session.add(refund)
         await session.flush()
+        approval_trail.act(session, refund, ApprovalActionKind.CREATE, caller.key_id)
         await record(session, env, refund, "refund.created", None)
     return refund
+
+
+async def approvals_required(session: AsyncSession, caller: Caller, p: Plan) -> int:
+    """Four eyes (DESIGN §15): money sent back where it came from needs none; sent to an address the caller names
+    it is a payout in all but name, so it needs the merchant's `payout_approvals_required`, whatever its amount (a
+    threshold would let a stolen key drain a merchant in refunds just below it)."""
+    if p.to_the_payer:
+        return 0
+    merchant = await session.get(Merchant, caller.merchant_id)
+    return max(merchant.payout_approvals_required, 0) if merchant is not None else 0
 
 
 async def transactions(session: AsyncSession, refund_ids: list[str]) -> dict[str, list[RefundTransaction]]:
@@ -301,6 +323,20 @@ async def transactions(session: AsyncSession, refund_ids: list[str]) -> dict[str
 async def get(session: AsyncSession, caller: Caller, refund_id: str) -> tuple[Refund, list[RefundTransaction]]:
     refund = await get_owned(session, Refund, refund_id.strip(), caller, "refund")
     return refund, (await transactions(session, [refund.id]))[refund.id]
+
+
+async def lock_owned(session: AsyncSession, caller: Caller, refund_id: str) -> Refund:
+    """The caller's refund, locked until the end of the transaction (404 for another merchant's)."""
+    return await get_owned(session, Refund, refund_id.strip(), caller, "refund", lock=True)
+
+
+async def approved(session: AsyncSession, env: Env, refund: Refund) -> None:
+    """Its approvers approved a Pending refund (locked): the sender may take it."""
+    before = await snapshot(session, env, refund)
+    refund.approval_status, refund.updated = ApprovalStatus.APPROVED, now_of(session)
+    session.add(refund)
+    await session.flush()
+    await record(session, env, refund, "refund.updated", before)
 
 
 async def list_page(session: AsyncSession, caller: Caller, page: Page, request: pb.ListRefundsRequest

@@ -13,5 +13,5 @@ async def retry_card_refunds(rt: Runtime) -> None:
 
 
 def register(rt: Runtime) -> None:
-    rt.add_job("send_refunds", sender.send_refunds, sender.INTERVAL_SECONDS)
+    rt.add_job("send_refunds", sender.RefundJob().run, sender.INTERVAL_SECONDS)
     rt.add_job("retry_card_refunds", retry_card_refunds, sender.INTERVAL_SECONDS)

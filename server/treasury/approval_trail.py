@@ -32,6 +32,7 @@ from server.merchants.models import Merchant
 from server.money import MONEY
 from server.rates import RateSource, RateUnavailable
 from server.rates.quotes import exchange_rate
+from server.refunds.models import Refund
 from server.treasury.balance import settlement_currency
 from server.treasury.payout_models import ApprovalActionKind, ApprovalStatus, PayoutApprovalAction, PayoutStatus
 from server.treasury.payout_models import Payout as PayoutRow
@@ -103,7 +104,10 @@ async def required(session: AsyncSession, merchant_id: str, livemode: bool, asse
     return needs if total > merchant.payout_approval_threshold else 0
 
 
-def act(session: AsyncSession, row: PayoutRow, action: ApprovalActionKind, key_id: str, comment: str = "") -> None:
+def act(session: AsyncSession, row: PayoutRow | Refund, action: ApprovalActionKind, key_id: str,
+        comment: str = "") -> None:
+    """One action appended to the trail of a payout or of a refund that needs approval (`payout_id` holds either's
+    id: one trail, one vote index, one approval API)."""
     action_id = new_id("apa")
     session.add(PayoutApprovalAction(
         id=action_id, payout_id=row.id, merchant_id=row.merchant_id, action=action, key_id=key_id,

@@ -1,12 +1,13 @@
-"""Four-eyes approval of payouts (DESIGN §15).
+"""Four-eyes approval of payouts, and of refunds to an address other than the payer's (DESIGN §15).
 
 A payout that would take what the merchant sends out unapproved within 24 hours above its `payout_approval_threshold`
 (in its settlement currency, at current rates: the rule is `approval_trail.required`) needs
 `payout_approvals_required` approvals from distinct approver keys (0: none); it is created `pending`, its amount
-already locked, and the scheduler only sends `approved` payouts. Votes are taken with the payout row locked, so the
-threshold is crossed once whatever the concurrency; one vote per key is also enforced by a unique index. One
-rejection rejects it and releases its amount. Every action (create, approve, reject, cancel, sent) is appended to
-the audit trail.
+already locked, and the scheduler only sends `approved` payouts. A refund to an address the caller names rather than
+the payer's needs as many whatever its amount (`refunds.service.approvals_required`); it waits Pending, its amount
+locked, and the refund sender takes it once approved. Votes are taken with the row locked, so the count is crossed
+once whatever the concurrency; one vote per key is also enforced by a unique index. One rejection rejects it and
+releases its amount (a rejected refund is Failed, `approval_rejected`). Every action is appended to the audit trail.
 """
 
 from __future__ import annotations
@@ -19,12 +20,20 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server import validate
 from server.errors import Conflict, Forbidden, MissingParameter
 from server.merchants.models import ROLE_APPROVER
+from server.refunds import convert as refund_convert
+from server.refunds import service as refunds
+from server.refunds.models import Refund
+from server.refunds.states import Event as RefundEvent
+from server.refunds.states import Status as RefundStatus
 from server.rpc.context import Caller
 from server.runtime import Runtime
 from server.treasury import payouts
 from server.treasury.approval_trail import VOTES, act
 from server.treasury.payout_models import ApprovalActionKind, ApprovalStatus, PayoutApprovalAction, PayoutStatus
 from server.treasury.payout_models import Payout as PayoutRow
+
+REFUND_PREFIX = "rf_"
+REJECTED = "approval_rejected"  # a rejected refund's failure_reason
 
 
 class ApproverKeyRequired(Forbidden):
@@ -39,76 +48,127 @@ class NotPending(Conflict):
     reason = "payout_not_pending_approval"
 
 
+class RefundNotPending(Conflict):
+    reason = "refund_not_pending_approval"
+
+
 async def actions(session: AsyncSession, payout_id: str) -> list[PayoutApprovalAction]:
     return list(await session.exec(select(PayoutApprovalAction).where(PayoutApprovalAction.payout_id == payout_id)
                                    .order_by(col(PayoutApprovalAction.sort_key))))
 
 
-async def detail_of(session: AsyncSession, rt: Runtime, row: PayoutRow) -> pb.ApprovalDetail:
-    trail = await actions(session, row.id)
-    txs = await payouts.transactions(session, [row.id])
+def _detail(row: PayoutRow | Refund, kind: str, trail: list[PayoutApprovalAction]) -> pb.ApprovalDetail:
     return pb.ApprovalDetail(
-        resource_id=row.id, resource_type="payout", approval_status=row.approval_status,
+        resource_id=row.id, resource_type=kind, approval_status=row.approval_status,
         approvals_required=row.approvals_required,
         approvals_given=sum(1 for a in trail if a.action == ApprovalActionKind.APPROVE),
         actions=[pb.ApprovalAction(id=a.id, action=a.action, key_id=a.key_id, comment=a.comment, created=a.created)
-                 for a in trail],
-        payout=payouts.to_proto(rt.catalogue, row, txs.get(row.id, [])))
+                 for a in trail])
+
+
+async def detail_of(session: AsyncSession, rt: Runtime, row: PayoutRow) -> pb.ApprovalDetail:
+    txs = await payouts.transactions(session, [row.id])
+    out = _detail(row, "payout", await actions(session, row.id))
+    out.payout.CopyFrom(payouts.to_proto(rt.catalogue, row, txs.get(row.id, [])))
+    return out
+
+
+async def refund_detail_of(session: AsyncSession, rt: Runtime, row: Refund) -> pb.ApprovalDetail:
+    txs = await refunds.transactions(session, [row.id])
+    out = _detail(row, "refund", await actions(session, row.id))
+    out.refund.CopyFrom(refund_convert.to_proto(rt.catalogue, row, txs[row.id]))
+    return out
 
 
 async def detail(rt: Runtime, caller: Caller, resource_id: str) -> pb.ApprovalDetail:
-    if not resource_id.strip():
+    resource_id = resource_id.strip()
+    if not resource_id:
         raise MissingParameter("resource_id")
     async with rt.db.read() as session:
+        if resource_id.startswith(REFUND_PREFIX):
+            refund, _ = await refunds.get(session, caller, resource_id)
+            return await refund_detail_of(session, rt, refund)
         row = await payouts.get(session, caller, resource_id)
         return await detail_of(session, rt, row)
 
 
 async def pending(rt: Runtime, caller: Caller) -> list[pb.ApprovalDetail]:
+    """Payouts then refunds waiting for approval, oldest first (at most 100 of each)."""
     async with rt.db.read() as session:
         rows = list(await session.exec(select(PayoutRow).where(
             PayoutRow.merchant_id == caller.merchant_id, PayoutRow.livemode == caller.livemode,
             PayoutRow.status == PayoutStatus.PENDING).order_by(col(PayoutRow.sort_key)).limit(100)))
-        return [await detail_of(session, rt, r) for r in rows]
+        waiting = list(await session.exec(select(Refund).where(
+            Refund.merchant_id == caller.merchant_id, Refund.livemode == caller.livemode,
+            Refund.status == RefundStatus.PENDING, Refund.approval_status == ApprovalStatus.PENDING)
+            .order_by(col(Refund.sort_key)).limit(100)))
+        return [*[await detail_of(session, rt, r) for r in rows],
+                *[await refund_detail_of(session, rt, r) for r in waiting]]
 
 
-async def decide(rt: Runtime, caller: Caller, payout_id: str, comment: str, *, approve: bool) -> pb.ApprovalDetail:
+async def _vote(session: AsyncSession, caller: Caller, row: PayoutRow | Refund, noun: str, waits: bool,
+                not_pending: type[Conflict], approve: bool, comment: str) -> bool:
+    """One approver's vote on `row` (locked), appended to its trail. True when it decides: a rejection, or the
+    approval that reaches the count."""
+    if caller.role != ROLE_APPROVER:
+        raise ApproverKeyRequired(f"only an approver key may approve or reject a {noun}")
+    if not waits:
+        raise not_pending(f"{noun}: a {noun} {row.status} does not wait for approval")
+    if caller.key_id == row.created_by_key:
+        raise ApproverKeyRequired(f"the key that created a {noun} cannot approve it")
+    trail = await actions(session, row.id)
+    if any(a.key_id == caller.key_id and a.action in VOTES for a in trail):
+        raise AlreadyGiven(f"{noun}: this key has already voted on this {noun}")
+    act(session, row, ApprovalActionKind.APPROVE if approve else ApprovalActionKind.REJECT, caller.key_id, comment)
+    given = sum(1 for a in trail if a.action == ApprovalActionKind.APPROVE) + (1 if approve else 0)
+    return not approve or given >= row.approvals_required
+
+
+async def _decide_payout(session: AsyncSession, rt: Runtime, caller: Caller, payout_id: str, comment: str,
+                         approve: bool) -> pb.ApprovalDetail:
+    # Scoped first: another merchant's payout is 404 whatever key asks.
+    row = await payouts.get(session, caller, payout_id, lock=True)
+    waits = row.status == PayoutStatus.PENDING and row.approval_status == ApprovalStatus.PENDING
+    before = await payouts.snapshot(session, rt, row) if waits else None
+    if await _vote(session, caller, row, "payout", waits, NotPending, approve, comment):
+        now = rt.clock.now()
+        if not approve:
+            row.status, row.approval_status, row.updated = PayoutStatus.REJECTED, ApprovalStatus.REJECTED, now
+            await payouts.release(session, rt, row)
+        else:
+            row.status, row.approval_status, row.updated = PayoutStatus.APPROVED, ApprovalStatus.APPROVED, now
+        session.add(row)
+        await session.flush()
+        await payouts.record(session, rt, row, "payout.updated", before)
+    return await detail_of(session, rt, row)
+
+
+async def _decide_refund(session: AsyncSession, rt: Runtime, caller: Caller, refund_id: str, comment: str,
+                         approve: bool) -> pb.ApprovalDetail:
+    row = await refunds.lock_owned(session, caller, refund_id)
+    waits = row.status == RefundStatus.PENDING and row.approval_status == ApprovalStatus.PENDING
+    if await _vote(session, caller, row, "refund", waits, RefundNotPending, approve, comment):
+        if approve:
+            await refunds.approved(session, rt, row)
+        else:
+            await refunds.move(session, rt, row, RefundEvent.FAILED, failure_reason=REJECTED,
+                               approval_status=ApprovalStatus.REJECTED)
+    return await refund_detail_of(session, rt, row)
+
+
+async def decide(rt: Runtime, caller: Caller, resource_id: str, comment: str, *,
+                 approve: bool) -> pb.ApprovalDetail:
     comment = validate.text("comment", comment, max_length=1000)
+    resource_id = resource_id.strip()
+    noun = "refund" if resource_id.startswith(REFUND_PREFIX) else "payout"
     try:
         async with rt.db.transaction() as session:
-            # Scoped first: another merchant's payout is 404 whatever key asks.
-            row = await payouts.get(session, caller, payout_id, lock=True)
-            if caller.role != ROLE_APPROVER:
-                raise ApproverKeyRequired("only an approver key may approve or reject a payout")
-            if row.status != PayoutStatus.PENDING or row.approval_status != ApprovalStatus.PENDING:
-                raise NotPending(f"payout: a payout {row.status} does not wait for approval")
-            if caller.key_id == row.created_by_key:
-                raise ApproverKeyRequired("the key that created a payout cannot approve it")
-            trail = await actions(session, row.id)
-            if any(a.key_id == caller.key_id and a.action in VOTES for a in trail):
-                raise AlreadyGiven("payout: this key has already voted on this payout")
-            before = await payouts.snapshot(session, rt, row)
-            act(session, row, ApprovalActionKind.APPROVE if approve else ApprovalActionKind.REJECT, caller.key_id,
-                comment)
-            changed = True
-            given = sum(1 for a in trail if a.action == ApprovalActionKind.APPROVE) + (1 if approve else 0)
-            now = rt.clock.now()
-            if not approve:
-                row.status, row.approval_status, row.updated = PayoutStatus.REJECTED, ApprovalStatus.REJECTED, now
-                await payouts.release(session, rt, row)
-            elif given >= row.approvals_required:
-                row.status, row.approval_status, row.updated = PayoutStatus.APPROVED, ApprovalStatus.APPROVED, now
-            else:
-                changed = False
-            session.add(row)
-            await session.flush()
-            if changed:
-                await payouts.record(session, rt, row, "payout.updated", before)
-            out = await detail_of(session, rt, row)
+            if noun == "refund":
+                return await _decide_refund(session, rt, caller, resource_id, comment, approve)
+            return await _decide_payout(session, rt, caller, resource_id, comment, approve)
     except IntegrityError:
         # The same key voting twice at once: the unique index let one of the two in.
-        raise AlreadyGiven("payout: this key has already voted on this payout") from None
-    return out
+        raise AlreadyGiven(f"{noun}: this key has already voted on this {noun}") from None
 
 
 __all__ = ["decide", "detail", "pending"]

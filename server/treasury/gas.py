@@ -20,8 +20,9 @@ reservation back and posts what was paid, out of available first (`ledger.pay_ou
 be mined (its nonce lost) is `release`d whole. A top-up's coin stays whose it was at the deposit address
 (`settle_top_up`): gas coin sent there is never the merchant's available coin.
 
-A receipt costing more than its reservation (a fee-bumped replacement) or a transaction signed without one (refunds
-sign without asking, server/refunds/sender.py) is still posted, after the fact, under `ledger.pay_out_of`'s rule.
+A receipt costing more than its reservation (a fee-bumped replacement, a refund signed again with a fresh nonce) or a
+transaction signed without one (a native-coin refund pays its fee out of its amount, so only the gas of its cancel or
+revert is paid apart) is still posted, after the fact, under `ledger.pay_out_of`'s rule.
 """
 
 from __future__ import annotations
@@ -149,6 +150,18 @@ async def release(session: AsyncSession, scope: Scope, tx_id: str) -> None:
         return
     await ledger.post(session, scope, RESERVED, tx_id, {
         h: -v for h, v in held.items() if h.account in (Account.LOCKED, Account.AVAILABLE, Account.GAS)})
+
+
+async def carry(session: AsyncSession, scope: Scope, old_tx: str, new_tx: str) -> None:
+    """What was set aside for `old_tx` is set aside for `new_tx` instead: the same payment signed again with a fresh
+    nonce after `old_tx` lost its own (nothing of it was paid). With the merchant's wallet account locked."""
+    await session.get(WalletAccount, (scope.merchant_id, scope.livemode), with_for_update=True)
+    held = {h: v for h, v in (await ledger.held(session, RESERVED, old_tx)).items()
+            if h.account in (Account.LOCKED, Account.AVAILABLE, Account.GAS)}
+    if not any(v for h, v in held.items() if h.account == Account.LOCKED):
+        return
+    await ledger.post(session, scope, RESERVED, old_tx, {h: -v for h, v in held.items()})
+    await ledger.post(session, scope, RESERVED, new_tx, held)
 
 
 async def settle(session: AsyncSession, scope: Scope, tx_id: str, payer: str, paid: Decimal,

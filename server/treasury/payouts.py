@@ -287,7 +287,7 @@ async def send(rt: Runtime, row: PayoutRow) -> None:
     except PayoutRefused as e:
         log.warning("payout waits", extra={"payout": row.id, "reason": e.reason})
         return
-    most = Decimal(await estimated_fee(rt, asset, treasury[0], row.address, row.amount)).scaleb(-native.decimals)
+    most = Decimal(quote.gas_base).scaleb(-native.decimals)
     cost = await gas.cost_of(rt, _gas_scope(row, native), native, treasury[0], most)
     async with rt.db.transaction() as session:
         locked = await session.get(PayoutRow, row.id, with_for_update=True, populate_existing=True)

@@ -2,6 +2,7 @@ from google.api import annotations_pb2 as _annotations_pb2
 from google.api import field_behavior_pb2 as _field_behavior_pb2
 from google.protobuf import struct_pb2 as _struct_pb2
 from paygate.v1 import options_pb2 as _options_pb2
+from paygate.v1 import refunds_pb2 as _refunds_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -203,7 +204,7 @@ class ApprovalAction(_message.Message):
     def __init__(self, id: _Optional[str] = ..., action: _Optional[str] = ..., key_id: _Optional[str] = ..., comment: _Optional[str] = ..., created: _Optional[int] = ...) -> None: ...
 
 class ApprovalDetail(_message.Message):
-    __slots__ = ("resource_id", "resource_type", "approval_status", "approvals_required", "approvals_given", "actions", "payout")
+    __slots__ = ("resource_id", "resource_type", "approval_status", "approvals_required", "approvals_given", "actions", "payout", "refund")
     RESOURCE_ID_FIELD_NUMBER: _ClassVar[int]
     RESOURCE_TYPE_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -211,6 +212,7 @@ class ApprovalDetail(_message.Message):
     APPROVALS_GIVEN_FIELD_NUMBER: _ClassVar[int]
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     PAYOUT_FIELD_NUMBER: _ClassVar[int]
+    REFUND_FIELD_NUMBER: _ClassVar[int]
     resource_id: str
     resource_type: str
     approval_status: str
@@ -218,7 +220,8 @@ class ApprovalDetail(_message.Message):
     approvals_given: int
     actions: _containers.RepeatedCompositeFieldContainer[ApprovalAction]
     payout: Payout
-    def __init__(self, resource_id: _Optional[str] = ..., resource_type: _Optional[str] = ..., approval_status: _Optional[str] = ..., approvals_required: _Optional[int] = ..., approvals_given: _Optional[int] = ..., actions: _Optional[_Iterable[_Union[ApprovalAction, _Mapping]]] = ..., payout: _Optional[_Union[Payout, _Mapping]] = ...) -> None: ...
+    refund: _refunds_pb2.Refund
+    def __init__(self, resource_id: _Optional[str] = ..., resource_type: _Optional[str] = ..., approval_status: _Optional[str] = ..., approvals_required: _Optional[int] = ..., approvals_given: _Optional[int] = ..., actions: _Optional[_Iterable[_Union[ApprovalAction, _Mapping]]] = ..., payout: _Optional[_Union[Payout, _Mapping]] = ..., refund: _Optional[_Union[_refunds_pb2.Refund, _Mapping]] = ...) -> None: ...
 
 class GetApprovalDetailRequest(_message.Message):
     __slots__ = ("resource_id",)

@@ -74,7 +74,7 @@ REFUND_TRANSACTION_STATUS_CONFIRMED: RefundTransactionStatus
 REFUND_TRANSACTION_STATUS_FAILED: RefundTransactionStatus
 
 class Refund(_message.Message):
-    __slots__ = ("id", "object", "amount", "network_fee", "net_amount", "created", "description", "transactions", "failure_reason", "metadata", "charge", "payment_intent", "refund_address", "reason", "status", "exchange_rate", "unexpected_funds")
+    __slots__ = ("id", "object", "amount", "network_fee", "net_amount", "created", "description", "transactions", "failure_reason", "metadata", "charge", "payment_intent", "refund_address", "reason", "status", "exchange_rate", "unexpected_funds", "approval_status")
     ID_FIELD_NUMBER: _ClassVar[int]
     OBJECT_FIELD_NUMBER: _ClassVar[int]
     AMOUNT_FIELD_NUMBER: _ClassVar[int]
@@ -92,6 +92,7 @@ class Refund(_message.Message):
     STATUS_FIELD_NUMBER: _ClassVar[int]
     EXCHANGE_RATE_FIELD_NUMBER: _ClassVar[int]
     UNEXPECTED_FUNDS_FIELD_NUMBER: _ClassVar[int]
+    APPROVAL_STATUS_FIELD_NUMBER: _ClassVar[int]
     id: str
     object: str
     amount: _money_pb2.AssetAmount
@@ -109,7 +110,8 @@ class Refund(_message.Message):
     status: RefundStatus
     exchange_rate: str
     unexpected_funds: bool
-    def __init__(self, id: _Optional[str] = ..., object: _Optional[str] = ..., amount: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., network_fee: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., net_amount: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., created: _Optional[int] = ..., description: _Optional[str] = ..., transactions: _Optional[_Iterable[_Union[RefundTransaction, _Mapping]]] = ..., failure_reason: _Optional[str] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., charge: _Optional[str] = ..., payment_intent: _Optional[str] = ..., refund_address: _Optional[str] = ..., reason: _Optional[_Union[RefundReason, str]] = ..., status: _Optional[_Union[RefundStatus, str]] = ..., exchange_rate: _Optional[str] = ..., unexpected_funds: _Optional[bool] = ...) -> None: ...
+    approval_status: str
+    def __init__(self, id: _Optional[str] = ..., object: _Optional[str] = ..., amount: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., network_fee: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., net_amount: _Optional[_Union[_money_pb2.AssetAmount, _Mapping]] = ..., created: _Optional[int] = ..., description: _Optional[str] = ..., transactions: _Optional[_Iterable[_Union[RefundTransaction, _Mapping]]] = ..., failure_reason: _Optional[str] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., charge: _Optional[str] = ..., payment_intent: _Optional[str] = ..., refund_address: _Optional[str] = ..., reason: _Optional[_Union[RefundReason, str]] = ..., status: _Optional[_Union[RefundStatus, str]] = ..., exchange_rate: _Optional[str] = ..., unexpected_funds: _Optional[bool] = ..., approval_status: _Optional[str] = ...) -> None: ...
 
 class RefundTransaction(_message.Message):
     __slots__ = ("tx_id", "source_address", "destination_address", "tx_hash", "amount", "decimals", "asset_id", "token", "network", "type", "created_at", "status", "aml_status", "aml_info", "charge_id", "refund_id", "fee_info", "fee_currency")

@@ -111,7 +111,8 @@ class EvmPayouts:
             raise PayoutRefused("insufficient_funds")
         chain_nonce = await self.node.nonce_at(source, "pending")
         value = unsigned.value if _native(asset) else payout.amount_base
-        return PayoutQuote(payout, value_base=value, fee_base=fee_base, detail=Draft(unsigned, fees, chain_nonce))
+        return PayoutQuote(payout, value_base=value, fee_base=fee_base, detail=Draft(unsigned, fees, chain_nonce),
+                           gas_base=gas_cost)
 
     async def gas_needed(self, payout: Payout) -> int:
         """The native coin (wei) the source must hold to pay the payout's gas at today's fees, as `quote_payout` will

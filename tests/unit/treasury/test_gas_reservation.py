@@ -183,3 +183,24 @@ def test_a_top_up_the_merchants_available_coin_paid_stays_its_available_coin(wor
     world.run(mined())
     assert at(world, t) == {A.AVAILABLE: Decimal("0.00075"), A.FEES: FEES}
     assert at(world, deposit) == {A.AVAILABLE: Decimal("0.0002")}
+
+
+def test_a_payment_signed_again_after_losing_its_nonce_keeps_what_was_set_aside_for_it(
+        world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    t = world.treasury(m)
+    received(world, m, t, available="0.002", fees=str(FEES))
+    lost, ok = reserve(world, m, t, "0.001")
+    assert ok
+    again = new_id("ttx")
+
+    async def signed_again() -> None:
+        async with world.db.transaction() as s:
+            await gas.carry(s, scope(m), lost, again)
+            await gas.carry(s, scope(m), lost, again)  # twice: nothing more
+    world.run(signed_again())
+    assert at(world, t) == {A.AVAILABLE: Decimal("0.001"), A.LOCKED: Decimal("0.001"), A.FEES: FEES}
+    settle(world, m, lost, t, "0")  # the lost one settles nothing: its reservation went with the payment
+    assert at(world, t)[A.LOCKED] == Decimal("0.001")
+    settle(world, m, again, t, "0.0004")
+    assert at(world, t) == {A.AVAILABLE: Decimal("0.0016"), A.FEES: FEES}

@@ -1,0 +1,54 @@
+"""Which Pending chain refunds the refund job takes in a pass (server/refunds/sender.py): the oldest first, but those
+of a merchant whose refunds waited for their gas at the last pass after every other merchant's, so a merchant short
+of gas never holds the others' refunds back."""
+
+from __future__ import annotations
+
+from sqlmodel import col, select
+
+from server.refunds import sender
+from server.refunds.models import Refund
+from tests.unit.treasury.world import World, world  # noqa: F401
+
+
+def batch(w: World, waiting: set[sender.Waiter]) -> list[str]:
+    async def go() -> list[str]:
+        async with w.db.read() as s:
+            return [r.id for r in await s.exec(sender._new_refunds(waiting))]
+    return w.run(go())  # type: ignore[no-any-return]
+
+
+def oldest_first(w: World) -> list[str]:
+    async def go() -> list[str]:
+        async with w.db.read() as s:
+            return list(await s.exec(select(Refund.id).order_by(col(Refund.sort_key))))
+    return w.run(go())  # type: ignore[no-any-return]
+
+
+def test_pending_refunds_are_taken_oldest_first(world: World) -> None:  # noqa: F811
+    a, b = world.merchant(), world.merchant()
+    made = [world.refund(m, "1") for m in (a, b, a, b)]
+    assert batch(world, set()) == made == oldest_first(world)
+
+
+def test_a_merchant_whose_refunds_waited_for_gas_comes_after_the_others(world: World) -> None:  # noqa: F811
+    short, other = world.merchant(), world.merchant()
+    theirs = [world.refund(short, "1") for _ in range(sender.BATCH)]
+    others = world.refund(other, "1")
+    assert others not in batch(world, set())  # a whole batch of the short merchant's older refunds
+    taken = batch(world, {(short, False, "ETH-TEST")})
+    assert taken[0] == others and taken[1:] == theirs[: sender.BATCH - 1]
+
+
+def test_card_refunds_are_never_in_the_chain_batch(world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    chain, card_refund = world.refund(m, "1"), world.refund(m, "2")
+
+    async def card() -> None:
+        async with world.db.transaction() as s:
+            row = await s.get(Refund, card_refund)
+            assert row is not None
+            row.network = ""
+            s.add(row)
+    world.run(card())
+    assert batch(world, set()) == [chain]
