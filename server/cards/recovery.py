@@ -27,8 +27,10 @@ Anything else is not credited, and the webhook is acknowledged all the same: the
 match. It is logged for the operator instead, which is how paygate raises money matters nobody is waiting on (card
 refunds left unanswered, reconciliation drift): at ERROR when it names one of the merchant's intents with another
 amount or currency (a payment was taken that matches none of ours: look, and refund it at the provider unless the
-merchant knows it), at WARNING when it names another merchant's intent or none (forged, or not paygate's). The money
-sits in the merchant's own provider account either way; paygate never holds it.
+merchant knows it), at WARNING when it names another merchant's intent or none (forged, or not paygate's). The
+scheduled pass finds such a payment again every `SWEEP_SECONDS` for as long as it is in the window: each process
+reports one at its level once and at DEBUG after that (`_first_report`), so the log says it once, not 288 times a day.
+The money sits in the merchant's own provider account either way; paygate never holds it.
 """
 
 from __future__ import annotations
@@ -62,6 +64,27 @@ CHARGE_ID = re.compile(r"ch_[A-Za-z0-9]{24}")
 SWEEP_SECONDS = 300
 WINDOW_SECONDS = 24 * 3600
 MOST_PER_ACCOUNT = 1000
+# Payments this process has reported as not credited (`_first_report`), oldest first; bounded, since a process may
+# run for months.
+_REPORTED: dict[str, None] = {}
+REPORTED_MOST = 10_000
+
+
+def _first_report(provider: str, payment_id: str) -> bool:
+    """Whether this process reports the payment for the first time (and remembers that it did)."""
+    key = f"{provider}:{payment_id}"
+    if key in _REPORTED:
+        return False
+    if len(_REPORTED) >= REPORTED_MOST:
+        del _REPORTED[next(iter(_REPORTED))]
+    _REPORTED[key] = None
+    return True
+
+
+def _not_credited(level: int, msg: str, facts: dict[str, Any]) -> None:
+    """A payment paygate does not credit, logged at `level` the first time this process sees it."""
+    first = _first_report(facts["provider"], facts["provider_payment"])
+    log.log(level if first else logging.DEBUG, msg, extra=facts)
 
 
 async def recorded(session: AsyncSession, provider: str, payment_id: str) -> Charge | None:
@@ -82,12 +105,12 @@ async def adopt(db: Database, env: Env, cards: Cards, acct: Account, payment: Pa
         "named_merchant": meta.get("paygate_merchant_id", ""),
         "named_intent": meta.get("paygate_payment_intent_id", ""), "named_charge": meta.get("paygate_charge_id", "")}
     if facts["named_merchant"] != acct.merchant_id:
-        log.warning("card payment names another merchant; not credited", extra=facts)
+        _not_credited(logging.WARNING, "card payment names another merchant; not credited", facts)
         return False
     async with db.transaction() as session:
         intent = await settle.lock(session, facts["named_intent"]) if facts["named_intent"] else None
         if intent is None or intent.merchant_id != acct.merchant_id or intent.livemode != acct.livemode:
-            log.warning("card payment names no payment intent of this merchant; not credited", extra=facts)
+            _not_credited(logging.WARNING, "card payment names no payment intent of this merchant; not credited", facts)
             return False
         loaded = await load_one(session, intent)
         known = await recorded(session, acct.provider, payment.id)
@@ -97,7 +120,7 @@ async def adopt(db: Database, env: Env, cards: Cards, acct: Account, payment: Pa
                 await payments.apply(session, env, loaded, current, payment, cards=cards)
             return False
         if not _same_amount(env, intent, payment):
-            log.error("card payment does not match its payment intent's amount; not credited", extra={
+            _not_credited(logging.ERROR, "card payment does not match its payment intent's amount; not credited", {
                 **facts, "intent_amount": str(intent.amount), "intent_currency": intent.currency})
             return False
         charge = payments.card_charge(intent, acct, charge_id=await _free_id(session, intent, payment),

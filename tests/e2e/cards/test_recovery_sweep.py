@@ -132,6 +132,21 @@ def test_a_payment_of_another_amount_than_its_intent_is_not_credited_by_the_pass
             and r.levelno == logging.ERROR]
 
 
+def test_a_payment_not_credited_is_reported_once_not_on_every_pass(
+        service: Service, api: httpx.Client, merchant: dict[str, Any], localstripe: LocalStripe,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The pass finds it again every 5 minutes for a day: the operator is told once (per scheduler process)."""
+    intent = new_intent(api)  # 10.50 USD
+    paid = paid_at_provider(localstripe, merchant, amount=999, currency="usd",
+                            metadata=ids_of(merchant["merchant_id"], intent["id"]))
+    with caplog.at_level(logging.DEBUG, logger="paygate.cards"):
+        for _ in range(3):
+            run_job(service, JOB)
+    levels = [r.levelno for r in caplog.records if getattr(r, "provider_payment", None) == paid["id"]]
+    assert levels == [logging.ERROR, logging.DEBUG, logging.DEBUG]
+    assert recorded(service, paid) == []
+
+
 @pytest.mark.parametrize("named_merchant", ["theirs", "ours"])
 def test_a_payment_naming_another_merchants_intent_is_not_credited_by_the_pass(
         named_merchant: str, service: Service, merchant: dict[str, Any], other_api: httpx.Client,
