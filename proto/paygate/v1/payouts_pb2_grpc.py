@@ -87,30 +87,33 @@ class PayoutServiceServicer:
     """
 
     def GetApprovalDetail(self, request, context):
-        """What an approval decides for one payout: its votes and its audit trail
-        (`resource_id` = the payout's id). The merchant's secret key may read it.
+        """What an approval decides for one payout, or one refund to an address other
+        than the payer's: its votes and its audit trail (`resource_id` = its id).
+        The merchant's secret key may read it.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def ListPendingApprovals(self, request, context):
-        """The payouts of the caller's merchant and mode that wait for approval.
+        """The payouts, then the refunds, of the caller's merchant and mode that wait
+        for approval.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def ApprovePayout(self, request, context):
-        """One approver key's vote for a payout; the merchant's threshold reached, it
-        is approved and the scheduler sends it.
+        """One approver key's vote for a payout or a refund (`id`); with the approvals
+        the merchant requires, it is approved and the scheduler sends it.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def RejectPayout(self, request, context):
-        """One approver key's rejection: the payout is rejected and its amount released.
+        """One approver key's rejection: the payout is rejected (a refund Failed) and
+        its amount released.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
