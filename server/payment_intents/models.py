@@ -24,6 +24,8 @@ class PaymentIntent(SQLModel, table=True):
     __table_args__ = (
         sa.Index("ix_payment_intents_scope_newest", "merchant_id", "livemode", "sort_key"),
         sa.Index("ix_payment_intents_due", "status", "expired_at"),  # the expiry job's claim
+        # The open purchases of a product, whose units they hold (server/products/stock.py).
+        sa.Index("ix_payment_intents_link_product", "link_product_id", "status"),
     )
 
     id: str = Field(primary_key=True, max_length=40)
@@ -49,6 +51,8 @@ class PaymentIntent(SQLModel, table=True):
     # Payment link purchase: the link and what was bought, as priced at creation.
     payment_link_id: str | None = Field(default=None, max_length=40, index=True)
     link_snapshot: dict[str, Any] | None = Field(default=None, sa_column=Column(JSONType, nullable=True))
+    # A payment link purchase's product (`link_snapshot.product.id`), in a column of its own for the index above.
+    link_product_id: str | None = Field(default=None, max_length=40)
     product_version: int | None = Field(default=None, sa_type=sa.BigInteger)
     # payment_details, maintained by the chain listener, in the paid asset.
     paid_asset_id: str = Field(default="", max_length=60)

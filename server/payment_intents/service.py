@@ -133,6 +133,7 @@ async def create(session: AsyncSession, env: Env, caller: Caller, request: pb.Cr
         permanent_deposit=request.permanent_deposit, permanent_deposit_asset_id=deposit_asset,
         expired_at=now + expires_in, payment_link_id=priced.snapshot["payment_link_id"] if priced else None,
         link_snapshot=priced.snapshot if priced else None,
+        link_product_id=str(priced.snapshot["product"]["id"]) if priced else None,
         product_version=priced.product_version if priced else None, created=now, updated=now)
     session.add(intent)
     await session.flush()

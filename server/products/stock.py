@@ -43,8 +43,6 @@ log = logging.getLogger("paygate.products")
 
 # The intent statuses in which a purchase still holds its units: it may yet be paid.
 HOLDING = (Status.REQUIRES_PAYMENT_METHOD, Status.PROCESSING, Status.PARTIAL_PAID)
-# The product a payment link purchase bought from (`link_snapshot.product.id`; JSON on SQLite, JSONB on PostgreSQL).
-_SNAPSHOT_PRODUCT = PaymentIntent.__table__.c.link_snapshot[("product", "id")].as_string()  # type: ignore[attr-defined]
 
 
 def bought(snapshot: Mapping[str, Any] | None) -> Counter[str]:
@@ -67,17 +65,17 @@ async def _lock_tracked(session: AsyncSession, variant_ids: Iterable[str]) -> di
 
 
 async def held(session: AsyncSession, variant_ids: Iterable[str]) -> Counter[str]:
-    """Units of the variants held by open payment link purchases: the open intents whose snapshot is of the
-    variants' products (on the status index, so only open intents are read), their items counted here. Not
-    through the links' items, which go when a link is deleted while its purchases may still be paid."""
+    """Units of the variants held by open payment link purchases: the open intents of the variants' products
+    (`link_product_id`, set from the snapshot when the purchase is made, on its index with the status: only those
+    purchases are read, never every open intent), their snapshot's items counted here. Not through the links'
+    items, which go when a link is deleted while its purchases may still be paid."""
     wanted = set(variant_ids)
     if not wanted:
         return Counter()
     products = select(ProductVariant.product_id).where(col(ProductVariant.id).in_(sorted(wanted)))
     snapshots = await session.exec(
-        select(PaymentIntent.link_snapshot).where(col(PaymentIntent.status).in_(HOLDING),
-                                                  col(PaymentIntent.payment_link_id).is_not(None),
-                                                  _SNAPSHOT_PRODUCT.in_(products)))
+        select(PaymentIntent.link_snapshot).where(col(PaymentIntent.link_product_id).in_(products),
+                                                  col(PaymentIntent.status).in_(HOLDING)))
     out: Counter[str] = Counter()
     for snapshot in snapshots:
         out.update({vid: n for vid, n in bought(snapshot).items() if vid in wanted})

@@ -53,3 +53,36 @@ def test_migration_0022_names_every_place_the_ledger_holds_available_funds_or_fe
         places = conn.execute(sa.text("SELECT address, asset_id FROM sweep_due ORDER BY address, asset_id")).all()
     engine.dispose()
     assert [tuple(p) for p in places] == [("0xaaa", "ETH-TEST"), ("0xaaa", "USDC-TEST"), ("0xbbb", "ETH-TEST")]
+
+
+def _intent(conn: sa.Connection, intent_id: str, status: str, snapshot: str | None) -> None:
+    """A payment intent row as revision 0026 stores it, with only what its columns require."""
+    columns = {"id": intent_id, "merchant_id": "mch_1", "livemode": False, "amount": "10", "currency": "USD",
+               "description": "", "metadata": "{}", "merchant_order_id": "", "payment_method_type": "",
+               "receipt_email": "", "return_url": "", "status": status, "complete_on_first_payment": False,
+               "permanent_deposit": False, "permanent_deposit_asset_id": "", "expired_at": 10**10, "canceled_at": 0,
+               "cancellation_reason": "", "paid_asset_id": "", "amount_captured": "0", "amount_refunded": "0",
+               "tx_fee": "0", "tax_fee": "0", "frozen_amount": "0", "net_amount": "0", "network_fee": "0",
+               "amount_overpaid": "0", "amount_received_late": "0", "created": 1, "sort_key": 1, "updated": 1,
+               "link_snapshot": snapshot, "payment_link_id": "plink_1" if snapshot else None}
+    names = ", ".join(columns)
+    conn.execute(sa.text(f"INSERT INTO payment_intents ({names}) VALUES ({', '.join(':' + n for n in columns)})"),
+                 columns)
+
+
+def test_migration_0027_names_the_product_of_every_link_purchase_that_still_holds_stock(tmp_path: Path) -> None:
+    """Open purchases made before it hold their units on the new code's first checkout."""
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    migrate.upgrade(url, "0026")
+    engine = sa.create_engine(url)
+    bought = '{"product": {"id": "prod_1"}, "items": [{"variant_id": "var_1", "quantity": 1}]}'
+    with engine.begin() as conn:
+        _intent(conn, "pi_open", "RequiresPaymentMethod", bought)
+        _intent(conn, "pi_partly_paid", "PartialPaid", bought)
+        _intent(conn, "pi_ended", "Canceled", bought)  # holds nothing any more: left alone
+        _intent(conn, "pi_not_a_purchase", "RequiresPaymentMethod", None)
+    migrate.upgrade(url)
+    with engine.connect() as conn:
+        found = dict(conn.execute(sa.text("SELECT id, link_product_id FROM payment_intents")).all())
+    engine.dispose()
+    assert found == {"pi_open": "prod_1", "pi_partly_paid": "prod_1", "pi_ended": None, "pi_not_a_purchase": None}

@@ -37,14 +37,15 @@ def shirt(inventory: int | None) -> ProductVariant:
 
 
 def snapshot(units: int, variant_id: str = SHIRT) -> dict[str, Any]:
-    return {"payment_link_id": LINK, "product": {"id": "prod_1"},  # as pricing writes it: held() finds it by product
+    return {"payment_link_id": LINK, "product": {"id": "prod_1"},  # as pricing writes it
             "items": [{"variant_id": variant_id, "quantity": units, "is_primary": True}]}
 
 
 def purchase(intent_id: str, units: int, status: str = Status.REQUIRES_PAYMENT_METHOD) -> PaymentIntent:
     return PaymentIntent(id=intent_id, merchant_id=MERCHANT_ID, livemode=False, amount=Decimal(10 * units),
                          currency="USD", status=status, expired_at=10**10, payment_link_id=LINK,
-                         link_snapshot=snapshot(units), created=0, updated=0)
+                         link_snapshot=snapshot(units), link_product_id="prod_1",  # held() finds it by product
+                         created=0, updated=0)
 
 
 def test_units_held_by_open_checkouts_are_not_for_sale() -> None:
