@@ -22,11 +22,12 @@ from __future__ import annotations
 import logging
 from decimal import Decimal
 
+import sqlalchemy as sa
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import SelectOfScalar
 
-from server.assets.catalogue import Asset
+from server.assets.catalogue import Asset, Catalogue
 from server.clock import now_of
 from server.customers import totals as customer_totals
 from server.ids import new_id
@@ -49,10 +50,10 @@ from server.refunds import service
 from server.refunds.models import Refund, RefundTransaction
 from server.refunds.states import Event, Status, TransactionStatus
 from server.runtime import Runtime
-from server.treasury import gas, keys, nonces
+from server.treasury import approval_trail, gas, keys, nonces
 from server.treasury.ledger import Holder, Scope
 from server.treasury.models import Account
-from server.treasury.payout_models import ApprovalStatus
+from server.treasury.payout_models import ApprovalActionKind, ApprovalStatus
 from server.treasury.sweeps import native_of
 
 log = logging.getLogger("paygate.refunds")
@@ -153,6 +154,8 @@ async def submit(rt: Runtime, env: Env, payouts: AddressPayouts, refund: Refund,
             log.warning("refund waits", extra={"refund": refund.id, "reason": "insufficient_gas"})
             return False
         signed = await _sign(session, payouts, quote, private_key, locked, asset, tx_id)
+        if locked.approval_status == ApprovalStatus.APPROVED:
+            approval_trail.act(session, locked, ApprovalActionKind.SENT, "")  # its audit trail ends as a payout's
         await service.move(session, env, locked, Event.SUBMITTED, network_fee=_in_asset(quote.fee_base, asset.decimals))
     # Refused, timed out or lost: the transaction stays pending and the next pass follows its nonce.
     await payouts.broadcast(signed)
@@ -296,8 +299,9 @@ Waiter = tuple[str, bool, str]  # (merchant, livemode, network): whose refunds w
 
 
 class RefundJob:
-    """The scheduler job. It remembers whose refunds waited for gas at its last pass (a hint for ordering only: a
-    restarted or second scheduler merely starts without it) and takes theirs after everyone else's."""
+    """The scheduler job. It remembers whose token refunds waited for gas at its last pass (a hint for ordering
+    only: a restarted or second scheduler merely starts without it) and takes those after everyone else's refunds.
+    Their native-coin refunds pay their fee out of their amount, so they never wait for gas and keep their place."""
 
     def __init__(self) -> None:
         self.waiting: set[Waiter] = set()
@@ -309,15 +313,15 @@ class RefundJob:
         async with rt.db.read() as session:
             pending = list(await session.exec(select(RefundTransaction).where(RefundTransaction.status == TX.PENDING)
                                               .order_by(col(RefundTransaction.nonce)).limit(BATCH)))
-            new = list(await session.exec(_new_refunds(self.waiting)))
+            new = list(await session.exec(_new_refunds(self.waiting, _natives(rt.catalogue))))
         await rails.follow([_pending(t) for t in pending], owner, "refund")
         waited: set[Waiter] = set()
         for refund in new:
             whose = (refund.merchant_id, refund.livemode, refund.network)
             asset = rt.catalogue.by_id.get(refund.asset_id)
             payouts = rails.payouts(refund.network)
-            if asset is None or payouts is None or whose in waited:
-                continue  # one of theirs waited for gas this pass: the next would too
+            if asset is None or payouts is None or (whose in waited and asset.contract_address):
+                continue  # one of their token refunds waited for gas this pass: the next would too
             try:
                 if not await submit(rt, env, payouts, refund, asset):
                     waited.add(whose)
@@ -326,15 +330,20 @@ class RefundJob:
         self.waiting = waited
 
 
-def _new_refunds(waiting: set[Waiter]) -> SelectOfScalar[Refund]:
-    """Pending chain refunds that need no approval or have it, oldest first, those of merchants whose refunds waited
-    for gas last. Card refunds (no network) are their card provider's job; left in, Pending ones would crowd crypto out
-    of the batch."""
+def _natives(catalogue: Catalogue) -> list[str]:
+    """The networks' native coins: their refunds pay their fee out of their amount."""
+    return sorted(a.id for a in catalogue.by_id.values() if not a.contract_address)
+
+
+def _new_refunds(waiting: set[Waiter], natives: list[str]) -> SelectOfScalar[Refund]:
+    """Pending chain refunds that need no approval or have it, oldest first, the token refunds of merchants whose
+    token refunds waited for gas last. Card refunds (no network) are their card provider's job; left in, Pending ones
+    would crowd crypto out of the batch."""
     query = select(Refund).where(Refund.status == Status.PENDING, col(Refund.network) != "",
                                  col(Refund.approval_status).in_(SENDABLE))
     merchants = sorted({m for m, _, _ in waiting})
     if merchants:
-        query = query.order_by(col(Refund.merchant_id).in_(merchants))
+        query = query.order_by(sa.and_(col(Refund.merchant_id).in_(merchants), col(Refund.asset_id).not_in(natives)))
     return query.order_by(col(Refund.sort_key)).limit(BATCH)
 
 

@@ -72,6 +72,8 @@ def test_a_refund_to_another_address_waits_for_the_approvers_and_goes_once_appro
     assert [a["action"] for a in second["actions"]] == ["create", "approve", "approve"]
     assert finished(chain, shop, refund["id"])["status"] == "Success"
     assert usdt_balance(chain, thief) == 2_000_000
+    trail = ok(shop.api.get("/v1/approval/detail", params={"resource_id": refund["id"]}))["actions"]
+    assert [a["action"] for a in trail] == ["create", "approve", "approve", "sent"]
 
 
 def test_a_rejected_refund_fails_and_gives_its_amount_back(

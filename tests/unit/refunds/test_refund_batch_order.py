@@ -8,13 +8,13 @@ from sqlmodel import col, select
 
 from server.refunds import sender
 from server.refunds.models import Refund
-from tests.unit.treasury.world import World, world  # noqa: F401
+from tests.unit.treasury.world import ETH, World, world  # noqa: F401
 
 
 def batch(w: World, waiting: set[sender.Waiter]) -> list[str]:
     async def go() -> list[str]:
         async with w.db.read() as s:
-            return [r.id for r in await s.exec(sender._new_refunds(waiting))]
+            return [r.id for r in await s.exec(sender._new_refunds(waiting, sender._natives(w.rt.catalogue)))]
     return w.run(go())  # type: ignore[no-any-return]
 
 
@@ -38,6 +38,30 @@ def test_a_merchant_whose_refunds_waited_for_gas_comes_after_the_others(world: W
     assert others not in batch(world, set())  # a whole batch of the short merchant's older refunds
     taken = batch(world, {(short, False, "ETH-TEST")})
     assert taken[0] == others and taken[1:] == theirs[: sender.BATCH - 1]
+
+
+def test_a_waiting_merchants_native_coin_refunds_keep_their_place(world: World) -> None:  # noqa: F811
+    """They pay their fee out of their amount: nothing of theirs waits for gas."""
+    short, other = world.merchant(), world.merchant()
+    native = world.refund(short, "1", asset_id=ETH)
+    token = world.refund(short, "1")
+    others = world.refund(other, "1")
+    assert batch(world, {(short, False, "ETH-TEST")}) == [native, others, token]
+
+
+def test_a_refund_waiting_for_its_approvers_is_not_taken(world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    sendable = world.refund(m, "1")
+
+    async def needs_approval() -> None:
+        async with world.db.transaction() as s:
+            row = await s.get(Refund, waiting)
+            assert row is not None
+            row.approval_status = "pending"
+            s.add(row)
+    waiting = world.refund(m, "2")
+    world.run(needs_approval())
+    assert batch(world, set()) == [sendable]
 
 
 def test_card_refunds_are_never_in_the_chain_batch(world: World) -> None:  # noqa: F811
