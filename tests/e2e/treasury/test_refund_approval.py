@@ -6,7 +6,6 @@ with the payments and refunds on Anvil."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -20,20 +19,13 @@ from tests.e2e.treasury.conftest import Merchant
 from tests.e2e.treasury.payout_support import available
 from tests.e2e.treasury.test_addresses import fresh_address
 from tests.e2e.treasury.test_payout_approval import approver, require
+from tests.e2e.treasury.test_payout_approval_threshold import approvers  # noqa: F401  (two approver keys)
 from tests.e2e.treasury.test_sweeps import wait_sweeps
 from tests.harness import Service
 
 USDT = "USDT-ETH-TEST"
 # A hang guard, not a speed check: a payment, its sweep and a refund take a dozen scheduler passes.
 pytestmark = pytest.mark.timeout(300)
-
-
-@pytest.fixture
-def approvers(paygate: Service, shop: Merchant) -> Iterator[list[httpx.Client]]:
-    clients = [approver(paygate, shop) for _ in range(2)]
-    yield clients
-    for c in clients:
-        c.close()
 
 
 def swept_sale(chain: Chain, shop: Merchant) -> dict[str, Any]:
@@ -57,7 +49,7 @@ def still_waiting(chain: Chain, shop: Merchant, refund_id: str, passes: int = 8)
 
 
 def test_a_refund_to_another_address_waits_for_the_approvers_and_goes_once_approved(
-        chain: Chain, paygate: Service, shop: Merchant, approvers: list[httpx.Client]) -> None:
+        chain: Chain, paygate: Service, shop: Merchant, approvers: list[httpx.Client]) -> None:  # noqa: F811
     require(paygate, shop, 2, threshold="1000000")  # a payout threshold never excuses a refund elsewhere
     sale, thief = swept_sale(chain, shop), fresh_address()
     refund = created(shop, sale["id"], "2", refund_address=thief)
@@ -77,7 +69,7 @@ def test_a_refund_to_another_address_waits_for_the_approvers_and_goes_once_appro
 
 
 def test_a_rejected_refund_fails_and_gives_its_amount_back(
-        chain: Chain, paygate: Service, shop: Merchant, approvers: list[httpx.Client]) -> None:
+        chain: Chain, paygate: Service, shop: Merchant, approvers: list[httpx.Client]) -> None:  # noqa: F811
     require(paygate, shop, 1)
     sale = swept_sale(chain, shop)
     before, thief = Decimal(available(shop, USDT)), fresh_address()
@@ -93,7 +85,7 @@ def test_a_rejected_refund_fails_and_gives_its_amount_back(
 
 
 def test_a_refund_back_to_the_payer_needs_no_approval(
-        chain: Chain, paygate: Service, shop: Merchant, approvers: list[httpx.Client]) -> None:
+        chain: Chain, paygate: Service, shop: Merchant, approvers: list[httpx.Client]) -> None:  # noqa: F811
     require(paygate, shop, 2)
     sale = swept_sale(chain, shop)
     refund = created(shop, sale["id"], "2")  # no refund_address: back where the money came from
@@ -102,7 +94,7 @@ def test_a_refund_back_to_the_payer_needs_no_approval(
 
 
 def test_only_another_approver_key_may_decide_a_waiting_refund(
-        chain: Chain, paygate: Service, shop: Merchant, approvers: list[httpx.Client]) -> None:
+        chain: Chain, paygate: Service, shop: Merchant, approvers: list[httpx.Client]) -> None:  # noqa: F811
     require(paygate, shop, 1)
     sale, thief = swept_sale(chain, shop), fresh_address()
     refund = created(shop, sale["id"], "2", refund_address=thief)

@@ -40,12 +40,18 @@ def usdt_in_the_treasury_and_only_paygates_fee_in_eth(chain: Chain, shop: Mercha
     return usdt_sale
 
 
-def test_a_token_refund_waits_for_its_gas_rather_than_spend_paygates_fees(
-        chain: Chain, shop: Merchant, paygate: Service) -> None:
+def waiting_token_refund(chain: Chain, shop: Merchant, paygate: Service) -> tuple[dict[str, Any], str]:
+    """5 USDT refunded to a customer's fresh address, once it has waited for its gas: the refund and the address."""
     sale = usdt_in_the_treasury_and_only_paygates_fee_in_eth(chain, shop, paygate)
     customer = fresh_address()
     refund = created(shop, sale["id"], "5", refund_address=customer)
     wait_logged(chain, paygate, msg="refund waits", refund=refund["id"], reason="insufficient_gas")
+    return refund, customer
+
+
+def test_a_token_refund_waits_for_its_gas_rather_than_spend_paygates_fees(
+        chain: Chain, shop: Merchant, paygate: Service) -> None:
+    refund, customer = waiting_token_refund(chain, shop, paygate)
     waiting = shop.api.get(f"/v1/refunds/{refund['id']}").json()["data"]
     assert (waiting["status"], waiting["transactions"]) == ("Pending", []), waiting
     assert treasury_eth(chain, shop) == ledger_at(paygate, shop.treasury, ETH)["fees"] == FEE
@@ -54,10 +60,7 @@ def test_a_token_refund_waits_for_its_gas_rather_than_spend_paygates_fees(
 
 def test_a_waiting_token_refund_goes_once_the_merchant_sends_its_gas_and_spends_no_more_than_was_sent(
         chain: Chain, shop: Merchant, paygate: Service) -> None:
-    sale = usdt_in_the_treasury_and_only_paygates_fee_in_eth(chain, shop, paygate)
-    customer = fresh_address()
-    refund = created(shop, sale["id"], "5", refund_address=customer)
-    wait_logged(chain, paygate, msg="refund waits", refund=refund["id"], reason="insufficient_gas")
+    refund, customer = waiting_token_refund(chain, shop, paygate)
     by_hand = Decimal("0.001")
     chain.send_eth(FUNDER, shop.treasury, int(by_hand.scaleb(18)))  # its gas, by hand and never recorded
     done = finished(chain, shop, refund["id"])

@@ -18,6 +18,17 @@ def batch(w: World, waiting: set[sender.Waiter]) -> list[str]:
     return w.run(go())  # type: ignore[no-any-return]
 
 
+def changed(w: World, refund_id: str, **fields: object) -> None:
+    async def go() -> None:
+        async with w.db.transaction() as s:
+            row = await s.get(Refund, refund_id)
+            assert row is not None
+            for name, value in fields.items():
+                setattr(row, name, value)
+            s.add(row)
+    w.run(go())
+
+
 def oldest_first(w: World) -> list[str]:
     async def go() -> list[str]:
         async with w.db.read() as s:
@@ -51,28 +62,13 @@ def test_a_waiting_merchants_native_coin_refunds_keep_their_place(world: World) 
 
 def test_a_refund_waiting_for_its_approvers_is_not_taken(world: World) -> None:  # noqa: F811
     m = world.merchant()
-    sendable = world.refund(m, "1")
-
-    async def needs_approval() -> None:
-        async with world.db.transaction() as s:
-            row = await s.get(Refund, waiting)
-            assert row is not None
-            row.approval_status = "pending"
-            s.add(row)
-    waiting = world.refund(m, "2")
-    world.run(needs_approval())
+    sendable, waiting = world.refund(m, "1"), world.refund(m, "2")
+    changed(world, waiting, approval_status="pending")
     assert batch(world, set()) == [sendable]
 
 
 def test_card_refunds_are_never_in_the_chain_batch(world: World) -> None:  # noqa: F811
     m = world.merchant()
-    chain, card_refund = world.refund(m, "1"), world.refund(m, "2")
-
-    async def card() -> None:
-        async with world.db.transaction() as s:
-            row = await s.get(Refund, card_refund)
-            assert row is not None
-            row.network = ""
-            s.add(row)
-    world.run(card())
+    chain, card = world.refund(m, "1"), world.refund(m, "2")
+    changed(world, card, network="")
     assert batch(world, set()) == [chain]
