@@ -18,7 +18,7 @@ from server import keyfiles
 from server.assets.catalogue import Catalogue
 from server.cards import wiring as cards
 from server.clock import Clock
-from server.config import Settings
+from server.config import ConfigError, Settings
 from server.db import Database
 from server.payment_intents import wiring as payment_intents
 from server.refunds import wiring as refunds
@@ -42,6 +42,10 @@ def compose(settings: Settings, *, db: Database | None = None, catalogue: Catalo
     rt = Runtime.build(settings, db=db, catalogue=catalogue, var_dir=var_dir, clock=clock)
     for register in REGISTRATIONS:
         register(rt)
+    jobs = {job.name for job in rt.jobs}
+    unknown = sorted({name for name, _ in settings.job_seconds} - jobs)
+    if unknown:
+        raise ConfigError(f"job_seconds.{unknown[0]}: no such scheduler job; the jobs are {', '.join(sorted(jobs))}")
     return rt
 
 

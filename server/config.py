@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import math
 import os
 import re
 import ssl
@@ -80,6 +81,9 @@ class Settings:
     secret_key: str = ""
     rates: tuple[tuple[str, Decimal], ...] = DEFAULT_RATES
     sweep_minimums: tuple[tuple[str, Decimal], ...] = DEFAULT_SWEEP_MINIMUMS
+    # How often a scheduler job runs, by job name, where the job's own default will not do (a chain with fast blocks
+    # polled more often; the tests' services, whose payments would otherwise wait seconds for each pass).
+    job_seconds: tuple[tuple[str, float], ...] = ()
     # Payment attempts (charges, each with its own watched deposit address) one intent may open in all.
     max_charges_per_intent: int = 20
     # Fernet key(s) sealing secrets at rest, newest first, comma-separated; empty: a development key in var/
@@ -157,6 +161,7 @@ _ENV = {
     "PAYGATE_REFUND_STUCK_SECONDS": "refund_stuck_seconds",
     "PAYGATE_SWEEPS": "sweeps",
     "PAYGATE_SWEEP_MINIMUMS": "sweep_minimums",  # JSON: {"ETH": "0.001", "USDT-ETH": "5"}
+    "PAYGATE_JOB_SECONDS": "job_seconds",  # JSON: {"watch_chains": 1, "send_sweeps": 2}
     "PAYGATE_LOG_LEVEL": "log_level",
     "PAYGATE_FACADE_CHANNEL": "facade_channel",
     "PAYGATE_SQLITE_GROUP_COMMIT": "sqlite_group_commit",
@@ -340,6 +345,7 @@ def _validate(raw: dict[str, object]) -> Settings:
     s["encryption_key"] = encryption_key
     s["rates"] = _rates(raw.get("rates"))
     s["sweep_minimums"] = _sweep_minimums(raw.get("sweep_minimums"))
+    s["job_seconds"] = _job_seconds(raw.get("job_seconds"))
     charges = raw.get("max_charges_per_intent", 20)
     if not isinstance(charges, int) or isinstance(charges, bool) or not 1 <= charges <= 1000:
         raise ConfigError(f"max_charges_per_intent {charges!r}: expected a whole number from 1 to 1000")
@@ -515,6 +521,33 @@ def _sweep_minimums(raw: object) -> tuple[tuple[str, Decimal], ...]:
                               "amount of at least 0 in the asset's units, e.g. \"0.001\"")
         table[str(key).strip()] = Decimal(text)
     return tuple(table.items())
+
+
+MIN_JOB_SECONDS, MAX_JOB_SECONDS = 0.1, 86_400.0
+
+
+def _job_seconds(raw: object) -> tuple[tuple[str, float], ...]:
+    """`[job_seconds]` (or PAYGATE_JOB_SECONDS as a JSON object): job name to seconds between its runs. Whether each
+    name is a job is checked once the jobs are registered (server/composition.py)."""
+    error = ("job_seconds (PAYGATE_JOB_SECONDS): expected a mapping of job name to seconds between runs, "
+             'e.g. {"watch_chains": 1}')
+    if raw is None:
+        return ()
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw, parse_constant=lambda _: None)
+        except ValueError:
+            raise ConfigError(error) from None
+    if not isinstance(raw, dict):
+        raise ConfigError(error)
+    table: dict[str, float] = {}
+    for name, value in raw.items():
+        number = float(value) if isinstance(value, int | float) and not isinstance(value, bool) else math.nan
+        if not MIN_JOB_SECONDS <= number <= MAX_JOB_SECONDS:  # NaN fails both
+            raise ConfigError(f"job_seconds.{name} {value!r} (PAYGATE_JOB_SECONDS): expected a number of seconds "
+                              f"from {MIN_JOB_SECONDS} to {MAX_JOB_SECONDS:.0f}")
+        table[str(name)] = number
+    return tuple(sorted(table.items()))
 
 
 def _webhooks(raw: object) -> WebhookSettings:

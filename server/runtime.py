@@ -82,4 +82,5 @@ class Runtime:
                    health=RpcHealth(catalogue.networks.values(), probe), clock=clock)
 
     def add_job(self, name: str, run: Callable[[Runtime], Awaitable[None]], seconds: float) -> None:
-        self.jobs.append(Job(name, run, seconds))
+        """`seconds` is the job's default; the operator's `job_seconds` setting for `name` wins."""
+        self.jobs.append(Job(name, run, dict(self.settings.job_seconds).get(name, seconds)))

@@ -93,10 +93,46 @@ TEST_SECRET_KEY = "0123456789abcdef" * 4
 TEST_ENCRYPTION_KEY = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="  # a Fernet key: base64 of 32 bytes
 
 
+# The scheduler's passes that a payment, a sweep or a refund waits for, run every second instead of every 3 to 5:
+# most of a chain test's time was waiting for the next pass.
+TEST_JOB_SECONDS = {"watch_chains": 1, "send_sweeps": 1, "send_refunds": 1, "send_treasury_transfers": 1,
+                    "expire_payment_intents": 1, "renew_subscriptions": 1}
+
+
+def _listener_ports() -> range:
+    """Ports below the kernel's range for outgoing connections (ip_local_port_range): a port the kernel handed out
+    (bind to 0) could be taken by any client socket (PostgreSQL, httpx, web3) before the service bound it, which
+    failed a CI run with "Address already in use"; below that range only listeners bind. Each xdist worker draws from
+    its own slice, so two workers never pick the same port."""
+    try:
+        first_ephemeral = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        first_ephemeral = 32768
+    low, high = 10_000, max(first_ephemeral, 12_000)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:]
+    index, count = (int(worker) if worker.isdigit() else 0), int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    size = (high - low) // max(count, 1)
+    return range(low + index * size, low + (index + 1) * size)
+
+
+_PORTS = _listener_ports()
+# A random start: another test run on the same machine (a developer's, beside CI) walks its slice elsewhere.
+_next_port = secrets.randbelow(len(_PORTS))
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A loopback port nothing listens on now, never the same twice in this process."""
+    global _next_port
+    for _ in range(len(_PORTS)):
+        port = _PORTS[_next_port % len(_PORTS)]
+        _next_port += 1
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port in {_PORTS}")
 
 
 def _pg_url(database: str) -> str:
@@ -197,7 +233,7 @@ def start(kind: str, workdir: Path, *, only: tuple[str, ...] = (), networks_file
                PAYGATE_RATE_LIMIT_IP_BURST="100000",
                # The suite runs several services per xdist worker against one PostgreSQL (max_connections 100 on
                # this machine), and a full run with 10 kept per service once ran out ("too many clients"): 4 here.
-               PAYGATE_DATABASE_POOL_SIZE="4")
+               PAYGATE_DATABASE_POOL_SIZE="4", PAYGATE_JOB_SECONDS=json.dumps(TEST_JOB_SECONDS))
     env.update(extra_env or {})
     migrated = paygate(env, workdir, "migrate")
     assert migrated.returncode == 0, migrated.stderr

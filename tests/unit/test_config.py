@@ -367,3 +367,28 @@ def test_cli_stops_with_one_line_when_the_http_port_is_in_use(empty_cwd: Path):
     problems = [line for line in done.stderr.splitlines() if "cannot listen" in line or "Traceback" in line
                 or "never retrieved" in line]
     assert problems == [f"paygate: cannot listen for HTTP on 127.0.0.1:{port}: Address already in use"], done.stderr
+
+
+# ---------------------------------------------------------------- job_seconds
+
+
+def test_job_seconds_come_from_the_toml_table_or_the_environment_as_json(empty_cwd: Path) -> None:
+    (empty_cwd / "paygate.toml").write_text("[job_seconds]\nwatch_chains = 1.5\nsend_sweeps = 2\n")
+    assert load_settings({}).job_seconds == (("send_sweeps", 2.0), ("watch_chains", 1.5))
+    assert load_settings({"PAYGATE_JOB_SECONDS": '{"send_refunds": 1}'}).job_seconds == (("send_refunds", 1.0),)
+
+
+def test_no_job_seconds_keeps_every_jobs_default() -> None:
+    assert load_settings({}).job_seconds == ()
+
+
+@pytest.mark.parametrize("value", ['{"watch_chains": 0}', '{"watch_chains": 0.01}', '{"watch_chains": 90000}',
+                                   '{"watch_chains": "1"}', '{"watch_chains": true}', '{"watch_chains": NaN}',
+                                   '{"watch_chains": 1e999}'])
+def test_job_seconds_outside_a_tenth_of_a_second_to_a_day_are_refused_naming_the_job(value: str) -> None:
+    assert one_line_error({"PAYGATE_JOB_SECONDS": value}).startswith("job_seconds.watch_chains ")
+
+
+@pytest.mark.parametrize("value", ["[1]", "watch_chains=1", '"1"'])
+def test_job_seconds_that_are_not_a_mapping_are_refused(value: str) -> None:
+    assert "expected a mapping of job name to seconds" in one_line_error({"PAYGATE_JOB_SECONDS": value})

@@ -6,9 +6,11 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from server.chains.hooks import TRANSFER_CHANGED
 from server.composition import compose
-from server.config import load_settings
+from server.config import ConfigError, load_settings
 from server.events.outbox import EVENT_RECORDED
 from server.runtime import Runtime
 from server.subscriptions.lifecycle import on_event
@@ -17,12 +19,12 @@ from server.webhooks.queue import fan_out
 from tests.harness import TEST_NETWORKS
 
 
-def build(workdir: Path) -> Runtime:
+def build(workdir: Path, **env: str) -> Runtime:
     workdir.mkdir(parents=True, exist_ok=True)
     networks = workdir / "networks.toml"
     networks.write_text(TEST_NETWORKS)
     return compose(load_settings({"PAYGATE_DATABASE_URL": f"sqlite:///{workdir / 'p.db'}",
-                                  "PAYGATE_NETWORKS": str(networks)}), var_dir=workdir / "var")
+                                  "PAYGATE_NETWORKS": str(networks), **env}), var_dir=workdir / "var")
 
 
 def close(*runtimes: Runtime) -> None:
@@ -39,6 +41,22 @@ def test_compose_registers_each_packages_jobs_once(tmp_path: Path) -> None:
             "retry_card_refunds", "send_refunds", "send_sweeps", "send_treasury_transfers", "watch_chains"]
     finally:
         close(rt)
+
+
+def test_a_jobs_configured_seconds_replace_its_default_and_the_others_keep_theirs(tmp_path: Path) -> None:
+    plain, rt = build(tmp_path / "default"), build(tmp_path / "set", PAYGATE_JOB_SECONDS='{"watch_chains": 0.5}')
+    try:
+        default, seconds = ({job.name: job.seconds for job in r.jobs} for r in (plain, rt))
+        assert seconds["watch_chains"] == 0.5 != default["watch_chains"]
+        assert {n: s for n, s in seconds.items() if n != "watch_chains"} == {
+            n: s for n, s in default.items() if n != "watch_chains"}
+    finally:
+        close(plain, rt)
+
+
+def test_seconds_for_a_job_that_does_not_exist_stop_the_start_with_the_names_of_those_that_do(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="job_seconds.watch_chain: no such scheduler job; .*watch_chains"):
+        build(tmp_path, PAYGATE_JOB_SECONDS='{"watch_chain": 1}')
 
 
 def test_compose_subscribes_the_webhook_fan_out_and_the_subscription_lifecycle_to_the_outbox(tmp_path: Path) -> None:

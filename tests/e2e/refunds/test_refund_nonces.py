@@ -22,13 +22,14 @@ from tests.e2e.refunds.support import (
     usdt_balance,
     wait_signed,
 )
+from tests.harness import TEST_JOB_SECONDS
 
 STUCK_SECONDS = 4
 # Sweeps off: these tests stage the treasury's nonces and balance by hand (a dropped transaction, a nonce moved, a
 # treasury emptied) and count them exactly. Refunds beside sweeps' top-ups on one treasury:
 # tests/e2e/treasury/test_shared_treasury_nonces.py and tests/e2e/refunds/test_refund_crash.py.
 EXTRA_ENV = {"PAYGATE_REFUND_STUCK_SECONDS": str(STUCK_SECONDS), "PAYGATE_SWEEPS": "false"}
-SENDER_PASS_SECONDS = 3  # server/refunds/sender.py INTERVAL_SECONDS
+SENDER_PASS_SECONDS = TEST_JOB_SECONDS["send_refunds"]
 GWEI = 10**9
 
 
