@@ -55,7 +55,7 @@ def waiting(w: World, m: str, payouts: int, refunds: int) -> None:
 
 
 def pending(w: World, m: str) -> list[Any]:
-    return w.run(approvals.pending(w.rt, Caller(m, False, "secret", "key_b", "approver")))  # type: ignore[no-any-return]
+    return w.run(approvals.pending(w.rt, Caller(m, False, "secret", "key_b", "approver")))
 
 
 def test_each_waiting_payout_and_refund_is_listed_with_its_own_trail(world: World) -> None:  # noqa: F811
