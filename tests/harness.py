@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -167,12 +168,45 @@ def drop_database(url: str) -> None:
     engine.dispose()
 
 
-def migrated_database(kind: str, workdir: Path) -> Iterator[str]:
-    """A fresh database of `kind` at the newest migration, dropped afterwards: `yield from` it in a fixture."""
+# A database at the newest migration, made once per process and kind: each service's is a copy of it (a file copy,
+# `CREATE DATABASE … TEMPLATE`), not a `paygate migrate` run of every migration again.
+_templates: dict[str, str] = {}
+
+
+def _template(kind: str) -> str:
     from server.db import migrate
 
-    url = create_database(kind, workdir)
-    migrate.upgrade(url)
+    if kind not in _templates:
+        folder = Path(tempfile.mkdtemp(prefix="paygate-template-"))
+        url = create_database(kind, folder)
+        migrate.upgrade(url)  # its engine is disposed: PostgreSQL copies a template nobody is connected to
+        atexit.register(drop_database, url)
+        _templates[kind] = url
+    return _templates[kind]
+
+
+def migrated_copy(kind: str, workdir: Path) -> str:
+    """A fresh database of `kind` at the newest migration (a copy of this process's template)."""
+    template = _template(kind)
+    if kind == "sqlite":
+        source = Path(template.removeprefix("sqlite:///"))
+        target = workdir / "paygate.db"
+        for suffix in ("", "-wal"):  # the file and, were one left, its WAL (SQLite rebuilds the -shm index)
+            if source.with_name(source.name + suffix).exists():
+                shutil.copyfile(source.with_name(source.name + suffix), target.with_name(target.name + suffix))
+        return f"sqlite:///{target}"
+    name = f"paygate_test_{secrets.token_hex(4)}"
+    engine = sa.create_engine(PG_ADMIN_URL.replace("postgresql://", "postgresql+psycopg://"),
+                              isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}" TEMPLATE "{template.rsplit("/", 1)[1]}"'))
+    engine.dispose()
+    return _pg_url(name)
+
+
+def migrated_database(kind: str, workdir: Path) -> Iterator[str]:
+    """A fresh database of `kind` at the newest migration, dropped afterwards: `yield from` it in a fixture."""
+    url = migrated_copy(kind, workdir)
     yield url
     drop_database(url)
 
@@ -215,7 +249,7 @@ def start(kind: str, workdir: Path, *, only: tuple[str, ...] = (), networks_file
         networks_file.write_text(node_networks())
     if config:
         (workdir / "paygate.toml").write_text(config)
-    url = create_database(kind, workdir)
+    url = migrated_copy(kind, workdir)
     http_port, grpc_port = free_port(), free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAYGATE_")}
     env.update(PAYGATE_DATABASE_URL=url, PAYGATE_HTTP_ADDR=f"127.0.0.1:{http_port}",
@@ -235,8 +269,6 @@ def start(kind: str, workdir: Path, *, only: tuple[str, ...] = (), networks_file
                # this machine), and a full run with 10 kept per service once ran out ("too many clients"): 4 here.
                PAYGATE_DATABASE_POOL_SIZE="4", PAYGATE_JOB_SECONDS=json.dumps(TEST_JOB_SECONDS))
     env.update(extra_env or {})
-    migrated = paygate(env, workdir, "migrate")
-    assert migrated.returncode == 0, migrated.stderr
     service = Service(kind, url, f"http://127.0.0.1:{http_port}", f"127.0.0.1:{grpc_port}", env, workdir,
                       clock_file=clock_file)
     return launch(service, only)

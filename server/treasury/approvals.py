@@ -53,8 +53,17 @@ class RefundNotPending(Conflict):
 
 
 async def actions(session: AsyncSession, payout_id: str) -> list[PayoutApprovalAction]:
-    return list(await session.exec(select(PayoutApprovalAction).where(PayoutApprovalAction.payout_id == payout_id)
-                                   .order_by(col(PayoutApprovalAction.sort_key))))
+    return (await _trails(session, [payout_id]))[payout_id]
+
+
+async def _trails(session: AsyncSession, ids: list[str]) -> dict[str, list[PayoutApprovalAction]]:
+    """The audit trails of payouts or refunds (the column holds either's id), oldest action first, in one query."""
+    out: dict[str, list[PayoutApprovalAction]] = {i: [] for i in ids}
+    if ids:
+        for a in await session.exec(select(PayoutApprovalAction).where(col(PayoutApprovalAction.payout_id).in_(ids))
+                                    .order_by(col(PayoutApprovalAction.sort_key))):
+            out[a.payout_id].append(a)
+    return out
 
 
 def _detail(row: PayoutRow | Refund, kind: str, trail: list[PayoutApprovalAction]) -> pb.ApprovalDetail:
@@ -67,16 +76,33 @@ def _detail(row: PayoutRow | Refund, kind: str, trail: list[PayoutApprovalAction
 
 
 async def detail_of(session: AsyncSession, rt: Runtime, row: PayoutRow) -> pb.ApprovalDetail:
-    txs = await payouts.transactions(session, [row.id])
-    out = _detail(row, "payout", await actions(session, row.id))
-    out.payout.CopyFrom(payouts.to_proto(rt.catalogue, row, txs.get(row.id, [])))
-    return out
+    return (await _payout_details(session, rt, [row]))[0]
 
 
 async def refund_detail_of(session: AsyncSession, rt: Runtime, row: Refund) -> pb.ApprovalDetail:
-    txs = await refunds.transactions(session, [row.id])
-    out = _detail(row, "refund", await actions(session, row.id))
-    out.refund.CopyFrom(refund_convert.to_proto(rt.catalogue, row, txs[row.id]))
+    return (await _refund_details(session, rt, [row]))[0]
+
+
+async def _payout_details(session: AsyncSession, rt: Runtime, rows: list[PayoutRow]) -> list[pb.ApprovalDetail]:
+    """Two queries whatever the number of rows: their transfers and their trails."""
+    ids = [r.id for r in rows]
+    txs, trails = await payouts.transactions(session, ids), await _trails(session, ids)
+    out = []
+    for row in rows:
+        one = _detail(row, "payout", trails[row.id])
+        one.payout.CopyFrom(payouts.to_proto(rt.catalogue, row, txs.get(row.id, [])))
+        out.append(one)
+    return out
+
+
+async def _refund_details(session: AsyncSession, rt: Runtime, rows: list[Refund]) -> list[pb.ApprovalDetail]:
+    ids = [r.id for r in rows]
+    txs, trails = await refunds.transactions(session, ids), await _trails(session, ids)
+    out = []
+    for row in rows:
+        one = _detail(row, "refund", trails[row.id])
+        one.refund.CopyFrom(refund_convert.to_proto(rt.catalogue, row, txs[row.id]))
+        out.append(one)
     return out
 
 
@@ -102,8 +128,7 @@ async def pending(rt: Runtime, caller: Caller) -> list[pb.ApprovalDetail]:
             Refund.merchant_id == caller.merchant_id, Refund.livemode == caller.livemode,
             Refund.status == RefundStatus.PENDING, Refund.approval_status == ApprovalStatus.PENDING)
             .order_by(col(Refund.sort_key)).limit(100)))
-        return [*[await detail_of(session, rt, r) for r in rows],
-                *[await refund_detail_of(session, rt, r) for r in waiting]]
+        return [*await _payout_details(session, rt, rows), *await _refund_details(session, rt, waiting)]
 
 
 async def _vote(session: AsyncSession, caller: Caller, row: PayoutRow | Refund, noun: str, waits: bool,

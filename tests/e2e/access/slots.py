@@ -53,6 +53,12 @@ FIELD_KINDS = {
     "resource_id": "payout",  # the approval API's subject (DESIGN §15): a payout
     "replaces_payment_intent_id": "payment_intent",  # the shopper's earlier checkout that an edited order replaces
 }
+# Slots that take an id of a second kind too, by operation, with the reason: each kind is swept in that place.
+SECOND_KINDS = {  # the approval API decides a refund to another address as it decides a payout (DESIGN §15)
+    "GetApprovalDetail": {"resource_id": "refund"},
+    "ApprovePayout": {"id": "refund"},
+    "RejectPayout": {"id": "refund"},
+}
 # Operations that are public by design for the id they take, with the reason (the sweep still checks them for
 # 5xx, but a foreign id is not a secret there).
 PUBLIC_BY_DESIGN = {
@@ -161,7 +167,8 @@ def slots(b: Binding) -> list[Slot]:
         out.append(Slot(name, where, kind, repeated=f.is_repeated))
         if b.body and "request" in fields:
             out.append(Slot(name, "request", kind, repeated=f.is_repeated))
-    return out
+    second = SECOND_KINDS.get(b.method.name, {})
+    return out + [Slot(s.name, s.where, second[s.name], s.repeated, s.lists) for s in out if s.name in second]
 
 
 def swept() -> list[Binding]:

@@ -123,10 +123,13 @@ def _request(b: Binding, party: Party, foreign: tuple[Slot, Any] | None = None,
     path: dict[str, str] = {}
     payload: dict[str, Any] = json.loads(json.dumps(EXTRA.get(b.method.name, lambda p: {})(party)))
     inside: dict[str, Any] = {}
+    # A place that takes two kinds (slots.SECOND_KINDS) holds one id: the foreign one, else the first kind's.
+    taken = {(foreign[0].where, foreign[0].name)} if foreign is not None else set()
     for slot in slots(b):
         is_foreign = foreign is not None and foreign[0] == slot
-        if not is_foreign and not _in_valid_call(b, slot):
+        if not is_foreign and (not _in_valid_call(b, slot) or (slot.where, slot.name) in taken):
             continue
+        taken.add((slot.where, slot.name))
         value = foreign[1] if foreign is not None and is_foreign else _value(party, slot)
         if slot.where == "path":
             path[slot.name] = value
