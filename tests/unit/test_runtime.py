@@ -55,7 +55,7 @@ def test_a_jobs_configured_seconds_replace_its_default_and_the_others_keep_their
 
 
 def test_seconds_for_a_job_that_does_not_exist_stop_the_start_with_the_names_of_those_that_do(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="job_seconds.watch_chain: no such scheduler job; .*watch_chains"):
+    with pytest.raises(ConfigError, match=r"job_seconds\.watch_chain: no such scheduler job; .*watch_chains"):
         build(tmp_path, PAYGATE_JOB_SECONDS='{"watch_chain": 1}')
 
 
