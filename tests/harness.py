@@ -145,16 +145,22 @@ _ROOT = Path(__file__).parents[1]
 _PYTHONPATH = os.pathsep.join((str(_ROOT / "proto"), str(_ROOT)))
 
 
-def create_database(kind: str, workdir: Path) -> str:
-    if kind == "sqlite":
-        return f"sqlite:///{workdir / 'paygate.db'}"
+def _new_pg_database(template: str = "") -> str:
+    """A new PostgreSQL database's URL: empty, or a copy of the database `template` names."""
     name = f"paygate_test_{secrets.token_hex(4)}"
+    copy = f' TEMPLATE "{template}"' if template else ""
     engine = sa.create_engine(PG_ADMIN_URL.replace("postgresql://", "postgresql+psycopg://"),
                               isolation_level="AUTOCOMMIT")
     with engine.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"{copy}'))
     engine.dispose()
     return _pg_url(name)
+
+
+def create_database(kind: str, workdir: Path) -> str:
+    if kind == "sqlite":
+        return f"sqlite:///{workdir / 'paygate.db'}"
+    return _new_pg_database()
 
 
 def drop_database(url: str) -> None:
@@ -195,13 +201,7 @@ def migrated_copy(kind: str, workdir: Path) -> str:
             if source.with_name(source.name + suffix).exists():
                 shutil.copyfile(source.with_name(source.name + suffix), target.with_name(target.name + suffix))
         return f"sqlite:///{target}"
-    name = f"paygate_test_{secrets.token_hex(4)}"
-    engine = sa.create_engine(PG_ADMIN_URL.replace("postgresql://", "postgresql+psycopg://"),
-                              isolation_level="AUTOCOMMIT")
-    with engine.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}" TEMPLATE "{template.rsplit("/", 1)[1]}"'))
-    engine.dispose()
-    return _pg_url(name)
+    return _new_pg_database(template.rsplit("/", 1)[1])
 
 
 def migrated_database(kind: str, workdir: Path) -> Iterator[str]:

@@ -3,11 +3,8 @@ number of queries whether one waits or many."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
-import sqlalchemy as sa
 from sqlmodel import select
 
 from server.refunds.models import Refund
@@ -17,22 +14,8 @@ from server.treasury.approval_trail import act
 from server.treasury.payout_models import ApprovalActionKind, ApprovalStatus
 from server.treasury.payout_models import Payout as PayoutRow
 from tests.unit.treasury.test_approval_rule import paid_out
+from tests.unit.treasury.test_ledger_sums import statements
 from tests.unit.treasury.world import ETH, World, world  # noqa: F401
-
-
-@contextmanager
-def queries(w: World) -> Iterator[list[str]]:
-    seen: list[str] = []
-
-    def record(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
-        seen.append(statement)
-
-    engine = w.db._reader.sync_engine
-    sa.event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield seen
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", record)
 
 
 def waiting(w: World, m: str, payouts: int, refunds: int) -> None:
@@ -71,8 +54,8 @@ def test_the_queue_is_read_in_the_same_number_of_queries_for_one_waiting_or_many
     few, many = world.merchant(), world.merchant()
     waiting(world, few, payouts=1, refunds=1)
     waiting(world, many, payouts=12, refunds=12)
-    with queries(world) as one:
+    with statements(world) as one:
         assert len(pending(world, few)) == 2
-    with queries(world) as twelve:
+    with statements(world) as twelve:
         assert len(pending(world, many)) == 24
     assert len(twelve) == len(one), twelve
