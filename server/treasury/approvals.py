@@ -12,6 +12,8 @@ releases its amount (a rejected refund is Failed, `approval_rejected`). Every ac
 
 from __future__ import annotations
 
+from typing import Any
+
 from paygate.v1 import payouts_pb2 as pb
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
@@ -66,13 +68,15 @@ async def _trails(session: AsyncSession, ids: list[str]) -> dict[str, list[Payou
     return out
 
 
-def _detail(row: PayoutRow | Refund, kind: str, trail: list[PayoutApprovalAction]) -> pb.ApprovalDetail:
+def _detail(row: PayoutRow | Refund, trail: list[PayoutApprovalAction], **resource: Any) -> pb.ApprovalDetail:
+    """`resource`: `payout=` or `refund=` the row as its own API shows it; its name is the resource type."""
+    [kind] = resource
     return pb.ApprovalDetail(
         resource_id=row.id, resource_type=kind, approval_status=row.approval_status,
         approvals_required=row.approvals_required,
         approvals_given=sum(1 for a in trail if a.action == ApprovalActionKind.APPROVE),
         actions=[pb.ApprovalAction(id=a.id, action=a.action, key_id=a.key_id, comment=a.comment, created=a.created)
-                 for a in trail])
+                 for a in trail], **resource)
 
 
 async def detail_of(session: AsyncSession, rt: Runtime, row: PayoutRow) -> pb.ApprovalDetail:
@@ -87,23 +91,13 @@ async def _payout_details(session: AsyncSession, rt: Runtime, rows: list[PayoutR
     """Two queries whatever the number of rows: their transfers and their trails."""
     ids = [r.id for r in rows]
     txs, trails = await payouts.transactions(session, ids), await _trails(session, ids)
-    out = []
-    for row in rows:
-        one = _detail(row, "payout", trails[row.id])
-        one.payout.CopyFrom(payouts.to_proto(rt.catalogue, row, txs.get(row.id, [])))
-        out.append(one)
-    return out
+    return [_detail(r, trails[r.id], payout=payouts.to_proto(rt.catalogue, r, txs.get(r.id, []))) for r in rows]
 
 
 async def _refund_details(session: AsyncSession, rt: Runtime, rows: list[Refund]) -> list[pb.ApprovalDetail]:
     ids = [r.id for r in rows]
     txs, trails = await refunds.transactions(session, ids), await _trails(session, ids)
-    out = []
-    for row in rows:
-        one = _detail(row, "refund", trails[row.id])
-        one.refund.CopyFrom(refund_convert.to_proto(rt.catalogue, row, txs[row.id]))
-        out.append(one)
-    return out
+    return [_detail(r, trails[r.id], refund=refund_convert.to_proto(rt.catalogue, r, txs[r.id])) for r in rows]
 
 
 async def detail(rt: Runtime, caller: Caller, resource_id: str) -> pb.ApprovalDetail:
