@@ -6,6 +6,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 BUF := node_modules/.bin/buf
 export PAYGATE_TEST_PG ?= postgresql://postgres@127.0.0.1:5432/test
+# Our modules are compiled once into __pycache__, not at every start of a process: a test run starts a few hundred
+# (services, CLI calls), and a machine that sets PYTHONDONTWRITEBYTECODE made each compile the whole code again.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test setup chromium gen check-gen lint fmt unit bench fuzz clean
 

@@ -15,6 +15,7 @@ from server.payment_links import service as links
 from server.payment_links.convert import url_of
 from server.products import service as products
 from server.rpc.context import Caller
+from server.tls import client_context
 
 
 async def seed(settings: Settings) -> dict[str, Any]:
@@ -55,7 +56,7 @@ async def _demo_cards(settings: Settings, merchant_id: str) -> dict[str, str]:
                             keys["webhook_secret"])
     webhook_url = f"http://{settings.http_addr}/webhooks/provider_a/{merchant_id}"
     try:  # localstripe's own configuration call; a real provider is configured in its dashboard instead
-        async with httpx.AsyncClient(timeout=5) as client:
+        async with httpx.AsyncClient(timeout=5, verify=client_context()) as client:
             await client.post(f"{settings.provider_a_api_base}/_config/webhooks/paygate-demo",
                               data={"url": webhook_url, "secret": keys["webhook_secret"]})
     except httpx.HTTPError:

@@ -11,7 +11,7 @@ import grpc
 import httpx
 import pytest
 
-from tests.harness import Service, start, stop
+from tests.harness import TLS, Service, start, stop
 from tests.mail import SMS_GATEWAY, Mailbox, smtp_server
 
 
@@ -75,7 +75,7 @@ def other_merchant(service: Service) -> dict[str, Any]:
 
 def http_client(service: Service, secret_key: str | None) -> httpx.Client:
     auth = httpx.BasicAuth(secret_key, "") if secret_key else None
-    return httpx.Client(base_url=service.http_url, auth=auth, timeout=30)
+    return httpx.Client(base_url=service.http_url, auth=auth, timeout=30, verify=TLS)
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 
-from tests.harness import free_port
+from tests.harness import TLS, free_port
 
 
 @dataclass
@@ -34,7 +34,7 @@ class LocalStripe:
         """What Stripe.js `createToken` does in the payer's browser: the card goes to the provider, a token back."""
         r = httpx.post(f"{self.url}/v1/tokens", data={
             "key": publishable_key, "card[number]": number, "card[cvc]": cvc, "card[exp_month]": str(exp_month),
-            "card[exp_year]": str(exp_year)}, timeout=10)
+            "card[exp_year]": str(exp_year)}, timeout=10, verify=TLS)
         assert r.status_code == 200, r.text
         return str(r.json()["id"])
 
@@ -43,18 +43,18 @@ class LocalStripe:
         """What Stripe.js `confirmCardPayment(client_secret)` does to finish 3-D Secure on localstripe."""
         r = httpx.post(f"{self.url}/v1/payment_intents/{payment_id}/_authenticate", data={
             "key": publishable_key, "client_secret": client_secret, "success": "true" if success else "false"},
-            timeout=10)
+            timeout=10, verify=TLS)
         assert r.status_code == 200, r.text
         return r.json()  # type: ignore[no-any-return]
 
     def register_webhook(self, url: str, secret: str) -> None:
         """localstripe sends every event to every registered URL, signed with that URL's secret."""
         r = httpx.post(f"{self.url}/_config/webhooks/{secrets.token_hex(6)}", data={"url": url, "secret": secret},
-                       timeout=10)
+                       timeout=10, verify=TLS)
         assert r.status_code == 200, r.text
 
     def get(self, path: str, secret_key: str) -> dict[str, Any]:
-        r = httpx.get(f"{self.url}{path}", auth=(secret_key, ""), timeout=10)
+        r = httpx.get(f"{self.url}{path}", auth=(secret_key, ""), timeout=10, verify=TLS)
         assert r.status_code == 200, r.text
         return r.json()  # type: ignore[no-any-return]
 
@@ -73,7 +73,7 @@ def start_localstripe(workdir: Path) -> LocalStripe:
         if process.poll() is not None:
             raise RuntimeError(f"localstripe exited: {ls.log()}")
         try:
-            if httpx.get(f"{ls.url}/js.stripe.com/v3/", timeout=1).status_code == 200:
+            if httpx.get(f"{ls.url}/js.stripe.com/v3/", timeout=1, verify=TLS).status_code == 200:
                 return ls
         except httpx.HTTPError:
             pass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -34,8 +35,11 @@ def _engine(url: str) -> sa.Engine:
     return engine
 
 
+@cache
 def head_revision() -> str:
-    """The newest revision; several comma-joined while parallel branches await their merge revision."""
+    """The newest revision; several comma-joined while parallel branches await their merge revision. Read once per
+    process: Alembic parses every migration script to find it (a new merchant's schema check spent most of its time
+    there)."""
     return ",".join(sorted(ScriptDirectory.from_config(_config("sqlite://")).get_heads()))
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import ssl
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 import httpx
 
 from server.errors import InvalidArgument, invalid
+from server.tls import client_context
 from server.webhooks import http11, urls
 from server.webhooks.signing import HEADER, sign
 
@@ -37,17 +37,6 @@ EXCERPT_BYTES = 1000
 # How long one vetted lookup of an endpoint's host is used before the host is looked up and checked again.
 VET_SECONDS = 5.0
 USER_AGENT = "paygate-webhooks/1"
-
-_tls: ssl.SSLContext | None = None
-
-
-def tls_context() -> ssl.SSLContext:
-    """The process's one client TLS context (loading the CA bundle is the costly part of a client)."""
-    global _tls
-    if _tls is None:
-        _tls = httpx.create_ssl_context()
-    return _tls
-
 
 @dataclass(frozen=True)
 class Attempt:
@@ -106,7 +95,7 @@ class _Endpoint:
         if pool is None:
             for old in self.pools.values():  # connections to an address no longer vetted are not reused
                 old.close()
-            self.pools = {origin: (pool := http11.Pool(origin, tls_context()))}
+            self.pools = {origin: (pool := http11.Pool(origin, client_context()))}
         return pool
 
     def close(self) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 
 from tests import seed
-from tests.harness import Service
+from tests.harness import TLS, Service
 from tests.operations import unimplemented_operation_ids
 
 # What the document promises, checked on every answer: no 5xx; status, content type, headers and body as documented.
@@ -57,7 +57,7 @@ def run(service: Service, merchant: dict[str, Any], workdir: Path, *, seed_value
         phases: str) -> Outcome:
     workdir.mkdir(parents=True, exist_ok=True)
     key = merchant["test"]["secret_key"]
-    with httpx.Client(base_url=service.http_url, auth=httpx.BasicAuth(key, ""), timeout=30) as api:
+    with httpx.Client(base_url=service.http_url, auth=httpx.BasicAuth(key, ""), timeout=30, verify=TLS) as api:
         ids = {kind: factory(api)["id"] for kind, factory in seed.FACTORIES.items()}
     config = workdir / "schemathesis.toml"
     config.write_text(_config(ids, merchant["merchant_id"]))

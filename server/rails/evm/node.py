@@ -19,6 +19,7 @@ from web3.providers import AsyncHTTPProvider
 from server.assets.catalogue import Asset
 from server.rails.base import ChainUnavailable
 from server.rails.evm.transactions import NATIVE_GAS, TOKEN_GAS_FALLBACK, Fees, Unsigned, fees_for, transfer_data
+from server.tls import client_context
 
 
 class Rejected(Exception):
@@ -83,7 +84,7 @@ class Node:
         calls (one HTTP request each) instead of one request per call. Any call unanswered: ChainUnavailable."""
         calls = [_balance_call(asset, address) for asset, address in wanted]
         out: list[int] = []
-        async with httpx.AsyncClient(timeout=30) as client:
+        async with httpx.AsyncClient(timeout=30, verify=client_context()) as client:
             for start in range(0, len(calls), BATCH_SIZE):
                 chunk = calls[start:start + BATCH_SIZE]
                 batch = [{"jsonrpc": "2.0", "id": i, "method": m, "params": p} for i, (m, p) in enumerate(chunk)]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import httpx
 
 from server.assets.catalogue import Network
+from server.tls import client_context
 
 TIMEOUT_SECONDS = 2.0
 
@@ -14,7 +15,7 @@ TIMEOUT_SECONDS = 2.0
 async def answers(network: Network) -> bool:
     try:
         # trust_env=False: the node is the operator's; a proxy from the environment is not on its path.
-        async with httpx.AsyncClient(timeout=TIMEOUT_SECONDS, trust_env=False) as client:
+        async with httpx.AsyncClient(timeout=TIMEOUT_SECONDS, trust_env=False, verify=client_context()) as client:
             response = await client.post(network.rpc_url, json={"jsonrpc": "2.0", "id": 1, "method": "eth_chainId",
                                                                 "params": []})
         answer = response.json().get("result") if response.status_code == 200 else None

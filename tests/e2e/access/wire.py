@@ -14,7 +14,7 @@ from grpc_status import rpc_status
 
 from gateway_http import envelope
 from gateway_http.routes import Binding
-from tests.harness import Service
+from tests.harness import TLS, Service
 from wire import codec
 
 
@@ -46,7 +46,7 @@ class Wire:
     def _http(self, key: str | None, b: Binding, path: dict[str, str], payload: dict[str, Any]) -> Answer:
         if key not in self._clients:
             self._clients[key] = httpx.Client(base_url=self.service.http_url, timeout=30,
-                                              auth=httpx.BasicAuth(key, "") if key else None)
+                                              auth=httpx.BasicAuth(key, "") if key else None, verify=TLS)
         url = b.template
         for name, value in path.items():
             url = url.replace("{" + name + "}", value)

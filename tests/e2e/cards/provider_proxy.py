@@ -22,7 +22,7 @@ from urllib.parse import parse_qs
 
 import httpx
 
-from tests.harness import Service, launch, start
+from tests.harness import TLS, Service, launch, start
 
 PASS, ANSWER_LOST, NEVER_SENT, CRASH = "pass", "answer lost", "never sent", "crash"
 Breaks = Callable[[str, str], str]  # (method, path) → PASS, ANSWER_LOST, NEVER_SENT or CRASH
@@ -67,7 +67,7 @@ def provider_proxy(provider_url: str) -> Iterator[ProviderProxy]:
             if mode != NEVER_SENT:
                 headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length")}
                 answer = httpx.request(self.command, f"{provider_url}{self.path}", content=body, headers=headers,
-                                       timeout=20)
+                                       timeout=20, verify=TLS)
                 given = (answer.status_code, answer.content, answer.headers.get("Content-Type", kind))
                 if key and self.command == "POST":
                     proxy.answered[(self.headers.get("Authorization") or "", key)] = (form, given)

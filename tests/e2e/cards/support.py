@@ -12,7 +12,7 @@ import httpx
 import sqlalchemy as sa
 
 from tests.conftest import ok
-from tests.harness import Service
+from tests.harness import TLS, Service
 from tests.localstripe import LocalStripe
 
 SUCCEEDS = "4242424242424242"
@@ -81,13 +81,13 @@ def paid_at_provider(localstripe: LocalStripe, merchant: dict[str, Any], *, amou
     auth = (merchant["provider_a"]["secret_key"], "")
     card = httpx.post(f"{localstripe.url}/v1/payment_methods", auth=auth, timeout=10, data={
         "type": "card", "card[number]": SUCCEEDS, "card[exp_month]": "12", "card[exp_year]": "2034",
-        "card[cvc]": "123"})
+        "card[cvc]": "123"}, verify=TLS)
     assert card.status_code == 200, card.text
     form = {"amount": str(amount), "currency": currency, "payment_method_types[]": "card",
             **{f"metadata[{k}]": v for k, v in metadata.items()}}
     if confirm:
         form.update(payment_method=card.json()["id"], confirm="true")
-    made = httpx.post(f"{localstripe.url}/v1/payment_intents", auth=auth, timeout=10, data=form)
+    made = httpx.post(f"{localstripe.url}/v1/payment_intents", auth=auth, timeout=10, data=form, verify=TLS)
     assert made.status_code == 200, made.text
     return made.json()  # type: ignore[no-any-return]
 

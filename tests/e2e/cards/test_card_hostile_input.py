@@ -12,7 +12,7 @@ import httpx
 from tests.conftest import fails, ok
 from tests.e2e.cards.support import choose_card, new_intent
 from tests.e2e.cards.test_card_outcome import awaiting_3ds, listed, post_webhook, signed
-from tests.harness import Service
+from tests.harness import TLS, Service
 from tests.localstripe import LocalStripe
 
 TOKEN = "payment_method_options.fiat.token"
@@ -110,7 +110,7 @@ def test_a_webhook_for_a_provider_paygate_has_no_rail_for_is_not_found(service: 
     signature = signed(merchant["provider_a"]["webhook_secret"], payload)
     for provider in ("provider_z", "PROVIDER_A", "provider_a%00"):
         got = httpx.post(f"{service.http_url}/webhooks/{provider}/{merchant['merchant_id']}", content=payload,
-                         headers={"Stripe-Signature": signature}, timeout=30)
+                         headers={"Stripe-Signature": signature}, timeout=30, verify=TLS)
         assert provider.split("%")[0] in fails(got, 404, "card_provider_not_found")["msg"]
 
 
@@ -119,5 +119,5 @@ def test_a_webhook_carries_no_credential_past_the_facade(service: Service, merch
     """The signature is the only proof a webhook has: an API key beside it neither helps nor is accepted as one."""
     payload = b"{\"type\": \"payment_intent.succeeded\"}"
     got = httpx.post(f"{service.http_url}/webhooks/provider_a/{merchant['merchant_id']}", content=payload,
-                     headers={"Authorization": f"Bearer {merchant['test']['secret_key']}"}, timeout=30)
+                     headers={"Authorization": f"Bearer {merchant['test']['secret_key']}"}, timeout=30, verify=TLS)
     fails(got, 400, "parameter_invalid", "Stripe-Signature")

@@ -14,7 +14,7 @@ import httpx
 from server.cards.accounts import READ_THROUGH_SECONDS
 from tests.conftest import fails, ok
 from tests.e2e.cards.support import THREE_D_SECURE, chose_card, new_intent, wait_for
-from tests.harness import Service
+from tests.harness import TLS, Service
 from tests.localstripe import LocalStripe
 
 
@@ -47,7 +47,8 @@ def event_for(payment_id: str, charge_id: str, type_: str = "payment_intent.succ
 
 def post_webhook(service: Service, merchant_id: str, payload: bytes, signature: str) -> httpx.Response:
     return httpx.post(f"{service.http_url}/webhooks/provider_a/{merchant_id}", content=payload,
-                      headers={"Stripe-Signature": signature, "Content-Type": "application/json"}, timeout=30)
+                      headers={"Stripe-Signature": signature, "Content-Type": "application/json"}, timeout=30,
+                      verify=TLS)
 
 
 def test_a_lost_webhook_is_recovered_by_reading_the_intent(api: httpx.Client, merchant: dict[str, Any],

@@ -9,6 +9,7 @@ import httpx
 
 from tests.conftest import fails, ok
 from tests.e2e.cards.support import DECLINED, SUCCEEDS, THREE_D_SECURE, choose_card, chose_card, new_intent
+from tests.harness import TLS
 from tests.localstripe import LocalStripe
 
 
@@ -94,7 +95,8 @@ def test_a_malformed_token_is_refused(api: httpx.Client) -> None:
 
 def test_a_merchant_without_provider_keys_gets_400(service: Any, localstripe: LocalStripe) -> None:
     bare = service.create_merchant("No cards")
-    with httpx.Client(base_url=service.http_url, auth=(bare["test"]["secret_key"], ""), timeout=30) as client:
+    with httpx.Client(base_url=service.http_url, auth=(bare["test"]["secret_key"], ""), timeout=30,
+                      verify=TLS) as client:
         intent = new_intent(client)
         fails(choose_card(client, intent["id"]), 400, "parameter_invalid", "payment_method_type")
 

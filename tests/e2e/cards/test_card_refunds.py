@@ -12,7 +12,7 @@ import httpx
 
 from tests.conftest import fails, ok
 from tests.e2e.cards.support import SUCCEEDS, chose_card, new_intent, refund_ends, wait_for
-from tests.harness import Service
+from tests.harness import TLS, Service
 from tests.localstripe import LocalStripe
 
 
@@ -97,11 +97,13 @@ def test_card_refunds_record_the_refund_events(api: httpx.Client, merchant: dict
 
 def test_twenty_concurrent_full_card_refunds_accept_exactly_one(service: Service, merchant: dict[str, Any],
                                                                 localstripe: LocalStripe) -> None:
-    with httpx.Client(base_url=service.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=60) as api:
+    with httpx.Client(base_url=service.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=60,
+                      verify=TLS) as api:
         intent = paid_by_card(api, merchant, localstripe)
 
     def attempt(_: int) -> httpx.Response:
-        with httpx.Client(base_url=service.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=60) as c:
+        with httpx.Client(base_url=service.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=60,
+                          verify=TLS) as c:
             return refund(c, intent["id"], "10.50")
 
     with ThreadPoolExecutor(max_workers=20) as pool:
@@ -112,7 +114,8 @@ def test_twenty_concurrent_full_card_refunds_accept_exactly_one(service: Service
                                                                                   "invalid_payment_intent"}
     [answered] = accepted[0].json()["data"]["refunds"]
     assert answered["status"] == "Pending"
-    with httpx.Client(base_url=service.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=60) as api:
+    with httpx.Client(base_url=service.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=60,
+                      verify=TLS) as api:
         [made] = ok(api.get("/v1/refunds", params={"payment_intent": intent["id"]}))["refunds"]
         assert made["id"] == answered["id"]
         refund_ends(api, made["id"])

@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import ok
 from tests.e2e.cards.support import SUCCEEDS, THREE_D_SECURE, chose_card, new_intent
-from tests.harness import Service, paygate
+from tests.harness import TLS, Service, paygate
 from tests.localstripe import LocalStripe
 
 
@@ -26,7 +26,8 @@ def demo(service: Service, localstripe: LocalStripe) -> dict[str, Any]:
 
 @pytest.fixture
 def demo_api(service: Service, demo: dict[str, Any]) -> Any:
-    with httpx.Client(base_url=service.http_url, auth=(demo["test"]["secret_key"], ""), timeout=30) as client:
+    with httpx.Client(base_url=service.http_url, auth=(demo["test"]["secret_key"], ""), timeout=30,
+                      verify=TLS) as client:
         yield client
 
 

@@ -19,7 +19,7 @@ from web3.providers import HTTPProvider
 
 from server.assets.catalogue import load
 from server.rails.evm.devchain import MINT_PER_ACCOUNT
-from tests.harness import free_port
+from tests.harness import TLS, free_port
 
 ROOT = Path(__file__).resolve().parents[3]
 OTHER_NETWORK = """[[networks]]
@@ -68,7 +68,8 @@ def test_devchain_prints_one_json_line_with_rpc_url_chain_id_tokens_and_accounts
 
 def test_devchain_answers_json_rpc_on_loopback(devchain):
     info, _ = devchain
-    answer = httpx.post(info["rpc_url"], json={"jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": []})
+    answer = httpx.post(info["rpc_url"], json={"jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": []},
+                        verify=TLS)
     assert int(answer.json()["result"], 16) == info["chain_id"]
 
 
@@ -108,7 +109,7 @@ def test_devchain_stops_anvil_on_sigterm(tmp_path: Path):
     assert stop_devchain(process) == 0
     with pytest.raises(httpx.HTTPError):
         httpx.post(info["rpc_url"], json={"jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": []},
-                   timeout=2)
+                   timeout=2, verify=TLS)
 
 
 def test_devchain_with_a_block_time_mines_blocks_on_its_own(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expec
 
 from tests.chain import Chain, chain  # noqa: F401  (the session's Anvil)
 from tests.conftest import ok
-from tests.harness import Service, start, stop
+from tests.harness import TLS, Service, start, stop
 from tests.localstripe import LocalStripe, start_localstripe, stop_localstripe
 from tests.mail import Mailbox, smtp_server
 
@@ -78,7 +78,8 @@ def merchant(paygate: Service) -> dict[str, Any]:
 
 @pytest.fixture
 def shop(paygate: Service, merchant: dict[str, Any]) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=paygate.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=30) as client:
+    with httpx.Client(base_url=paygate.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=30,
+                      verify=TLS) as client:
         yield client
 
 

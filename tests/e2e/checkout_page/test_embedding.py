@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 from tests.chain import Chain
 from tests.conftest import ok
 from tests.e2e.checkout_page.conftest import coffee_link, page_url
-from tests.harness import Service, free_port
+from tests.harness import TLS, Service, free_port
 
 PAYER = 3
 POLL_WAIT_MS = 45_000
@@ -157,9 +157,10 @@ def frame_from_paygates_origin(page: Page, paygate: Service, src: str) -> None:
 
 def test_a_live_page_without_a_return_url_posts_to_no_parent_where_a_test_page_posts_to_any(
         page: Page, paygate: Service, shop: httpx.Client, merchant: dict[str, Any]) -> None:
-    with httpx.Client(base_url=paygate.http_url, auth=(merchant["live"]["secret_key"], ""), timeout=30) as live:
+    with httpx.Client(base_url=paygate.http_url, auth=(merchant["live"]["secret_key"], ""), timeout=30,
+                      verify=TLS) as live:
         live_link = coffee_link(live)
-    public = ok(httpx.get(f"{paygate.http_url}/checkout/links/{live_link['id']}"))
+    public = ok(httpx.get(f"{paygate.http_url}/checkout/links/{live_link['id']}", verify=TLS))
     assert public["livemode"] is True and not public.get("return_url")
     frame_from_paygates_origin(page, paygate, live_link["url"])
     expect(page.frame_locator("#pay").locator("#continue")).to_be_visible()  # framed: 'self' may frame it
@@ -173,7 +174,8 @@ def test_a_live_page_without_a_return_url_posts_to_no_parent_where_a_test_page_p
 
 def test_a_live_page_is_framed_by_its_return_urls_origin_only_and_posts_to_it(
         page: Page, paygate: Service, merchant: dict[str, Any], merchant_site: Shop) -> None:
-    with httpx.Client(base_url=paygate.http_url, auth=(merchant["live"]["secret_key"], ""), timeout=30) as live:
+    with httpx.Client(base_url=paygate.http_url, auth=(merchant["live"]["secret_key"], ""), timeout=30,
+                      verify=TLS) as live:
         own = coffee_link(live, return_url=f"{merchant_site.origin}/thanks")
         elsewhere = coffee_link(live, return_url=f"http://127.0.0.1:{merchant_site.port}/thanks")
     merchant_site.frame_url = own["url"]

@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.harness import Service, start, stop
+from tests.harness import TLS, Service, start, stop
 
 
 def own_service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
@@ -26,6 +26,6 @@ def alive(svc: Service) -> bool:
     if svc.process is None or svc.process.poll() is not None:
         return False
     try:
-        return httpx.get(f"{svc.http_url}/healthz", timeout=10).status_code == 200
+        return httpx.get(f"{svc.http_url}/healthz", timeout=10, verify=TLS).status_code == 200
     except httpx.HTTPError:
         return False

@@ -28,7 +28,7 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoRe
 
 from server.config import load_settings
 from tests.conftest import ok
-from tests.harness import TEST_MNEMONIC, Service, free_port, launch, paygate, start, stop
+from tests.harness import TEST_MNEMONIC, TLS, Service, free_port, launch, paygate, start, stop
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,8 @@ def test_tls_grpc_port_refuses_a_plaintext_client(tls_service: Service) -> None:
 
 def test_facade_in_the_same_process_reaches_its_tls_grpc_server(tls_service: Service) -> None:
     merchant = tls_service.create_merchant()
-    with httpx.Client(base_url=tls_service.http_url, auth=httpx.BasicAuth(merchant["test"]["secret_key"], "")) as api:
+    with httpx.Client(base_url=tls_service.http_url, auth=httpx.BasicAuth(merchant["test"]["secret_key"], ""),
+                      verify=TLS) as api:
         assert ok(api.post("/v1/customers", json={"name": "Over TLS"}))["name"] == "Over TLS"
 
 
@@ -166,7 +167,7 @@ def test_only_http_facade_talks_tls_to_an_only_grpc_server(tls_service: Service,
         try:
             merchant = tls_service.create_merchant()
             with httpx.Client(base_url=facade.http_url,
-                              auth=httpx.BasicAuth(merchant["test"]["secret_key"], "")) as api:
+                              auth=httpx.BasicAuth(merchant["test"]["secret_key"], ""), verify=TLS) as api:
                 assert ok(api.post("/v1/customers", json={"name": "Far away"}))["name"] == "Far away"
         finally:
             assert facade.process is not None
@@ -184,7 +185,8 @@ def test_mutual_tls_admits_the_facade_with_its_client_certificate_and_refuses_a_
     svc = start("sqlite", tmp_path, extra_env=env)  # healthy: its facade got through with the client certificate
     try:
         merchant = svc.create_merchant()
-        with httpx.Client(base_url=svc.http_url, auth=httpx.BasicAuth(merchant["test"]["secret_key"], "")) as api:
+        with httpx.Client(base_url=svc.http_url, auth=httpx.BasicAuth(merchant["test"]["secret_key"], ""),
+                          verify=TLS) as api:
             ok(api.get("/v1/customers"))
         anonymous_tls = grpc.ssl_channel_credentials(root_certificates=pki.ca.read_bytes())
         with grpc.secure_channel(svc.grpc_addr, anonymous_tls) as channel, pytest.raises(grpc.RpcError) as caught:

@@ -16,7 +16,7 @@ from paygate.v1 import customers_pb2_grpc
 
 from tests.conftest import ok
 from tests.e2e.grpc.own_service import alive, own_service
-from tests.harness import Service
+from tests.harness import TLS, Service
 
 CALLS = 160
 ROUNDS = 4
@@ -47,7 +47,7 @@ def _fire_short_deadlines(svc: Service, key: str, *, idempotent: bool = False, s
 def _writes_promptly(svc: Service) -> None:
     other = svc.create_merchant("Bystander")
     with httpx.Client(base_url=svc.http_url, auth=httpx.BasicAuth(other["test"]["secret_key"], ""),
-                      timeout=30) as api:
+                      timeout=30, verify=TLS) as api:
         for i in range(5):
             started = time.monotonic()
             ok(api.post("/v1/customers", json={"name": f"bystander {i}"}))

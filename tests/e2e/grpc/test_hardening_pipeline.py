@@ -19,6 +19,7 @@ from server.db import Database
 from server.db.migrate import upgrade
 from server.rpc.auth import Authenticator
 from server.rpc.pipeline import Pipeline
+from tests.harness import TLS
 
 
 def _serve_hidden_methods(tmp_path: Path) -> tuple[list[str], dict[str, str]]:
@@ -108,7 +109,8 @@ def test_an_overlong_grpc_request_id_is_replaced(service, channel, grpc_auth):
 
 
 def test_http_request_ids_follow_the_same_rule(service):
-    kept = httpx.get(f"{service.http_url}/healthz", headers={"X-Request-Id": "abc-DEF_1.2"})
+    kept = httpx.get(f"{service.http_url}/healthz", headers={"X-Request-Id": "abc-DEF_1.2"}, verify=TLS)
     assert kept.headers["x-request-id"] == "abc-DEF_1.2"
     for bad in ("a:b", "r" * 65):
-        assert httpx.get(f"{service.http_url}/healthz", headers={"X-Request-Id": bad}).headers["x-request-id"] != bad
+        assert httpx.get(f"{service.http_url}/healthz", headers={"X-Request-Id": bad},
+                         verify=TLS).headers["x-request-id"] != bad

@@ -19,7 +19,7 @@ import pytest
 
 from server.rails.evm import devchain
 from tests.conftest import basic, fails, ok
-from tests.harness import TEST_NETWORKS, Service, free_port, start, stop
+from tests.harness import TEST_NETWORKS, TLS, Service, free_port, start, stop
 
 ASSET_FIELDS: dict[str, type] = {
     "id": str, "display_name": str, "coin": str, "is_fiat": bool, "decimals": int, "payable": bool,
@@ -51,7 +51,8 @@ def polygon_node() -> Iterator[str]:
         deadline = time.monotonic() + 30
         while True:
             try:
-                answer = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": []})
+                answer = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": []},
+                                    verify=TLS)
                 if answer.json().get("result") == "0x89":
                     break
             except httpx.HTTPError:
@@ -179,7 +180,8 @@ def test_all_assets_have_every_field(anonymous):
 
 
 def test_all_assets_ignores_a_wrong_key(service):
-    with httpx.Client(base_url=service.http_url, headers={"Authorization": basic("sk_test_nope")}) as client:
+    with httpx.Client(base_url=service.http_url, headers={"Authorization": basic("sk_test_nope")},
+                      verify=TLS) as client:
         assert len(assets_of(client.get("/v1/assets/all"))) > 0
 
 
@@ -229,7 +231,7 @@ def test_merchant_assets_without_key_are_none_when_no_live_network_is_payable(an
 
 def test_merchant_assets_without_key_are_the_live_payable_assets(live_rpc_service):
     merchant = live_rpc_service.create_merchant()
-    with httpx.Client(base_url=live_rpc_service.http_url) as anonymous:
+    with httpx.Client(base_url=live_rpc_service.http_url, verify=TLS) as anonymous:
         assets = assets_of(anonymous.get(f"/merchants/{merchant['merchant_id']}/assets"))
     assert {a["id"] for a in assets} == LIVE_PAYABLE
     assert [a["payable"] for a in assets] == [True] * len(LIVE_PAYABLE)
@@ -247,7 +249,7 @@ def test_merchant_assets_with_test_public_key_are_payable_test_assets(anonymous,
 def test_merchant_assets_with_live_public_key_are_the_live_payable_assets_only(live_rpc_service):
     # ETH-TEST is payable in this service too: a live key must still not see it.
     merchant = live_rpc_service.create_merchant()
-    with httpx.Client(base_url=live_rpc_service.http_url) as anonymous:
+    with httpx.Client(base_url=live_rpc_service.http_url, verify=TLS) as anonymous:
         response = anonymous.get(f"/merchants/{merchant['merchant_id']}/assets",
                                  params={"key": merchant["live"]["public_key"]})
     assert {a["id"] for a in assets_of(response)} == LIVE_PAYABLE
@@ -330,5 +332,5 @@ def test_current_merchant_needs_a_key(anonymous):
 @pytest.mark.parametrize("mode", ["test", "live"])
 def test_current_merchant_refuses_a_public_key(service, merchant, mode):
     headers = {"Authorization": basic(merchant[mode]["public_key"])}
-    with httpx.Client(base_url=service.http_url, headers=headers) as client:
+    with httpx.Client(base_url=service.http_url, headers=headers, verify=TLS) as client:
         fails(client.get("/v1/merchants/me"), 403, "forbidden")

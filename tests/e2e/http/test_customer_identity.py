@@ -21,7 +21,7 @@ from server.customers.models import EphemeralToken
 from server.db import Database
 from server.ids import digest
 from tests.conftest import basic, fails, ok
-from tests.harness import Service
+from tests.harness import TLS, Service
 from tests.mail import Mailbox, sms_address
 
 RESOLVED_FIELDS = {"customer_id", "provider_a_customer_id", "email", "phone", "uuid", "addresses", "tax_regions",
@@ -87,10 +87,11 @@ def texted_code(service: Service, mailbox: Mailbox, merchant: dict[str, Any], ph
 
 def _code_through_checkout(service: Service, mailbox: Mailbox, merchant: dict[str, Any], who: dict[str, str],
                            mailed_to: str) -> str:
-    with httpx.Client(base_url=service.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=30) as shop:
+    with httpx.Client(base_url=service.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=30,
+                      verify=TLS) as shop:
         link_id = create_payment_link(shop)
     since = mailbox.mark()
-    with httpx.Client(base_url=service.http_url, timeout=30) as page:
+    with httpx.Client(base_url=service.http_url, timeout=30, verify=TLS) as page:
         ok(page.post("/checkout/verification_codes", json={
             "key": merchant["test"]["public_key"], "payment_link_id": link_id, **who}))
     return mailbox.code_for(mailed_to, since)

@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from tests.conftest import basic, fails, ok
+from tests.harness import TLS
 
 CUSTOMER_FIELDS = {"id", "object", "name", "email", "description", "metadata", "created", "updated", "phone",
                    "total_expense", "total_payment", "total_refund", "currency", "uuid"}
@@ -145,7 +146,8 @@ def test_retrieve_live_customer_with_the_test_key_is_forbidden(api, live_api):
 
 
 def test_retrieve_another_merchants_live_customer_with_the_test_key_is_not_found(api, service, other_merchant):
-    with httpx.Client(base_url=service.http_url, auth=(other_merchant["live"]["secret_key"], "")) as their_live:
+    with httpx.Client(base_url=service.http_url, auth=(other_merchant["live"]["secret_key"], ""),
+                      verify=TLS) as their_live:
         theirs = create_customer(their_live, name="Their live customer")
     fails(api.get(f"/v1/customers/{theirs['id']}"), 404, "customer_not_found")
 

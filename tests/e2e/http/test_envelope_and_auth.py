@@ -11,13 +11,14 @@ import pytest
 
 from tests.conftest import basic, fails, ok
 from tests.e2e.http.test_route_table import DOCUMENTED, DOCUMENTED_PATHS
+from tests.harness import TLS
 
 MIB = 1 << 20
 
 
 def raw_client(service: Any, authorization: str | None = None) -> httpx.Client:
     headers = {"Authorization": authorization} if authorization is not None else {}
-    return httpx.Client(base_url=service.http_url, headers=headers, timeout=30)
+    return httpx.Client(base_url=service.http_url, headers=headers, timeout=30, verify=TLS)
 
 
 # ---------------------------------------------------------------- envelope

@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from tests.conftest import basic, ok
-from tests.harness import Service, free_port, launch, start, stop
+from tests.harness import TLS, Service, free_port, launch, start, stop
 
 HEADERS = ("content-type", "x-request-id", "idempotent-replayed", "www-authenticate", "retry-after", "allow")
 
@@ -52,7 +52,7 @@ def both(pair: tuple[Service, Service], method: str, path: str, **kwargs: Any) -
     """The answer, after checking the other process gave the same bytes."""
     answers = []
     for svc in pair:
-        with httpx.Client(base_url=svc.http_url, timeout=30) as client:
+        with httpx.Client(base_url=svc.http_url, timeout=30, verify=TLS) as client:
             answers.append(_answer(client.request(method, path, **kwargs)))
     assert answers[0] == answers[1]
     return answers[0]
@@ -61,7 +61,7 @@ def both(pair: tuple[Service, Service], method: str, path: str, **kwargs: Any) -
 def test_reads_of_the_same_object_are_byte_identical(pair: tuple[Service, Service]) -> None:
     merchant = pair[0].create_merchant()
     auth = {"Authorization": basic(merchant["test"]["secret_key"]), "X-Request-Id": "same-id-1"}
-    with httpx.Client(base_url=pair[0].http_url, timeout=30) as client:
+    with httpx.Client(base_url=pair[0].http_url, timeout=30, verify=TLS) as client:
         created = ok(client.post("/v1/customers", headers=auth, json={
             "name": "Zoë", "email": "zoe@example.com", "metadata": {"b": 1, "a": [1.5, "x", None], "c": {"z": 0}}}))
     status, body, headers = both(pair, "GET", f"/v1/customers/{created['id']}", headers=auth)
@@ -93,7 +93,7 @@ def test_idempotent_replays_are_byte_identical_through_either_facade(pair: tuple
     merchant = pair[0].create_merchant()
     auth = {"Authorization": basic(merchant["test"]["secret_key"]), "X-Request-Id": "same-id-3",
             "Idempotency-Key": "channels-1"}
-    with httpx.Client(base_url=pair[1].http_url, timeout=30) as client:
+    with httpx.Client(base_url=pair[1].http_url, timeout=30, verify=TLS) as client:
         first = client.post("/v1/customers", headers=auth, json={"name": "Once"})
     assert first.status_code == 200 and "idempotent-replayed" not in first.headers
     status, body, headers = both(pair, "POST", "/v1/customers", headers=auth, json={"name": "Once"})
@@ -120,7 +120,7 @@ def test_a_request_answered_in_process_writes_one_access_log_line_with_its_rpc(
     merchant = pair[0].create_merchant()
     auth = {"Authorization": basic(merchant["test"]["secret_key"])}
     for svc, rid in zip(pair, ("one-line-local", "one-line-loopback"), strict=True):
-        with httpx.Client(base_url=svc.http_url, timeout=30) as client:
+        with httpx.Client(base_url=svc.http_url, timeout=30, verify=TLS) as client:
             ok(client.post("/v1/customers", headers={**auth, "X-Request-Id": rid}, json={"name": "Logged"}))
     local, loopback = _lines_of(pair[0], "one-line-local"), _lines_of(pair[1], "one-line-loopback")
     assert [(e["msg"], e["status"], e["method"], e["code"], e["merchant"]) for e in local] == [

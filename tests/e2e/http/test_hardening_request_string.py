@@ -17,7 +17,7 @@ from paygate.v1 import payment_intents_pb2_grpc
 from tests.conftest import fails, ok
 from tests.e2e.grpc.own_service import alive, own_service
 from tests.e2e.grpc.support import fails as grpc_fails
-from tests.harness import Service
+from tests.harness import TLS, Service
 
 DEEP = "[" * 150_000
 
@@ -31,13 +31,13 @@ def svc(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 def shop(svc: Service) -> dict[str, Any]:
     merchant = svc.create_merchant()
     with httpx.Client(base_url=svc.http_url, auth=httpx.BasicAuth(merchant["test"]["secret_key"], ""),
-                      timeout=30) as api:
+                      timeout=30, verify=TLS) as api:
         intent = ok(api.post("/v1/payment_intents", json={"amount": "10.5", "currency": "USD"}))
     return {"merchant": merchant, "intent": intent}
 
 
 def _post(svc: Service, path: str, body: dict[str, Any]) -> httpx.Response:
-    return httpx.post(f"{svc.http_url}{path}", json=body, timeout=30)
+    return httpx.post(f"{svc.http_url}{path}", json=body, timeout=30, verify=TLS)
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +97,7 @@ def test_deep_request_string_beside_valid_body_credentials_is_parameter_invalid(
 def test_deeply_nested_request_string_from_a_secret_key_holder_is_parameter_invalid(svc, shop):
     key = shop["merchant"]["test"]["secret_key"]
     response = httpx.post(f"{svc.http_url}/v1/customers/identities/resolve", json={"request": DEEP},
-                          auth=httpx.BasicAuth(key, ""), timeout=30)
+                          auth=httpx.BasicAuth(key, ""), timeout=30, verify=TLS)
     fails(response, 400, "parameter_invalid", field="request")
     assert alive(svc)
 
@@ -134,6 +134,6 @@ def test_request_string_with_valid_credentials_still_works(svc, shop):
 
 def test_deeply_nested_http_body_is_parameter_invalid_and_the_server_lives(svc):
     response = httpx.post(f"{svc.http_url}/v1/payment_intents/link/pi_x", content=b'{"a":' * 150_000,
-                          headers={"Content-Type": "application/json"}, timeout=30)
+                          headers={"Content-Type": "application/json"}, timeout=30, verify=TLS)
     fails(response, 400, "parameter_invalid", field="body")
     assert alive(svc)

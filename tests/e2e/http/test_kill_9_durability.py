@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import ok
 from tests.e2e.grpc.own_service import alive, own_service
-from tests.harness import Service, launch
+from tests.harness import TLS, Service, launch
 
 CREATES = 1500
 CONCURRENCY = 32
@@ -46,7 +46,7 @@ async def _burst_then_kill(svc: Service, key: str) -> list[str]:
 
     limits = httpx.Limits(max_connections=CONCURRENCY, max_keepalive_connections=CONCURRENCY)
     async with httpx.AsyncClient(base_url=svc.http_url, auth=httpx.BasicAuth(key, ""), timeout=30,
-                                 limits=limits) as api:
+                                 limits=limits, verify=TLS) as api:
         await asyncio.gather(*(create(api, i) for i in range(CREATES)))
     assert killed.is_set(), "the burst ended before the kill"
     return answered
@@ -58,7 +58,7 @@ def test_every_answered_create_is_in_the_database_after_a_kill_9_mid_burst(svc: 
     assert svc.process is not None and svc.process.wait(timeout=30) == -signal.SIGKILL
     launch(svc)
     assert alive(svc)
-    with httpx.Client(base_url=svc.http_url, auth=httpx.BasicAuth(key, ""), timeout=30) as api:
+    with httpx.Client(base_url=svc.http_url, auth=httpx.BasicAuth(key, ""), timeout=30, verify=TLS) as api:
         missing = [id_ for id_ in answered if api.get(f"/v1/customers/{id_}").status_code != 200]
     assert len(answered) >= KILL_AFTER
     assert missing == [], f"{len(missing)} of {len(answered)} answered creates were lost"

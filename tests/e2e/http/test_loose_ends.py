@@ -18,7 +18,7 @@ from tests.conftest import fails, ok
 from tests.e2e.http.builders import payment_link, variant_product
 from tests.e2e.refunds.conftest import Shop, chain, paygate, shop  # noqa: F401  (fixtures on the session's Anvil)
 from tests.e2e.refunds.support import paid_intent, refund
-from tests.harness import TEST_NETWORKS, Service, free_port, start, stop
+from tests.harness import TEST_NETWORKS, TLS, Service, free_port, start, stop
 
 TEST_ASSETS = {"ETH-ETH-TEST", "USDT-ETH-TEST", "USDC-ETH-TEST"}
 
@@ -108,7 +108,8 @@ def silent_rpc(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
 @pytest.fixture
 def silent_api(silent_rpc: Service) -> Iterator[httpx.Client]:
     merchant = silent_rpc.create_merchant()
-    with httpx.Client(base_url=silent_rpc.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=30) as api:
+    with httpx.Client(base_url=silent_rpc.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=30,
+                      verify=TLS) as api:
         yield api
 
 
@@ -139,7 +140,8 @@ def test_no_permanent_deposit_is_promised_in_an_asset_whose_rpc_does_not_answer(
 
 def test_an_asset_whose_rpc_answers_is_payable(paygate: Service) -> None:  # noqa: F811
     merchant = paygate.create_merchant()
-    with httpx.Client(base_url=paygate.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=30) as api:
+    with httpx.Client(base_url=paygate.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=30,
+                      verify=TLS) as api:
         assets = {a["id"]: a for a in ok(api.get("/v1/assets"))["assets"]}
     assert all(assets[i]["payable"] is True for i in TEST_ASSETS), assets
 
@@ -147,5 +149,5 @@ def test_an_asset_whose_rpc_answers_is_payable(paygate: Service) -> None:  # noq
 def test_the_checkout_lists_the_assets_whose_rpc_answers(paygate: Service) -> None:  # noqa: F811
     merchant = paygate.create_merchant()
     response = httpx.get(f"{paygate.http_url}/merchants/{merchant['merchant_id']}/assets",
-                         params={"key": merchant["test"]["public_key"]}, timeout=30)
+                         params={"key": merchant["test"]["public_key"]}, timeout=30, verify=TLS)
     assert {a["id"] for a in ok(response)["assets"] if not a["is_fiat"]} == TEST_ASSETS

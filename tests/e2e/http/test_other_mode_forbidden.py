@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 
 from tests.conftest import fails, ok
+from tests.harness import TLS
 
 LIVE_HOOK = "https://hooks.example.com/live"
 
@@ -110,7 +111,7 @@ def test_a_test_auth_token_resolved_with_the_live_key_is_an_unknown_token(api, l
 
 
 def test_another_merchants_live_auth_token_is_an_unknown_token(live_api, other_api, service, other_merchant):
-    other_live = httpx.Client(base_url=service.http_url, auth=(other_merchant["live"]["secret_key"], ""))
+    other_live = httpx.Client(base_url=service.http_url, auth=(other_merchant["live"]["secret_key"], ""), verify=TLS)
     with other_live:
         fails(other_live.post("/v1/customers/identities/resolve", json={"auth_token": _auth_token(live_api)}),
               400, "parameter_invalid", "auth_token")

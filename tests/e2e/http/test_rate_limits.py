@@ -21,7 +21,7 @@ from paygate.v1 import customers_pb2, customers_pb2_grpc
 
 from server.config import ConfigError, load_settings
 from tests.conftest import basic, fails, ok
-from tests.harness import Service, free_port, launch, start, stop
+from tests.harness import TLS, Service, free_port, launch, start, stop
 
 KEY_BURST, CHECKOUT_BURST, IP_BURST = 5, 3, 8
 LIMITS = {
@@ -40,7 +40,7 @@ def limited(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
 
 
 def _client(svc: Service, key: str | None = None) -> httpx.Client:
-    return httpx.Client(base_url=svc.http_url, auth=httpx.BasicAuth(key, "") if key else None, timeout=30)
+    return httpx.Client(base_url=svc.http_url, auth=httpx.BasicAuth(key, "") if key else None, timeout=30, verify=TLS)
 
 
 def _ip() -> str:
@@ -182,7 +182,7 @@ def test_two_serve_processes_on_one_postgresql_share_one_budget(limited: Service
         for i in range(KEY_BURST + 1):
             svc = limited if i % 2 == 0 else second
             statuses.append(httpx.get(f"{svc.http_url}/v1/customers", headers={"Authorization": basic(key)},
-                                      timeout=30).status_code)
+                                      timeout=30, verify=TLS).status_code)
         assert statuses == [200] * KEY_BURST + [429]
     finally:
         assert second.process is not None

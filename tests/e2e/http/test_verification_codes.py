@@ -21,7 +21,7 @@ from server.checkout.service import CODE_LIFETIME_SECONDS, RESEND_SECONDS
 from server.customers.identity import MAX_CODES_PER_WINDOW
 from tests.conftest import fails, ok
 from tests.e2e.http.test_customer_identity import create_payment_link, other_code, resolve
-from tests.harness import Service, start, stop
+from tests.harness import TLS, Service, start, stop
 from tests.mail import SMS_GATEWAY, Mailbox, sms_address
 
 
@@ -296,7 +296,8 @@ def test_phone_codes_are_refused_when_no_sms_gateway_is_configured(
         service_without_sms: Service, mailbox: Mailbox) -> None:
     merchant = service_without_sms.create_merchant()
     with httpx.Client(base_url=service_without_sms.http_url, auth=(merchant["test"]["secret_key"], ""),
-                      timeout=30) as shop, httpx.Client(base_url=service_without_sms.http_url, timeout=30) as page:
+                      timeout=30, verify=TLS) as shop, \
+            httpx.Client(base_url=service_without_sms.http_url, timeout=30, verify=TLS) as page:
         link_id = create_payment_link(shop)
         since = mailbox.mark()
         refused = ask_phone(page, link_id, "+4712345678")

@@ -16,7 +16,7 @@ import pytest
 from paygate.v1 import customers_pb2, customers_pb2_grpc
 
 from tests.conftest import basic, ok
-from tests.harness import Service, start, stop
+from tests.harness import TLS, Service, start, stop
 
 WORKERS = 2
 
@@ -90,7 +90,7 @@ def test_objects_made_through_one_connection_are_read_through_others(workers: Se
     key = merchant["test"]["secret_key"]
     created = []
     for i in range(20):  # a new connection each time: the kernel spreads them over the workers
-        with httpx.Client(base_url=workers.http_url, timeout=30) as client:
+        with httpx.Client(base_url=workers.http_url, timeout=30, verify=TLS) as client:
             created.append(ok(client.post("/v1/customers", json={"name": f"W{i}"},
                                           headers={"Authorization": basic(key)}))["id"])
     for customer_id in created:

@@ -12,7 +12,7 @@ import pytest
 from bip_utils import Bip39MnemonicGenerator
 
 from tests.chain import Chain, chain  # noqa: F401  (the session's Anvil)
-from tests.harness import Service, start, stop
+from tests.harness import TLS, Service, start, stop
 
 DENIED_PAYER = 9  # the funded account on the AML deny list
 
@@ -38,5 +38,6 @@ def paygate(request: pytest.FixtureRequest, chain: Chain,  # noqa: F811
 @pytest.fixture
 def shop(paygate: Service) -> Iterator[httpx.Client]:
     merchant: dict[str, Any] = paygate.create_merchant("Chain shop")
-    with httpx.Client(base_url=paygate.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=30) as client:
+    with httpx.Client(base_url=paygate.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=30,
+                      verify=TLS) as client:
         yield client

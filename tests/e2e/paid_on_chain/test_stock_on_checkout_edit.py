@@ -17,7 +17,7 @@ from tests.e2e.http.test_payment_link_availability import buy, change_variants, 
 from tests.e2e.http.test_stock_on_checkout_page import replacing, signed_in, start
 from tests.e2e.paid_on_chain.test_paid_on_chain import base_units, wait_for
 from tests.e2e.paid_on_chain.test_stock_paid_on_chain import shirt_stock, usdt_quote
-from tests.harness import Service
+from tests.harness import TLS, Service
 
 PAYER = 6
 
@@ -25,7 +25,7 @@ PAYER = 6
 @pytest.fixture
 def page(paygate: Service) -> Iterator[httpx.Client]:
     """The hosted page's own calls: no API key."""
-    with httpx.Client(base_url=paygate.http_url, timeout=30) as client:
+    with httpx.Client(base_url=paygate.http_url, timeout=30, verify=TLS) as client:
         yield client
 
 

@@ -14,7 +14,7 @@ import pytest
 from bip_utils import Bip39MnemonicGenerator
 
 from tests.chain import Chain, chain  # noqa: F401  (the session's Anvil)
-from tests.harness import Service, start, stop
+from tests.harness import TLS, Service, start, stop
 
 
 def mnemonic_for(module: str, backend: str) -> str:
@@ -48,5 +48,6 @@ class Shop:
 @pytest.fixture
 def shop(paygate: Service) -> Iterator[Shop]:
     merchant: dict[str, Any] = paygate.create_merchant("Refund shop")
-    with httpx.Client(base_url=paygate.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=60) as client:
+    with httpx.Client(base_url=paygate.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=60,
+                      verify=TLS) as client:
         yield Shop(client, merchant["test"]["treasury_address"])

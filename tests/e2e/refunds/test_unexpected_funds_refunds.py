@@ -19,7 +19,7 @@ from tests.conftest import fails, ok
 from tests.e2e.paid_on_chain.test_paid_on_chain import open_intent, wait_for
 from tests.e2e.refunds.conftest import Shop
 from tests.e2e.refunds.support import PAYER, another_sale, fund_treasury, refund, usdt_balance, wait_refund
-from tests.harness import Service
+from tests.harness import TLS, Service
 from tests.harness import paygate as cli
 
 USDT = "USDT-ETH-TEST"
@@ -81,7 +81,7 @@ def test_an_asset_without_unexpected_funds_is_refused(chain: Chain, shop: Shop) 
 def test_another_merchants_intent_is_an_invalid_payment_intent(chain: Chain, shop: Shop, paygate: Service) -> None:
     intent = _usdt_into_an_eth_charge(chain, shop)
     other = paygate.create_merchant("Other shop")
-    with httpx.Client(base_url=paygate.http_url, auth=(other["test"]["secret_key"], ""), timeout=60) as api:
+    with httpx.Client(base_url=paygate.http_url, auth=(other["test"]["secret_key"], ""), timeout=60, verify=TLS) as api:
         fails(api.post("/v1/refunds", json={"payment_intent_id": intent["id"], "amount": "1", "asset_id": USDT}),
               400, "invalid_payment_intent")
 

@@ -14,7 +14,7 @@ import pytest
 from server.rails.evm.keys import EvmKeys
 from tests.conftest import ok
 from tests.e2e.paid_on_chain.test_paid_on_chain import open_intent
-from tests.harness import Service, paygate, start, stop
+from tests.harness import TLS, Service, paygate, start, stop
 
 # A BIP-39 test vector standing for the operator's live seed.
 LIVE = "legal winner thank year wave sausage worth useful legal winner thank yellow"
@@ -46,7 +46,8 @@ def _merchant(svc: Service) -> dict[str, Any]:
 
 def test_test_mode_addresses_come_from_a_seed_other_than_the_live_one(live_seeded: Service) -> None:
     merchant = _merchant(live_seeded)
-    with httpx.Client(base_url=live_seeded.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=30) as api:
+    with httpx.Client(base_url=live_seeded.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=30,
+                      verify=TLS) as api:
         treasury = ok(api.get("/v1/merchants/me"))["test"]["treasury_address"].lower()
         _, quote = open_intent(api, "USDT-ETH-TEST")
     deposit = quote["deposit_address"].lower()

@@ -18,7 +18,7 @@ from aiosmtpd.controller import Controller
 from bip_utils import Bip39MnemonicGenerator
 
 from tests.chain import Chain, chain  # noqa: F401  (the session's Anvil)
-from tests.harness import Service, free_port, start, stop
+from tests.harness import TLS, Service, free_port, start, stop
 
 
 class Inbox:
@@ -88,5 +88,6 @@ def inbox(smtp: tuple[Inbox, int]) -> Inbox:
 @pytest.fixture
 def shop(paygate: Service) -> Iterator[httpx.Client]:
     merchant: dict[str, Any] = paygate.create_merchant("Coffee club")
-    with httpx.Client(base_url=paygate.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=60) as client:
+    with httpx.Client(base_url=paygate.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=60,
+                      verify=TLS) as client:
         yield client

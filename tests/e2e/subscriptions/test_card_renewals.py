@@ -21,7 +21,7 @@ from tests.e2e.cards.conftest import card_keys
 from tests.e2e.cards.support import DECLINED, SUCCEEDS
 from tests.e2e.subscriptions.conftest import Inbox
 from tests.e2e.subscriptions.support import DAY, advance, buy, club, customer, invoices, subscription, wait_for
-from tests.harness import Service, start, stop
+from tests.harness import TLS, Service, start, stop
 from tests.localstripe import LocalStripe, start_localstripe, stop_localstripe
 
 
@@ -47,7 +47,8 @@ def card_shop(paygate: Service) -> Iterator[tuple[httpx.Client, str]]:
     """A merchant with provider_a test keys: its API client and its publishable key."""
     merchant: dict[str, Any] = paygate.create_merchant("Coffee club")
     keys = card_keys(paygate, merchant["merchant_id"])
-    with httpx.Client(base_url=paygate.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=60) as client:
+    with httpx.Client(base_url=paygate.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=60,
+                      verify=TLS) as client:
         yield client, keys["publishable_key"]
 
 

@@ -28,7 +28,7 @@ from tests.e2e.cards.support import SUCCEEDS
 from tests.e2e.payment_intents.test_expiry_processes import SchedulerProcess, wait_started
 from tests.e2e.subscriptions.support import DAY, buy, club, customer, subscription, wait_for
 from tests.e2e.subscriptions.test_card_renewals import pay_by_card
-from tests.harness import Service, start, stop
+from tests.harness import TLS, Service, start, stop
 from tests.localstripe import LocalStripe, start_localstripe, stop_localstripe
 
 DUE = 200
@@ -62,7 +62,8 @@ def card_subscription(service: Service, localstripe: LocalStripe) -> tuple[dict[
     """One monthly subscription paid by a saved card through /v1; the catalogue and the subscription."""
     merchant = service.create_merchant("Coffee club")
     pk = card_keys(service, merchant["merchant_id"])["publishable_key"]
-    with httpx.Client(base_url=service.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=60) as shop:
+    with httpx.Client(base_url=service.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=60,
+                      verify=TLS) as shop:
         c, who = club(shop), customer(shop)
         intent = buy(shop, c, who)
         pay_by_card(shop, intent["id"], localstripe.tokenize(pk, SUCCEEDS))

@@ -15,7 +15,7 @@ from tests.e2e.cards.support import DECLINED, SUCCEEDS
 from tests.e2e.subscriptions import test_card_renewals as card_renewals
 from tests.e2e.subscriptions.support import DAY, advance, invoices
 from tests.e2e.subscriptions.test_card_renewals import card_subscription, invoice_intent
-from tests.harness import Service
+from tests.harness import TLS, Service
 from tests.localstripe import LocalStripe
 
 # The card renewals' fixtures: localstripe as provider_a, paygate on SQLite and PostgreSQL, a merchant with keys.
@@ -42,7 +42,7 @@ def pay_from_link(paygate: Service, shop: httpx.Client, localstripe: LocalStripe
         "key": public_key, "client_secret": parse_qs(url.query)["client_secret"][0],
         "payment_method_type": "cards",
         "payment_method_options": {"fiat": {"currency": "USD", "token": localstripe.tokenize(pk, SUCCEEDS)}}},
-        timeout=60)
+        timeout=60, verify=TLS)
 
 
 def test_voiding_an_invoice_cancels_its_payment_intent(

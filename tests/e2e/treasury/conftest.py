@@ -12,7 +12,7 @@ import pytest
 
 from tests.chain import Chain, chain  # noqa: F401  (the session's Anvil)
 from tests.e2e.refunds.conftest import Shop, mnemonic_for
-from tests.harness import Service, start, stop
+from tests.harness import TLS, Service, start, stop
 
 DENIED = "0x" + "de" * 20  # on the AML deny list
 
@@ -39,6 +39,8 @@ class Merchant(Shop):
 @pytest.fixture
 def shop(paygate: Service) -> Iterator[Merchant]:
     merchant: dict[str, Any] = paygate.create_merchant("Treasury shop")
-    with httpx.Client(base_url=paygate.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=60) as api, \
-            httpx.Client(base_url=paygate.http_url, auth=(merchant["live"]["secret_key"], ""), timeout=60) as live:
+    with httpx.Client(base_url=paygate.http_url, auth=(merchant["test"]["secret_key"], ""), timeout=60,
+                      verify=TLS) as api, \
+            httpx.Client(base_url=paygate.http_url, auth=(merchant["live"]["secret_key"], ""), timeout=60,
+                         verify=TLS) as live:
         yield Merchant(api, merchant["test"]["treasury_address"], live, merchant)

@@ -11,7 +11,7 @@ from tests.conftest import ok
 from tests.e2e.refunds.conftest import Shop
 from tests.e2e.refunds.support import paid_intent
 from tests.e2e.treasury.conftest import Merchant
-from tests.harness import Service
+from tests.harness import TLS, Service
 
 
 def balance(api: httpx.Client) -> dict[str, Any]:
@@ -47,7 +47,7 @@ def test_neither_the_live_key_nor_another_merchant_sees_it(chain: Chain, shop: M
     assert detail(balance(shop.api), "USDT-ETH-TEST")["available_balance"] == "1.98"
     assert balance(shop.live)["balance_details"] == [] and balance(shop.live)["total_balance"] == "0"
     other = paygate.create_merchant("Other")
-    with httpx.Client(base_url=paygate.http_url, auth=(other["test"]["secret_key"], "")) as api:
+    with httpx.Client(base_url=paygate.http_url, auth=(other["test"]["secret_key"], ""), verify=TLS) as api:
         assert balance(api)["balance_details"] == []
 
 

@@ -17,7 +17,7 @@ from tests.conftest import fails, ok
 from tests.e2e.refunds.support import events_of, paid_intent, usdt_balance
 from tests.e2e.treasury.conftest import Merchant
 from tests.e2e.treasury.payout_support import available, verified_address, wait_payout
-from tests.harness import Service
+from tests.harness import TLS, Service
 from tests.harness import paygate as cli
 
 USDT = "USDT-ETH-TEST"
@@ -32,7 +32,7 @@ def approver(svc: Service, shop: Merchant) -> httpx.Client:
     assert done.returncode == 0, done.stderr
     key = json.loads(done.stdout)
     assert key["role"] == "approver" and key["secret_key"].startswith("sk_test_") and key["id"].startswith("key_")
-    return httpx.Client(base_url=str(shop.api.base_url), auth=(key["secret_key"], ""), timeout=60)
+    return httpx.Client(base_url=str(shop.api.base_url), auth=(key["secret_key"], ""), timeout=60, verify=TLS)
 
 
 def require(svc: Service, shop: Merchant, approvals: int, threshold: str = "0") -> None:
@@ -135,7 +135,8 @@ def test_another_merchants_approver_neither_sees_nor_approves(chain: Chain, payg
     require(paygate, shop, 1)
     made = waiting_payout(chain, shop)
     other = paygate.create_merchant("Other shop")
-    with httpx.Client(base_url=str(shop.api.base_url), auth=(other["test"]["secret_key"], ""), timeout=60) as api:
+    with httpx.Client(base_url=str(shop.api.base_url), auth=(other["test"]["secret_key"], ""), timeout=60,
+                      verify=TLS) as api:
         stranger = approver(paygate, Merchant(api, "", api, other))
         fails(stranger.post(f"/v1/approval/{made['id']}/approve", json={}), 404, "payout_not_found")
         fails(stranger.post(f"/v1/approval/{made['id']}/reject", json={}), 404, "payout_not_found")

@@ -14,6 +14,7 @@ from tests.e2e.refunds.support import events_of, paid_intent, usdt_balance
 from tests.e2e.treasury.conftest import Merchant
 from tests.e2e.treasury.payout_support import available, verified_address, wait_payout
 from tests.e2e.treasury.test_addresses import create, fresh_address
+from tests.harness import TLS
 
 USDT = "USDT-ETH-TEST"
 
@@ -51,7 +52,7 @@ def test_twenty_concurrent_payouts_of_the_whole_balance_accept_exactly_one(chain
     key = shop.merchant["test"]["secret_key"]
 
     def one(_: int) -> httpx.Response:
-        with httpx.Client(base_url=str(shop.api.base_url), auth=(key, ""), timeout=60) as client:
+        with httpx.Client(base_url=str(shop.api.base_url), auth=(key, ""), timeout=60, verify=TLS) as client:
             return client.post("/v1/payouts", json=body)
 
     with ThreadPoolExecutor(20) as pool:

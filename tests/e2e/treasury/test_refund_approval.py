@@ -21,7 +21,7 @@ from tests.e2e.treasury.test_addresses import fresh_address
 from tests.e2e.treasury.test_payout_approval import approver, require
 from tests.e2e.treasury.test_payout_approval_threshold import approvers  # noqa: F401  (two approver keys)
 from tests.e2e.treasury.test_sweeps import wait_sweeps
-from tests.harness import Service
+from tests.harness import TLS, Service
 
 USDT = "USDT-ETH-TEST"
 # A hang guard, not a speed check: a payment, its sweep and a refund take a dozen scheduler passes.
@@ -116,7 +116,8 @@ def test_another_merchants_approver_cannot_see_or_decide_a_refund(
     sale, thief = swept_sale(chain, shop), fresh_address()
     refund = created(shop, sale["id"], "2", refund_address=thief)
     stranger = paygate.create_merchant("Stranger")
-    with httpx.Client(base_url=paygate.http_url, auth=(stranger["test"]["secret_key"], ""), timeout=60) as api:
+    with httpx.Client(base_url=paygate.http_url, auth=(stranger["test"]["secret_key"], ""), timeout=60,
+                      verify=TLS) as api:
         foreign = Merchant(api, stranger["test"]["treasury_address"], api, stranger)
         with approver(paygate, foreign) as theirs:
             fails(theirs.post(f"/v1/approval/{refund['id']}/approve", json={}), 404, "refund_not_found")
