@@ -36,9 +36,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlmodel import col, select
 
 from server.db import Database
+from server.db.sets import one_of
 from server.errors import Unavailable
 from server.events.convert import body as event_body
 from server.events.convert import to_proto as event_to_proto
@@ -159,10 +161,11 @@ async def claim(db: Database, now: int, box: SecretBox, limit: int = BATCH_SIZE,
         for row in rows:
             by_url.setdefault(row.url, []).append(row.id)
         for url, ids in by_url.items():  # one statement per endpoint URL, not one per attempt
-            await conn.execute(sa.update(d).where(d.c.id.in_(ids))
+            await conn.execute(sa.update(d).where(one_of(d.c.id, ids, postgres=db.is_postgres))
                                .values(locked_until=now + lease_for, lease=lease, url=url))
         event_ids = sorted({row.event_id for row in rows})
-        events = {ev.id: ev for ev in await session.exec(select(Event).where(col(Event.id).in_(event_ids)))}
+        events = {ev.id: ev for ev in await session.exec(
+            select(Event).where(one_of(col(Event.id), event_ids, postgres=db.is_postgres)))}
         pending = await pending_counts(session, event_ids)
         secrets_of: dict[str, tuple[str, ...]] = {}
         out: list[Claimed] = []
@@ -188,6 +191,28 @@ _RECORD = (
             locked_until=None)
 )
 
+# PostgreSQL: the same for a whole batch as one statement over arrays (`unnest`). Executed per row, the UPDATE was
+# most of the database's CPU per delivery: every row a statement of its own (bench/RESULTS.md, twelfth session).
+_OUTCOMES = sa.func.unnest(
+    sa.cast(sa.bindparam("ids"), ARRAY(sa.String)), sa.cast(sa.bindparam("statuses"), ARRAY(sa.String)),
+    sa.cast(sa.bindparam("http_statuses"), ARRAY(sa.Integer)), sa.cast(sa.bindparam("latencies"), ARRAY(sa.BigInteger)),
+    sa.cast(sa.bindparam("excerpts"), ARRAY(sa.String)), sa.cast(sa.bindparam("next_ats"), ARRAY(sa.BigInteger)),
+).table_valued("id", "status", "http_status", "latency_ms", "excerpt", "next_attempt_at").render_derived(name="outcome")
+_RECORD_ALL = (
+    sa.update(_TABLE).where(_TABLE.c.id == _OUTCOMES.c.id)
+    .values(status=_OUTCOMES.c.status, http_status=_OUTCOMES.c.http_status, latency_ms=_OUTCOMES.c.latency_ms,
+            response_excerpt=_OUTCOMES.c.excerpt, attempted_at=sa.bindparam("attempted_at"),
+            next_attempt_at=_OUTCOMES.c.next_attempt_at, locked_until=None)
+)
+
+
+def _record_all(updates: list[dict[str, Any]], now: int) -> tuple[sa.Update, dict[str, Any]]:
+    return _RECORD_ALL, {"ids": [u["b_id"] for u in updates], "statuses": [u["b_status"] for u in updates],
+                         "http_statuses": [u["b_http_status"] for u in updates],
+                         "latencies": [u["b_latency_ms"] for u in updates],
+                         "excerpts": [u["b_excerpt"] for u in updates],
+                         "next_ats": [u["b_next_attempt_at"] for u in updates], "attempted_at": now}
+
 
 async def record(db: Database, results: list[tuple[Claimed, Outcome]], now: int,
                  rand: random.Random | None = None) -> int:
@@ -202,9 +227,9 @@ async def record(db: Database, results: list[tuple[Claimed, Outcome]], now: int,
             sa.select(_TABLE.c.id, _TABLE.c.lease, _TABLE.c.status, _TABLE.c.attempt, _TABLE.c.window_start,
                       _TABLE.c.event_id, _TABLE.c.endpoint_id, _TABLE.c.merchant_id, _TABLE.c.object_id,
                       _TABLE.c.event_sort_key, _TABLE.c.url)
-            .where(_TABLE.c.id.in_([item.delivery_id for item, _ in results]))
+            .where(one_of(_TABLE.c.id, [item.delivery_id for item, _ in results], postgres=db.is_postgres))
             .with_for_update())}
-        updates: list[dict[str, object]] = []
+        updates: list[dict[str, Any]] = []
         for item, outcome in results:
             row = rows.get(item.delivery_id)
             if row is None or row.status != DeliveryStatus.PENDING or row.lease != item.lease:
@@ -219,7 +244,9 @@ async def record(db: Database, results: list[tuple[Claimed, Outcome]], now: int,
                     id=new_id("evtd"), event_id=row.event_id, endpoint_id=row.endpoint_id,
                     merchant_id=row.merchant_id, object_id=row.object_id, event_sort_key=row.event_sort_key,
                     attempt=row.attempt + 1, due_at=next_at, window_start=row.window_start, url=row.url))
-        if updates:
+        if updates and db.is_postgres:
+            await conn.execute(*_record_all(updates, now))
+        elif updates:
             await conn.execute(_RECORD, updates)
     return len(updates)
 

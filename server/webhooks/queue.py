@@ -11,6 +11,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.clock import now_of
 from server.db.prepared import Prepared
+from server.db.sets import on_postgres, one_of
 from server.events.models import Event
 from server.ids import new_id
 from server.paging import Page, newest_first
@@ -104,9 +105,13 @@ async def pending_counts(session: AsyncSession, event_ids: list[str]) -> dict[st
     """`pending_webhooks` of each event: its deliveries not yet answered with a 2xx and still to be tried."""
     if not event_ids:
         return {}
+    # The status is counted, not filtered on: a `status = 'pending'` condition lets PostgreSQL's planner, with
+    # statistics older than a fast-growing backlog, walk a partial index of every pending attempt instead of looking
+    # up the events (5.7 ms against 0.2 ms for a claim's 100 events, bench/RESULTS.md twelfth session).
+    pending = sa.func.count().filter(col(Delivery.status) == DeliveryStatus.PENDING)
     rows = await session.exec(
-        select(Delivery.event_id, sa.func.count()).where(col(Delivery.event_id).in_(event_ids),
-                                                         col(Delivery.status) == DeliveryStatus.PENDING)
+        select(Delivery.event_id, pending)
+        .where(one_of(col(Delivery.event_id), event_ids, postgres=on_postgres(session)))
         .group_by(col(Delivery.event_id)))
     return {event_id: int(n) for event_id, n in rows}
 

@@ -86,3 +86,20 @@ def test_migration_0027_names_the_product_of_every_link_purchase_that_still_hold
         found = dict(conn.execute(sa.text("SELECT id, link_product_id FROM payment_intents")).all())
     engine.dispose()
     assert found == {"pi_open": "prod_1", "pi_partly_paid": "prod_1", "pi_ended": None, "pi_not_a_purchase": None}
+
+
+def test_migration_0028_leaves_room_on_postgresql_delivery_pages_for_updated_rows(tmp_path: Path) -> None:
+    """A claim's lease update stays on the row's page (HOT) rather than adding an entry to every index."""
+    from tests.harness import create_database, drop_database
+
+    url = create_database("postgresql", tmp_path)
+    try:
+        migrate.upgrade(url, "0027")
+        migrate.upgrade(url)
+        engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
+        with engine.connect() as conn:
+            options = conn.execute(sa.text("SELECT reloptions FROM pg_class WHERE relname = 'event_deliveries'"))
+            assert options.scalar_one() == ["fillfactor=70"]
+        engine.dispose()
+    finally:
+        drop_database(url)
