@@ -191,8 +191,8 @@ _RECORD = (
             locked_until=None)
 )
 
-# PostgreSQL: the same for a whole batch as one statement over arrays (`unnest`). Executed per row, the UPDATE was
-# most of the database's CPU per delivery: every row a statement of its own (bench/RESULTS.md, twelfth session).
+# PostgreSQL: the same for a whole batch as one statement over arrays (`unnest`), where an executemany sends one
+# statement per row (a batch holds up to RECORD_BATCH outcomes; each statement is a message and an execution).
 _OUTCOMES = sa.func.unnest(
     sa.cast(sa.bindparam("ids"), ARRAY(sa.String)), sa.cast(sa.bindparam("statuses"), ARRAY(sa.String)),
     sa.cast(sa.bindparam("http_statuses"), ARRAY(sa.Integer)), sa.cast(sa.bindparam("latencies"), ARRAY(sa.BigInteger)),
