@@ -11,7 +11,6 @@ import secrets
 import shutil
 import signal
 import socket
-import ssl
 import subprocess
 import sys
 import tempfile
@@ -29,11 +28,12 @@ from server.config import load_settings
 from server.rails.evm import devchain, solidity
 from server.rails.evm.devchain import DevChain
 from server.rails.evm.solidity import Compiled
+from server.tls import client_context
 from server.wallet.hd import new_mnemonic
 
 # One TLS context for every test client: httpx builds a new one per client by loading certifi's CA bundle, about 40 ms
 # of CPU, which was a quarter of a test process's CPU (the suite's clients talk plain HTTP on loopback anyway).
-TLS = ssl.create_default_context()
+TLS = client_context()  # the server's own shared one
 
 PG_ADMIN_URL = os.environ.get("PAYGATE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 TEST_NETWORKS = """

@@ -12,14 +12,14 @@ from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.clock import now_of
+from server.db.sets import on_postgres
 from server.rails.base import KeyScheme
 from server.wallet.keys import Keys
 from server.wallet.models import WalletAccount, WalletCounter
 
 
 def _insert(session: AsyncSession, table: sa.Table) -> postgresql.Insert | sqlite.Insert:
-    dialect = session.get_bind().dialect.name
-    return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
+    return (postgresql.insert if on_postgres(session) else sqlite.insert)(table)
 
 
 async def _next_account_number(session: AsyncSession) -> int:

@@ -40,6 +40,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.assets.catalogue import Asset, Catalogue, Network
 from server.db import Database
+from server.db.sets import on_postgres
 from server.ids import new_id
 from server.rails.base import (
     Outcome,
@@ -150,7 +151,7 @@ class EvmPayouts:
         # scheduler processes) would otherwise both find none and both insert it, one failing on the key. This way
         # the second one's insert waits for the first's commit, does nothing, and its lock waits likewise.
         table = TreasuryNonce.__table__  # type: ignore[attr-defined]
-        insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+        insert = postgresql.insert if on_postgres(session) else sqlite.insert
         await session.exec(insert(table).values(network=self.network.id, address=address, next_nonce=0)
                            .on_conflict_do_nothing(index_elements=["network", "address"]))
         row = await session.get(TreasuryNonce, (self.network.id, address), with_for_update=True,
