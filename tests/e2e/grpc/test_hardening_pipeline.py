@@ -90,9 +90,15 @@ def test_health_checking_stays_open(tmp_path):
 
 
 def _logged_request_ids(service, sent: str, channel, grpc_auth) -> bool:
+    def access_lines() -> int:
+        return service.log().count('"msg": "rpc"')
+
     stub = customers_pb2_grpc.CustomerServiceStub(channel)
+    before = access_lines()
     stub.ListCustomers(pb.ListCustomersRequest(), metadata=[*grpc_auth, ("x-request-id", sent)])
-    time.sleep(0.3)  # the log line is written as the call ends
+    deadline = time.monotonic() + 10  # the line is written as the call ends, after the answer
+    while access_lines() == before and time.monotonic() < deadline:
+        time.sleep(0.05)
     return f'"request_id": "{sent}"' in service.log()
 
 

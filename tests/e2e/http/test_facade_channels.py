@@ -9,6 +9,7 @@ with `pytest --facade-channel both`.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -103,16 +104,24 @@ def test_idempotent_replays_are_byte_identical_through_either_facade(pair: tuple
     assert status >= 400 and json.loads(body)["code"] == status
 
 
-def _lines_of(svc: Service, request_id: str) -> list[dict[str, Any]]:
-    lines = []
-    for text in svc.log().splitlines():
-        try:
-            entry = json.loads(text)
-        except ValueError:
-            continue
-        if entry.get("request_id") == request_id and entry.get("msg") in ("http", "rpc"):
-            lines.append(entry)
-    return lines
+def _lines_of(svc: Service, request_id: str, count: int) -> list[dict[str, Any]]:
+    """The access lines of one request, once `count` of them are written or 10 s have passed.
+
+    The facade writes its line after the answer has gone out, so the client can read the log first.
+    """
+    deadline = time.monotonic() + 10
+    while True:
+        lines = []
+        for text in svc.log().splitlines():
+            try:
+                entry = json.loads(text)
+            except ValueError:
+                continue
+            if entry.get("request_id") == request_id and entry.get("msg") in ("http", "rpc"):
+                lines.append(entry)
+        if len(lines) >= count or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.05)
 
 
 def test_a_request_answered_in_process_writes_one_access_log_line_with_its_rpc(
@@ -122,7 +131,7 @@ def test_a_request_answered_in_process_writes_one_access_log_line_with_its_rpc(
     for svc, rid in zip(pair, ("one-line-local", "one-line-loopback"), strict=True):
         with httpx.Client(base_url=svc.http_url, timeout=30, verify=TLS) as client:
             ok(client.post("/v1/customers", headers={**auth, "X-Request-Id": rid}, json={"name": "Logged"}))
-    local, loopback = _lines_of(pair[0], "one-line-local"), _lines_of(pair[1], "one-line-loopback")
+    local, loopback = _lines_of(pair[0], "one-line-local", 1), _lines_of(pair[1], "one-line-loopback", 2)
     assert [(e["msg"], e["status"], e["method"], e["code"], e["merchant"]) for e in local] == [
         ("http", 200, "/paygate.v1.CustomerService/CreateCustomer", "OK", merchant["merchant_id"])]
     # Over the loopback channel the gRPC server logs its call itself.
