@@ -17,6 +17,7 @@ from server.chains.models import NetworkCursor, WatchedAddress
 from server.clock import now_of
 from server.errors import MissingParameter, invalid
 from server.ids import new_id
+from server.invoices.states import Status as InvoiceStatus
 from server.payment_intents.aggregate import Loaded
 from server.payment_intents.env import Env
 from server.payment_intents.models import CRYPTO, Charge
@@ -33,12 +34,27 @@ ASSET_FIELD = "payment_method_options.crypto.asset_id"
 WATCH_GRACE_SECONDS = 24 * 3600
 
 
+# An invoice in any other status is closed (paid, void, uncollectible): its intent takes no new attempt.
+_INVOICE_PAYABLE = frozenset({InvoiceStatus.DRAFT, InvoiceStatus.OPEN})
+
+
+def closed_invoice(loaded: Loaded) -> str:
+    """The status of the closed invoice the intent pays, which asks for no more money; '' if none is closed."""
+    invoice = loaded.invoice
+    return invoice.status if invoice is not None and invoice.status not in _INVOICE_PAYABLE else ""
+
+
 def check_open(loaded: Loaded, now: int) -> None:
-    """A new attempt needs an intent that still takes payments and has not expired."""
+    """A new attempt needs an intent that still takes payments, has not expired, and, if it pays an invoice, whose
+    invoice is not closed. An invoice closed while its intent is PartialPaid leaves the intent as it is (it cannot
+    be canceled after confirmed funds, DESIGN §4; server/subscriptions/closing.py): what arrived stays refundable,
+    but no attempt, new or shown again, asks the payer for more."""
     intent = loaded.intent
     if intent.status not in OPEN_FOR_PAYMENT or intent.expired_at <= now:
         state = intent.status if intent.expired_at > now else f"{intent.status} (expired)"
         raise UnexpectedState(state, "open_a_payment_attempt")
+    if closed := closed_invoice(loaded):
+        raise UnexpectedState(f"{intent.status} (its invoice is {closed})", "open_a_payment_attempt")
 
 
 def payable_asset(env: Env, asset_id: str, livemode: bool, field: str = ASSET_FIELD) -> Asset:

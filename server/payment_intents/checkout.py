@@ -16,11 +16,11 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server.cards.accounts import Cards
 from server.clock import now_of
 from server.errors import Conflict, NotFound, Unauthenticated
-from server.payment_intents import service, settle
+from server.payment_intents import attempts, service, settle
 from server.payment_intents.aggregate import Loaded, load_one
 from server.payment_intents.convert import public_view, to_proto
 from server.payment_intents.env import Env
-from server.payment_intents.states import Status, UnexpectedState
+from server.payment_intents.states import OPEN_FOR_PAYMENT, Status, UnexpectedState
 from server.rpc.auth import Authenticator
 from server.rpc.context import Caller
 
@@ -64,11 +64,14 @@ def answer(env: Env, loaded: Loaded, trusted: bool, now: int | None = None) -> p
 
 
 def check_viewable(loaded: Loaded, now: int) -> None:
-    """The page shows an intent until it is canceled or has expired unpaid; a paid one stays visible."""
+    """The page shows an intent until it is canceled or has expired unpaid, or, still open for payment, the invoice
+    it pays was closed (the page would show the deposit address again); a paid one stays visible."""
     intent = loaded.intent
     if intent.status == Status.CANCELED or (intent.status == Status.REQUIRES_PAYMENT_METHOD
                                             and intent.expired_at <= now):
         raise CheckoutUnusable("the payment session has expired or was canceled")
+    if intent.status in OPEN_FOR_PAYMENT and (closed := attempts.closed_invoice(loaded)):
+        raise CheckoutUnusable(f"the invoice this payment is for is {closed}")
 
 
 async def choose(session: AsyncSession, env: Env, loaded: Loaded, request: pb.UpdateCheckoutPaymentIntentRequest,

@@ -10,9 +10,11 @@ cancel (its rules, its `payment_intent.canceled`), so its payment_url answers 40
                                                               (`RECHECK_SECONDS`); its payment pays it if it
                                                               succeeds; once it failed the invoice is closed and
                                                               its intent canceled
-    PartialPaid, or funds the    409 invoice_not_open         closed; the intent keeps what arrived (refundable)
-    intent cannot be canceled                                 and any money it still takes never pays the invoice
-    with (frozen by AML)                                      (lifecycle.on_event pays open invoices only)
+    PartialPaid, or funds the    409 invoice_not_open         closed; the intent keeps what arrived (refundable),
+    intent cannot be canceled                                 opens no new attempt and its page shows the session
+    with (frozen by AML)                                      ended (attempts.closed_invoice); money still sent
+                                                              to an open quote never pays the invoice
+                                                              (lifecycle.on_event pays open invoices only)
     Success, Refunded            409 invoice_not_open         left to its payment, which paid it
 
 Dunning waits the same way (server/subscriptions/renewal.py): while the outstanding invoice's payment is under way
