@@ -16,6 +16,7 @@ from server import state_machine
 from server.chains.models import TransferStatus
 from server.clock import now_of
 from server.customers import totals as customer_totals
+from server.db.engine import hooks_of
 from server.events import outbox
 from server.payment_intents import convert, totals
 from server.payment_intents.aggregate import Loaded, load_one
@@ -26,6 +27,10 @@ from server.products import stock
 from server.rates.quotes import round_down
 
 FAILED_EVENT = "payment_intent.payment_failed"
+# Hooks run, in the transaction of the move, with (session, intent) when a payment under way stopped unpaid (the
+# intent left Processing for RequiresPaymentMethod: AML rejected its funds, a re-organisation dropped them, its
+# card was declined), so that what waited on that payment goes on now rather than at its next look.
+PAYMENT_STOPPED = "payment_intents.payment_stopped"
 
 
 async def lock(session: AsyncSession, intent_id: str) -> PaymentIntent | None:
@@ -57,6 +62,9 @@ async def move(session: AsyncSession, env: Env, loaded: Loaded, event: Event, **
         await stock.consume(session, intent)  # and what it bought leaves the stock (server/products/stock.py)
     if type_ := EVENT_TYPES.get(Status(intent.status)):
         await record(session, env, loaded, type_, before)
+    if was == Status.PROCESSING and intent.status == Status.REQUIRES_PAYMENT_METHOD:
+        for hook in hooks_of(session).of(PAYMENT_STOPPED):
+            await hook(session, intent)
 
 
 def _decimals(env: Env, asset_id: str) -> int:

@@ -9,7 +9,9 @@ cancel (its rules, its `payment_intent.canceled`), so its payment_url answers 40
     Processing (money moving)    409 invoice_not_open         waits: the invoice stays open and is looked at again
                                                               (`RECHECK_SECONDS`); its payment pays it if it
                                                               succeeds; once it failed the invoice is closed and
-                                                              its intent canceled
+                                                              its intent canceled, at the scheduler's next pass
+                                                              (the failure makes the close due at once:
+                                                              lifecycle.on_payment_stopped)
     PartialPaid, or funds the    409 invoice_not_open         closed; the intent keeps what arrived (refundable),
     intent cannot be canceled                                 opens no new attempt and its page shows the session
     with (frozen by AML)                                      ended (attempts.closed_invoice); money still sent

@@ -177,3 +177,22 @@ async def on_event(session: AsyncSession, event: EventRow) -> None:
             await invoice_paid(session, sub, inv, now)
     elif inv.billing_reason == "subscription_create" and sub.status == Status.INCOMPLETE:
         await first_payment_lapsed(session, sub, inv, now)
+
+
+async def on_payment_stopped(session: AsyncSession, intent: PaymentIntent) -> None:
+    """The payment of an invoice that an ended subscription (or a `void` pause) left open for it stopped unpaid: the
+    close that waited on it (server/subscriptions/closing.py) falls due now instead of at its next look, so that the
+    invoice takes no new payment for longer than the scheduler's next pass. Dunning's looks keep their times: they
+    are its schedule as well as its waits."""
+    inv = (await session.exec(select(Invoice).where(Invoice.payment_intent_id == intent.id))).first()
+    if inv is None or inv.status != InvoiceStatus.OPEN or inv.next_payment_attempt is None:
+        return
+    sub = await locks.subscription(session, inv.subscription_id)  # after the intent: the lock order (locks.py)
+    if sub is None or not billing.closes_waiting(sub):
+        return
+    now = sub.time_at(now_of(session))
+    if inv.next_payment_attempt > now:
+        inv.next_payment_attempt = now
+        session.add(inv)
+        await billing.refresh_due(session, sub)
+        session.add(sub)

@@ -1,11 +1,13 @@
 """Subscriptions' part of the composition root: the outbox subscriber that moves subscriptions when their intents
-move (in the event's transaction), and the renewal job on the wall clock."""
+move (in the event's transaction), the hook that brings forward a close waiting on a payment that stopped, and the
+renewal job on the wall clock."""
 
 from __future__ import annotations
 
 import logging
 
 from server.events import outbox
+from server.payment_intents import settle
 from server.runtime import Runtime
 from server.subscriptions import lifecycle, renewal
 from server.subscriptions.servicer import collector_of
@@ -22,4 +24,5 @@ async def renew_subscriptions(rt: Runtime) -> None:
 
 def register(rt: Runtime) -> None:
     outbox.subscribe(rt.db, lifecycle.on_event)
+    rt.db.hooks.add(settle.PAYMENT_STOPPED, lifecycle.on_payment_stopped)
     rt.add_job("renew_subscriptions", renew_subscriptions, renewal.INTERVAL_SECONDS)
