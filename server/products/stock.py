@@ -3,7 +3,10 @@
 A variant with an `inventory_quantity` is tracked; one without is never limited and never counted.
 
 * **Held:** a payment intent created from a payment link holds the tracked units it bought (its `link_snapshot`
-  items) while it is open: RequiresPaymentMethod, Processing or PartialPaid. Nothing is written to hold them: what
+  items) while it is open: Processing (money moving), or RequiresPaymentMethod or PartialPaid until its
+  `expired_at`. Past it the intent takes no new attempt, so its units are for sale again, partly paid or not (what
+  it received stays refundable); a payment already under way keeps them until it is decided, and a top-up that was
+  on its way at expiry still completes the sale (see "never refused"). Nothing is written to hold them: what
   is held is derived from the intent rows each time, so a hold cannot leak (a crash between two writes cannot leave
   one behind) and ends by itself when its intent is canceled, expires (the expiry job) or is refunded while
   partially paid. It is read from the intent's own snapshot, not through its link, so deleting the link ends no
@@ -35,14 +38,20 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from server.clock import now_of
 from server.payment_intents.models import PaymentIntent
 from server.payment_intents.states import Status
 from server.products.models import ProductVariant
 
 log = logging.getLogger("paygate.products")
 
-# The intent statuses in which a purchase still holds its units: it may yet be paid.
-HOLDING = (Status.REQUIRES_PAYMENT_METHOD, Status.PROCESSING, Status.PARTIAL_PAID)
+# The intent statuses in which a purchase still holds its units: it may yet be paid (the first two until expiry).
+HOLDING = (Status.REQUIRES_PAYMENT_METHOD, Status.PARTIAL_PAID, Status.PROCESSING)
+
+
+def _holding(now: int) -> sa.ColumnElement[bool]:
+    status = col(PaymentIntent.status)
+    return status.in_(HOLDING) & ((status == Status.PROCESSING) | (col(PaymentIntent.expired_at) > now))
 
 
 def bought(snapshot: Mapping[str, Any] | None) -> Counter[str]:
@@ -75,7 +84,7 @@ async def held(session: AsyncSession, variant_ids: Iterable[str]) -> Counter[str
     products = select(ProductVariant.product_id).where(col(ProductVariant.id).in_(sorted(wanted)))
     snapshots = await session.exec(
         select(PaymentIntent.link_snapshot).where(col(PaymentIntent.link_product_id).in_(products),
-                                                  col(PaymentIntent.status).in_(HOLDING)))
+                                                  _holding(now_of(session))))
     out: Counter[str] = Counter()
     for snapshot in snapshots:
         out.update({vid: n for vid, n in bought(snapshot).items() if vid in wanted})

@@ -135,6 +135,22 @@ def test_closed_purchases_hold_nothing(url: str) -> None:
     assert with_merchant(url, work) == {SHIRT: 6}
 
 
+def test_an_expired_purchase_holds_nothing_unless_its_payment_is_under_way(url: str) -> None:
+    """Past its expiry an intent takes no new attempt: partly paid or unpaid, its units are for sale again (the
+    expiry job cancels the unpaid one later). A payment under way keeps its hold until it is decided."""
+    def expired(intent: PaymentIntent) -> PaymentIntent:
+        intent.expired_at = 1
+        return intent
+
+    async def work(db: Database) -> Any:
+        await _shop(db, 9, expired(purchase("pi_unpaid", 1)), expired(purchase("pi_part", 2, Status.PARTIAL_PAID)),
+                    expired(purchase("pi_seen", 4, Status.PROCESSING)))
+        async with db.read() as s:
+            return await stock.held(s, [SHIRT])
+
+    assert with_merchant(url, work) == {SHIRT: 4}
+
+
 def test_concurrent_sales_lose_no_update(url: str) -> None:
     async def work(db: Database) -> int | None:
         await _shop(db, 5, purchase("pi_a", 2, Status.SUCCESS), purchase("pi_b", 2, Status.SUCCESS))
