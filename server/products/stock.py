@@ -8,7 +8,7 @@ A variant with an `inventory_quantity` is tracked; one without is never limited 
   it received stays refundable); a payment already under way keeps them until it is decided, and a top-up that was
   on its way at expiry still completes the sale (see "never refused"). Nothing is written to hold them: what
   is held is derived from the intent rows each time, so a hold cannot leak (a crash between two writes cannot leave
-  one behind) and ends by itself when its intent is canceled, expires (the expiry job) or is refunded while
+  one behind) and ends by itself when its intent is canceled, reaches its expiry or is refunded while
   partially paid. It is read from the intent's own snapshot, not through its link, so deleting the link ends no
   hold. A shopper who edits their order on the hosted page replaces their own checkout, which ends its hold if
   nothing was paid to it yet (server/checkout/service.py). Units left to sell = `inventory_quantity` - held.
