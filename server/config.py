@@ -124,6 +124,10 @@ class Settings:
     # mail_dir instead (development and `make run`).
     # Lifetime of a crypto quote (and the time a shopper has to send the amount at its rate).
     quote_seconds: int = 1800
+    # How long after a quote lapsed a transfer still pays at its rate: one broadcast just before may be mined a
+    # little later (a couple of blocks and a watcher pass). Longer hands the payer a free option on the price. Kept
+    # on each charge when it is opened, so a change applies to new quotes only.
+    quote_grace_seconds: int = 30
     smtp_url: str = ""
     # Where the `stripe` library sends provider_a calls (DESIGN §9): empty for Stripe's own API; localstripe's URL in
     # the tests and `make run`.
@@ -184,6 +188,7 @@ _ENV = {
     "PAYGATE_ENCRYPTION_KEY": "encryption_key",
     "PAYGATE_SMTP_URL": "smtp_url",
     "PAYGATE_QUOTE_SECONDS": "quote_seconds",
+    "PAYGATE_QUOTE_GRACE_SECONDS": "quote_grace_seconds",
     "PAYGATE_DATABASE_POOL_SIZE": "database_pool_size",
     "PAYGATE_PROVIDER_A_API_BASE": "provider_a_api_base",
     "PAYGATE_MAIL_FROM": "mail_from",
@@ -385,10 +390,12 @@ def _mail(raw: dict[str, object]) -> dict[str, object]:
     if "@" not in mail_from:
         raise ConfigError(f"mail_from {mail_from!r}: expected an address, e.g. shop <no-reply@example.com>")
     quote_seconds = _whole(raw, "quote_seconds", Settings.quote_seconds, 5, 24 * 3600)
+    quote_grace = _whole(raw, "quote_grace_seconds", Settings.quote_grace_seconds, 0, 3600)
     gateway = str(raw.get("sms_email_gateway", "")).strip().lower()
     if gateway and not _DOMAIN.fullmatch(gateway):
         raise ConfigError(f"sms_email_gateway {gateway!r}: expected a domain, e.g. sms.example.net")
     return {"smtp_url": smtp_url, "mail_from": mail_from, "quote_seconds": quote_seconds,
+            "quote_grace_seconds": quote_grace,
             "mail_dir": Path(str(raw.get("mail_dir") or Settings.mail_dir)), "sms_email_gateway": gateway}
 
 

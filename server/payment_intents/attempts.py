@@ -145,7 +145,7 @@ async def open_crypto(session: AsyncSession, env: Env, loaded: Loaded, asset_id:
                     livemode=intent.livemode, payment_method_type=CRYPTO, asset_id=asset.id, network=asset.network,
                     amount=q.amount, exchange_rate=q.exchange_rate, deposit_address=address, address_index=index,
                     permanent_deposit_id=deposit.id if deposit else None, quote_expires_at=q.expires_at,
-                    status=ChargeStatus.PENDING, created=now)
+                    quote_grace_seconds=env.settings.quote_grace_seconds, status=ChargeStatus.PENDING, created=now)
     session.add(charge)
     await session.flush()
     await watch(session, network=asset.network, address=address, owner_id=deposit.id if deposit else charge.id,

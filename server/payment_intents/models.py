@@ -97,6 +97,9 @@ class Charge(SQLModel, table=True):
     address_index: int = Field(sa_type=sa.BigInteger)
     permanent_deposit_id: str | None = Field(default=None, max_length=40, index=True)
     quote_expires_at: int = Field(sa_type=sa.BigInteger)
+    # A transfer arriving this long after the quote lapsed still pays at its rate (settings.quote_grace_seconds
+    # when the charge was opened; 30 for charges opened before it was a setting).
+    quote_grace_seconds: int = Field(default=30, sa_column_kwargs={"server_default": "30"})
     status: str = Field(default=ChargeStatus.PENDING, max_length=20)
     amount_captured: Decimal = _money()
     frozen_amount: Decimal = _money()

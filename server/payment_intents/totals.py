@@ -17,11 +17,6 @@ def units(t: ChainTransfer) -> Decimal:
     return Decimal(t.amount_base).scaleb(-t.decimals)
 
 
-# A transfer broadcast just before its quote lapsed may be mined a little later: a couple of blocks (and a watcher pass,
-# for one known only by its first sight). Longer would hand the payer a free option on the price.
-QUOTE_GRACE_SECONDS = 30
-
-
 def arrival_time(t: ChainTransfer) -> int:
     """When the transfer arrived, as far as a quote is concerned: its block's timestamp when that is earlier than the
     watcher's first sight of it (`created_at`), else that first sight.
@@ -40,10 +35,10 @@ def arrival_time(t: ChainTransfer) -> int:
 
 
 def within_quote(charge: Charge, t: ChainTransfer, priced_in: str = "") -> bool:
-    """Whether the transfer arrived (`arrival_time`) while the charge's quote held, grace included (its rate is the
-    price the payer was given until then, and no longer). A charge in the intent's own currency (`priced_in`) has no
-    rate to go stale: 1 USDT pays 1 USDT whenever it arrives."""
-    return charge.asset_id == priced_in or arrival_time(t) <= charge.quote_expires_at + QUOTE_GRACE_SECONDS
+    """Whether the transfer arrived (`arrival_time`) while the charge's quote held, its grace included (its rate is
+    the price the payer was given until then, and no longer). A charge in the intent's own currency (`priced_in`) has
+    no rate to go stale: 1 USDT pays 1 USDT whenever it arrives."""
+    return charge.asset_id == priced_in or arrival_time(t) <= charge.quote_expires_at + charge.quote_grace_seconds
 
 
 def counts_toward(charge: Charge, t: ChainTransfer, paid_asset_id: str = "", priced_in: str = "") -> bool:

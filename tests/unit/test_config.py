@@ -288,6 +288,14 @@ def test_quote_seconds_defaults_to_thirty_minutes_and_is_bounded():
     assert one_line_error({"PAYGATE_QUOTE_SECONDS": "soon"}).startswith("quote_seconds")
 
 
+def test_quote_grace_seconds_defaults_to_thirty_seconds_and_is_bounded():
+    assert load_settings({}).quote_grace_seconds == 30
+    assert load_settings({"PAYGATE_QUOTE_GRACE_SECONDS": "0"}).quote_grace_seconds == 0
+    assert load_settings({"PAYGATE_QUOTE_GRACE_SECONDS": "600"}).quote_grace_seconds == 600
+    for bad in ("3601", "-1", "soon", "٣٠"):
+        assert one_line_error({"PAYGATE_QUOTE_GRACE_SECONDS": bad}).startswith("quote_grace_seconds"), bad
+
+
 def test_quote_seconds_in_digits_other_than_ascii_are_refused_in_one_line():
     # int() reads full-width and Arabic-Indic digits; an operator's typo in them must not become a quote's lifetime.
     for bad in ("\uff16\uff10", "\u0666\u0660", "1_800", "+60"):  # full-width 60, Arabic-Indic 60

@@ -103,3 +103,28 @@ def test_migration_0028_leaves_room_on_postgresql_delivery_pages_for_updated_row
         engine.dispose()
     finally:
         drop_database(url)
+
+
+def _insert_charge_as_old_code_does(conn: sa.Connection, charge_id: str) -> None:
+    """A charge row naming every column but `quote_grace_seconds` (dummy values: only that column is looked at)."""
+    values: dict[str, object] = {}
+    for column in sa.inspect(conn).get_columns("charges"):
+        if column["name"] != "quote_grace_seconds":
+            values[column["name"]] = 0 if isinstance(column["type"], (sa.Integer, sa.Numeric, sa.Boolean)) else "x"
+    values["id"] = charge_id
+    conn.execute(sa.text(f"INSERT INTO charges ({', '.join(values)}) VALUES ({', '.join(':' + k for k in values)})"),
+                 values)
+
+
+def test_migration_0029_keeps_the_30_s_grace_of_charges_opened_before_it_and_by_old_code(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    migrate.upgrade(url, "0028")
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        _insert_charge_as_old_code_does(conn, "ch_before")
+    migrate.upgrade(url)
+    with engine.begin() as conn:
+        _insert_charge_as_old_code_does(conn, "ch_old_code")  # a process not yet deployed, during a rolling deploy
+        found = dict(conn.execute(sa.text("SELECT id, quote_grace_seconds FROM charges")).all())
+    engine.dispose()
+    assert found == {"ch_before": 30, "ch_old_code": 30}

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from server.payment_intents.totals import QUOTE_GRACE_SECONDS
+from server.config import Settings
 from tests.chain import Chain
 from tests.e2e.paid_on_chain.conftest import DENIED_PAYER, mnemonic_for
 from tests.e2e.paid_on_chain.test_paid_on_chain import PAYER, base_units, open_intent, transactions, wait_for
@@ -80,13 +80,13 @@ def test_a_payment_mined_before_its_quote_expired_counts_when_the_watcher_sees_i
                                 base_units(quote["amount"], quote["decimals"]))
         assert mined_at(chain, sent.block_number) <= quote["expired_at"]
         # When paygate wakes up, its clock is a minute past the quote's expiry and grace.
-        offset.set(quote["expired_at"] + QUOTE_GRACE_SECONDS + 60 - int(time.time()))
+        offset.set(quote["expired_at"] + Settings.quote_grace_seconds + 60 - int(time.time()))
     finally:
         paygate.process.send_signal(signal.SIGCONT)
     chain.mine(3)
     paid = screened(shop, intent_id, sent.tx_hash)
     [tx] = transactions(paid)
-    assert tx["created_at"] > quote["expired_at"] + QUOTE_GRACE_SECONDS  # first seen after the grace
+    assert tx["created_at"] > quote["expired_at"] + Settings.quote_grace_seconds  # first seen after the grace
     assert (paid["status"], paid["unexpected_funds"]) == ("Success", [])
     assert Decimal(paid["payment_details"]["amount_captured"]["amount"]) == Decimal(quote["amount"])
 
@@ -96,11 +96,11 @@ def test_a_payment_mined_after_its_quote_and_grace_expired_does_not_count(
     # The intent is opened on a clock behind by the quote's life, its grace and a minute: its quote has lapsed,
     # grace included, a minute before the wall clock's now, when the payment is mined.
     quote_seconds = 1800  # the default PAYGATE_QUOTE_SECONDS
-    offset.set(-(quote_seconds + QUOTE_GRACE_SECONDS + 60))
+    offset.set(-(quote_seconds + Settings.quote_grace_seconds + 60))
     intent_id, quote = open_intent(shop, USDT)
     offset.set(0)
     sent = chain.send_token("USDT", PAYER, quote["deposit_address"], base_units(quote["amount"], quote["decimals"]))
-    assert mined_at(chain, sent.block_number) > quote["expired_at"] + QUOTE_GRACE_SECONDS
+    assert mined_at(chain, sent.block_number) > quote["expired_at"] + Settings.quote_grace_seconds
     chain.mine(3)
     late = screened(shop, intent_id, sent.tx_hash)
     assert late["status"] == "RequiresPaymentMethod" and transactions(late) == []

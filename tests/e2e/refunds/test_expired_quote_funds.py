@@ -8,14 +8,15 @@ import time
 from decimal import Decimal
 from typing import Any
 
-from server.payment_intents.totals import QUOTE_GRACE_SECONDS
 from tests.chain import Chain
 from tests.conftest import ok
 from tests.e2e.paid_on_chain.test_paid_on_chain import base_units, open_intent, transactions, wait_for
 from tests.e2e.refunds.conftest import Shop
 from tests.e2e.refunds.support import PAYER, another_sale, created, finished, fund_treasury, usdt_balance
 
-EXTRA_ENV = {"PAYGATE_QUOTE_SECONDS": "5"}  # read by this module's paygate fixture: quotes lapse in seconds
+# Read by this module's paygate fixture: quotes lapse in seconds, and so does their grace.
+GRACE_SECONDS = 2
+EXTRA_ENV = {"PAYGATE_QUOTE_SECONDS": "5", "PAYGATE_QUOTE_GRACE_SECONDS": str(GRACE_SECONDS)}
 USDT = "USDT-ETH-TEST"
 
 
@@ -23,7 +24,7 @@ def _paid_after_the_quote_expired(chain: Chain, shop: Shop) -> tuple[dict[str, A
     """A 10.50 USD intent whose USDT quote lapsed (grace included) before the payer sent the quoted amount: the
     intent once the transfer is confirmed and screened, the transfer's hash, the quoted amount."""
     intent_id, quote = open_intent(shop.api, USDT, "10.50")
-    time.sleep(max(0.0, quote["expired_at"] + QUOTE_GRACE_SECONDS + 2 - time.time()))
+    time.sleep(max(0.0, quote["expired_at"] + GRACE_SECONDS + 2 - time.time()))
     sent = chain.send_token("USDT", PAYER, quote["deposit_address"], base_units(quote["amount"], quote["decimals"]))
     chain.mine(3)
     seen = wait_for(shop.api, intent_id, lambda i: any(

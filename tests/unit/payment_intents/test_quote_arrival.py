@@ -10,7 +10,7 @@ from server.payment_intents.models import Charge
 from tests.unit.payment_intents.test_totals import ETH, _charge, _transfer
 
 EXPIRES = 1_800_000_000
-LATE = EXPIRES + totals.QUOTE_GRACE_SECONDS + 1
+LATE = EXPIRES + _charge(ETH).quote_grace_seconds + 1
 
 
 def _charge_expiring() -> Charge:

@@ -44,7 +44,7 @@ def test_only_other_assets_leave_the_charge_with_nothing_seen() -> None:
 def _late(charge: Charge) -> ChainTransfer:
     """A transfer first seen well after the charge's quote lapsed."""
     late = _transfer(charge.asset_id, 10**15, 18)
-    late.created_at = charge.quote_expires_at + totals.QUOTE_GRACE_SECONDS + 1
+    late.created_at = charge.quote_expires_at + charge.quote_grace_seconds + 1
     return late
 
 
@@ -57,8 +57,21 @@ def test_a_transfer_first_seen_after_its_quote_lapsed_does_not_count() -> None:
 def test_a_transfer_first_seen_within_the_grace_after_its_quote_counts() -> None:
     charge = _charge(ETH)
     on_time = _transfer(ETH, 10**15, 18)
-    on_time.created_at = charge.quote_expires_at + totals.QUOTE_GRACE_SECONDS
+    on_time.created_at = charge.quote_expires_at + charge.quote_grace_seconds
     assert totals.split(charge, [on_time], priced_in="USD")[0] == [on_time]
+
+
+def test_a_charge_opened_before_the_grace_was_a_setting_keeps_thirty_seconds() -> None:
+    assert _charge(ETH).quote_grace_seconds == 30
+
+
+def test_the_grace_a_charge_was_opened_with_decides_not_the_default() -> None:
+    charge = _charge(ETH)
+    charge.quote_grace_seconds = 5
+    at_the_edge, after = _transfer(ETH, 10**15, 18), _transfer(ETH, 2 * 10**15, 18)
+    at_the_edge.created_at, after.created_at = charge.quote_expires_at + 5, charge.quote_expires_at + 6
+    own, unexpected = totals.split(charge, [at_the_edge, after], priced_in="USD")
+    assert (own, unexpected) == ([at_the_edge], [after])
 
 
 def test_a_late_transfer_counts_when_the_intent_is_priced_in_the_charges_own_asset() -> None:
