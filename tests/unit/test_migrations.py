@@ -65,9 +65,12 @@ def _intent(conn: sa.Connection, intent_id: str, status: str, snapshot: str | No
                "tx_fee": "0", "tax_fee": "0", "frozen_amount": "0", "net_amount": "0", "network_fee": "0",
                "amount_overpaid": "0", "amount_received_late": "0", "created": 1, "sort_key": 1, "updated": 1,
                "link_snapshot": snapshot, "payment_link_id": "plink_1" if snapshot else None}
+    _insert(conn, "payment_intents", columns)
+
+
+def _insert(conn: sa.Connection, table: str, columns: dict[str, object]) -> None:
     names = ", ".join(columns)
-    conn.execute(sa.text(f"INSERT INTO payment_intents ({names}) VALUES ({', '.join(':' + n for n in columns)})"),
-                 columns)
+    conn.execute(sa.text(f"INSERT INTO {table} ({names}) VALUES ({', '.join(':' + n for n in columns)})"), columns)
 
 
 def test_migration_0027_names_the_product_of_every_link_purchase_that_still_holds_stock(tmp_path: Path) -> None:
@@ -112,8 +115,7 @@ def _insert_charge_as_old_code_does(conn: sa.Connection, charge_id: str) -> None
         if column["name"] != "quote_grace_seconds":
             values[column["name"]] = 0 if isinstance(column["type"], (sa.Integer, sa.Numeric, sa.Boolean)) else "x"
     values["id"] = charge_id
-    conn.execute(sa.text(f"INSERT INTO charges ({', '.join(values)}) VALUES ({', '.join(':' + k for k in values)})"),
-                 values)
+    _insert(conn, "charges", values)
 
 
 def test_migration_0029_keeps_the_30_s_grace_of_charges_opened_before_it_and_by_old_code(tmp_path: Path) -> None:
