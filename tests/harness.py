@@ -238,6 +238,19 @@ class Service:
         return path.read_text() if path.exists() else ""
 
 
+def log_lines(service: Service, **fields: Any) -> list[dict[str, Any]]:
+    """The service's JSON log lines that carry every one of `fields`."""
+    lines = []
+    for line in service.log().splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and all(entry.get(k) == v for k, v in fields.items()):
+            lines.append(entry)
+    return lines
+
+
 def paygate(env: dict[str, str], workdir: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "server.cli", *args], env=env, cwd=workdir, text=True,
                           capture_output=True, timeout=timeout)

@@ -98,14 +98,3 @@ def provider_event(payment: dict[str, Any], type_: str = "payment_intent.succeed
                        "created": int(time.time()), "data": {"object": payment}}).encode()
 
 
-def log_lines(service: Service, **fields: Any) -> list[dict[str, Any]]:
-    """The service's JSON log lines that carry every one of `fields`."""
-    lines = []
-    for line in service.log().splitlines():
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(entry, dict) and all(entry.get(k) == v for k, v in fields.items()):
-            lines.append(entry)
-    return lines

@@ -19,9 +19,9 @@ import pytest
 from server.cards.payments import keyed_charge_id
 from server.ids import new_id
 from tests.conftest import ok
-from tests.e2e.cards.support import log_lines, new_intent, paid_at_provider, provider_event, rows
+from tests.e2e.cards.support import new_intent, paid_at_provider, provider_event, rows
 from tests.e2e.cards.test_card_outcome import post_webhook, signed
-from tests.harness import Service
+from tests.harness import Service, log_lines
 from tests.localstripe import LocalStripe
 
 

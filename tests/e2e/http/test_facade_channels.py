@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from tests.conftest import basic, ok
-from tests.harness import TLS, Service, free_port, launch, start, stop
+from tests.harness import TLS, Service, free_port, launch, log_lines, start, stop
 
 HEADERS = ("content-type", "x-request-id", "idempotent-replayed", "www-authenticate", "retry-after", "allow")
 
@@ -111,14 +111,7 @@ def _lines_of(svc: Service, request_id: str, count: int) -> list[dict[str, Any]]
     """
     deadline = time.monotonic() + 10
     while True:
-        lines = []
-        for text in svc.log().splitlines():
-            try:
-                entry = json.loads(text)
-            except ValueError:
-                continue
-            if entry.get("request_id") == request_id and entry.get("msg") in ("http", "rpc"):
-                lines.append(entry)
+        lines = [e for e in log_lines(svc, request_id=request_id) if e.get("msg") in ("http", "rpc")]
         if len(lines) >= count or time.monotonic() > deadline:
             return lines
         time.sleep(0.05)

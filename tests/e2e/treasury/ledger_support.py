@@ -10,8 +10,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from tests.chain import Chain
-from tests.e2e.cards.support import log_lines
-from tests.harness import Service
+from tests.harness import Service, log_lines
 
 WAIT_SECONDS = 90
 
