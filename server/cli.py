@@ -272,7 +272,8 @@ def _database(settings: Settings) -> Database:
     derivation), seconds of start-up an operator's one-row change should not wait for."""
     from server.db.engine import Database
 
-    return Database(settings.database_url, group_commit=False)
+    return Database(settings.database_url, group_commit=False,
+                    transaction_pooling=settings.database_transaction_pooling)
 
 
 async def reconcile_treasury(settings: Settings) -> list[Any]:

@@ -58,6 +58,13 @@ _last_sort_key = 0
 def sort_key() -> int:
     """Microseconds since the epoch, strictly increasing within a process: "newest first" must not depend on
     which of two rows created in the same second has the larger random id."""
+    return sort_keys(1)
+
+
+def sort_keys(count: int) -> int:
+    """The first of `count` consecutive sort keys, all greater than any handed out before in this process: for rows
+    a single statement makes (`first + 0`, `first + 1`, …)."""
     global _last_sort_key
-    _last_sort_key = max(time.time_ns() // 1000, _last_sort_key + 1)
-    return _last_sort_key
+    first = max(time.time_ns() // 1000, _last_sort_key + 1)
+    _last_sort_key = first + count - 1
+    return first

@@ -60,6 +60,10 @@ class Settings:
     # 3 and the rate limiter's 5 + 5, a process holds at most this + 18; every process of every machine counts
     # against the server's max_connections.
     database_pool_size: int = 10
+    # PostgreSQL only: `database_url` points at a pooler that hands a server connection out per transaction
+    # (PgBouncer's pool_mode = transaction). A statement prepared on one server connection would then run on another:
+    # none is prepared, and no server setting is sent at connect (they would stay on a server connection others get).
+    database_transaction_pooling: bool = False
     http_addr: str = "127.0.0.1:8000"
     grpc_addr: str = "127.0.0.1:50051"
     checkout_url: str = ""
@@ -81,6 +85,9 @@ class Settings:
     secret_key: str = ""
     rates: tuple[tuple[str, Decimal], ...] = DEFAULT_RATES
     sweep_minimums: tuple[tuple[str, Decimal], ...] = DEFAULT_SWEEP_MINIMUMS
+    # How long a payout or refund waits for its approvers (DESIGN §15) before paygate cancels it and releases its
+    # amount; 0: it waits until someone decides.
+    approval_expiry_seconds: int = 7 * 86_400
     # How often a scheduler job runs, by job name, where the job's own default will not do (a chain with fast blocks
     # polled more often; the tests' services, whose payments would otherwise wait seconds for each pass).
     job_seconds: tuple[tuple[str, float], ...] = ()
@@ -165,6 +172,7 @@ _ENV = {
     "PAYGATE_REFUND_STUCK_SECONDS": "refund_stuck_seconds",
     "PAYGATE_SWEEPS": "sweeps",
     "PAYGATE_SWEEP_MINIMUMS": "sweep_minimums",  # JSON: {"ETH": "0.001", "USDT-ETH": "5"}
+    "PAYGATE_APPROVAL_EXPIRY_SECONDS": "approval_expiry_seconds",
     "PAYGATE_JOB_SECONDS": "job_seconds",  # JSON: {"watch_chains": 1, "send_sweeps": 2}
     "PAYGATE_LOG_LEVEL": "log_level",
     "PAYGATE_FACADE_CHANNEL": "facade_channel",
@@ -190,6 +198,7 @@ _ENV = {
     "PAYGATE_QUOTE_SECONDS": "quote_seconds",
     "PAYGATE_QUOTE_GRACE_SECONDS": "quote_grace_seconds",
     "PAYGATE_DATABASE_POOL_SIZE": "database_pool_size",
+    "PAYGATE_DATABASE_TRANSACTION_POOLING": "database_transaction_pooling",
     "PAYGATE_PROVIDER_A_API_BASE": "provider_a_api_base",
     "PAYGATE_MAIL_FROM": "mail_from",
     "PAYGATE_MAIL_DIR": "mail_dir",
@@ -350,12 +359,15 @@ def _validate(raw: dict[str, object]) -> Settings:
     s["encryption_key"] = encryption_key
     s["rates"] = _rates(raw.get("rates"))
     s["sweep_minimums"] = _sweep_minimums(raw.get("sweep_minimums"))
+    s["approval_expiry_seconds"] = _whole(raw, "approval_expiry_seconds", Settings.approval_expiry_seconds, 0,
+                                          366 * 86_400)
     s["job_seconds"] = _job_seconds(raw.get("job_seconds"))
     charges = raw.get("max_charges_per_intent", 20)
     if not isinstance(charges, int) or isinstance(charges, bool) or not 1 <= charges <= 1000:
         raise ConfigError(f"max_charges_per_intent {charges!r}: expected a whole number from 1 to 1000")
     s["max_charges_per_intent"] = charges
     s["database_pool_size"] = _whole(raw, "database_pool_size", Settings.database_pool_size, 1, 200)
+    s["database_transaction_pooling"] = _flag(raw, "database_transaction_pooling", False)
     s["webhooks"] = _webhooks(raw.get("webhooks"))
     s.update(_grpc_tls(raw))
     s["sweeps"] = _flag(raw, "sweeps", True)

@@ -6,7 +6,7 @@ import hashlib
 import secrets
 import string
 
-_ALPHABET = string.digits + string.ascii_letters
+BASE62 = string.digits + string.ascii_letters
 
 
 def random_base62(length: int = 24) -> str:
@@ -15,7 +15,7 @@ def random_base62(length: int = 24) -> str:
     of thousands of ids)."""
     out = ""
     while len(out) < length:
-        out += "".join(_ALPHABET[b % 62] for b in secrets.token_bytes(length + 8) if b < 248)
+        out += "".join(BASE62[b % 62] for b in secrets.token_bytes(length + 8) if b < 248)
     return out[:length]
 
 

@@ -68,7 +68,8 @@ class Runtime:
         catalogue = catalogue or load(settings.networks_file, settings.providers)
         clock = clock or (db.clock if db is not None else SystemClock())
         db = db or Database(settings.database_url, pool_size=settings.database_pool_size,
-                            group_commit=settings.sqlite_group_commit, clock=clock)
+                            group_commit=settings.sqlite_group_commit, clock=clock,
+                            transaction_pooling=settings.database_transaction_pooling)
         if db.clock is not clock:  # rows stamped on one clock, due-checks on another: the bug this prevents
             raise ValueError("the runtime's clock must be its database's: build the Database with clock=")
         box = SecretBox(settings.encryption_key, var_dir)

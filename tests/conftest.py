@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator
+import json
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,45 @@ import pytest
 
 from tests.harness import TLS, Service, start, stop
 from tests.mail import SMS_GATEWAY, Mailbox, smtp_server
+
+_LOG_OFFSETS = pytest.StashKey[dict[Path, int]]()
+
+
+def _service_logs(item: pytest.Item) -> list[Path]:
+    values = getattr(item, "funcargs", {}).values()
+    return [value.workdir / "serve.log" for value in values if isinstance(value, Service)]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    item.stash[_LOG_OFFSETS] = {path: path.stat().st_size for path in _service_logs(item) if path.exists()}
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[
+        None, pytest.TestReport, pytest.TestReport]:
+    """A failed test's report shows what its services logged above info while it ran: a background task's failure
+    (a card refund's provider call, a job) is otherwise lost with the service's temporary directory."""
+    report = yield
+    if call.when == "call" and report.failed:
+        for path, offset in item.stash.get(_LOG_OFFSETS, {}).items():
+            with path.open("rb") as log:
+                log.seek(offset)
+                lines = [line for line in log.read().decode(errors="replace").splitlines()
+                         if _above_info(line)]
+            if lines:
+                report.sections.append((f"paygate serve log above info ({path.parent.name})",
+                                        "\n".join(lines[-60:])))
+    return report
+
+
+def _above_info(line: str) -> bool:
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        return bool(line.strip())  # not a log record: a traceback or a crash's output
+    return not isinstance(entry, dict) or entry.get("level") not in ("info", "debug")
 
 
 @pytest.fixture(scope="session")

@@ -108,14 +108,18 @@ async def cancel_pending(db: Database, env: Env, cards: Cards, intent_id: str) -
 
 async def cancel_abandoned(db: Database, env: Env, cards: Cards, limit: int = 50) -> int:
     """Pending card payments of intents that are already Canceled (expired by the scheduler, or canceled while
-    the provider did not answer) are canceled at the provider, so 3-D Secure can no longer finish them. Asked again
-    on every run until it answers: the charge stays Pending until then. The number of intents asked about."""
+    the provider did not answer), or already paid another way (crypto that arrived while a 3-D Secure page was
+    open), are canceled at the provider, so 3-D Secure can no longer finish them. Asked again on every run until it
+    answers: the charge stays Pending until then. The number of intents asked about."""
     async with db.read() as session:
         intent_ids = list(await session.exec(
             select(Charge.payment_intent_id).distinct()
             .join(PaymentIntent, col(PaymentIntent.id) == col(Charge.payment_intent_id))
             .where(Charge.payment_method_type == payments.CARDS, Charge.status == ChargeStatus.PENDING,
-                   col(Charge.provider_payment_id) != "", PaymentIntent.status == Status.CANCELED)
+                   col(Charge.provider_payment_id) != "",
+                   # A card charge that paid the intent is no longer Pending: a Pending one beside a paid asset is
+                   # another attempt (the intent accepts no new one once paid).
+                   sa.or_(col(PaymentIntent.status) == Status.CANCELED, col(PaymentIntent.paid_asset_id) != ""))
             .limit(limit)))
     for intent_id in intent_ids:
         await cancel_pending(db, env, cards, intent_id)

@@ -140,14 +140,18 @@ async def open_card(session: AsyncSession, env: Env, cards: Cards, loaded: Loade
     if intent.amount == 0 and loaded.invoice is not None:
         return await save_for_trial(session, env, cards, loaded, token, pm_id)
     if pm_id:
-        # Keyed by the attempt's place among the intent's charges: a retry after a lost answer (the call undone)
-        # asks the provider the same question under the same key; after a decline the next attempt is a new one.
+        # Keyed by the intent and the attempt's place among its charges: a retry after a lost answer (the call
+        # undone) asks the provider the same question under the same key; after a decline the next attempt is a new
+        # one; the same card on another intent is another question (the provider refuses a key reused with other
+        # parameters for 24 h).
+        await _withdraw_others(session, env, cards, loaded, now)
         return await pay_saved(session, env, cards, loaded, pm_id,
-                               idempotency_key=f"saved-{pm_id}-{len(loaded.charges)}")
+                               idempotency_key=f"saved-{intent.id}-{pm_id}-{len(loaded.charges)}")
     acct = await _account(session, cards, loaded)
     _check_token(acct, token)
     charge = _standing(loaded, now)
     if charge is None:
+        await _withdraw_others(session, env, cards, loaded, now)
         # With a token the card is attached to the provider customer when it is confirmed (`_confirm_token`); only a
         # payment the payer's own page confirms is opened for the customer. So a retry with a token asks the same
         # question whether or not the first try saved the card.
@@ -170,6 +174,14 @@ async def open_card(session: AsyncSession, env: Env, cards: Cards, loaded: Loade
     if token:
         await _confirm_token(session, env, acct, loaded, charge, token)
     return loaded
+
+
+async def _withdraw_others(session: AsyncSession, env: Env, cards: Cards, loaded: Loaded, now: int) -> None:
+    """A new card attempt: the intent's earlier ones still open at the provider (a 3-D Secure page left open, a
+    saved card's payment awaiting the payer) are canceled there first, so that finishing one later cannot charge the
+    payer a second time. One that succeeded meanwhile paid the intent: `check_open` then refuses the new attempt."""
+    await withdraw_open(session, env, cards, loaded)
+    attempts.check_open(loaded, now)
 
 
 def _check_token(acct: Account, token: str) -> None:

@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.clock import Clock, SystemClock
-from server.db import aggregates, sqlite_driver
+from server.db import aggregates, pg_pipeline, sqlite_driver
 from server.db.group_commit import GroupWriter
 from server.db.postgres_pool import postgres_engine
 from server.errors import DomainError
@@ -115,12 +115,13 @@ class Database:
     """One per process. `transaction()` is the unit of work: it commits on success and rolls back otherwise."""
 
     def __init__(self, url: str, *, pool_size: int = 10, group_commit: bool = True,
-                 clock: Clock | None = None) -> None:
+                 clock: Clock | None = None, transaction_pooling: bool = False) -> None:
         """`group_commit` (SQLite only): write units of work share commits (server/db/group_commit.py); when
         False each commits on its own, serialised by a lock. `clock`: the runtime's, carried by every session
         handed out (`server.clock.now_of`), so rows are stamped with the same time the runtime's jobs compare."""
         ensure_sqlite_dir(url)
         self.url = url
+        self.transaction_pooling = transaction_pooling  # PostgreSQL behind a pooler in transaction mode
         self.hooks = Hooks()
         self.clock: Clock = clock or SystemClock()
         self.dialect = _split(url)[0]
@@ -129,8 +130,12 @@ class Database:
         if self.dialect == "postgresql":
             # 10 kept, as before, and 5 for bursts (was 10): many processes share one server's max_connections
             # (a full test run hit "too many clients" with 15 kept).
+            # Autocommit at the driver: paygate sends BEGIN itself, with the unit of work's first statements
+            # (server/db/pg_pipeline.py).
             self.engine: AsyncEngine = postgres_engine(async_url(url), name="paygate", pool_size=pool_size,
-                                                       max_overflow=5)
+                                                       max_overflow=5, isolation_level="AUTOCOMMIT",
+                                                       transaction_pooling=transaction_pooling)
+            pg_pipeline.install(self.engine)
         else:
             # Connections that roll back before they close: a discarded one never keeps the write lock.
             # Each statement one call on the connection's thread (server/db/sqlite_driver.py, issue 13).
@@ -138,8 +143,11 @@ class Database:
             self.engine = create_async_engine(async_url(url), **kwargs)
         # Readers see one snapshot for the whole unit of work: under PostgreSQL's default READ COMMITTED an intent
         # read before a watcher's commit and its transfers read after it would disagree (SQLite's BEGIN is a
-        # snapshot already). A read-only REPEATABLE READ transaction never fails to serialize.
-        self._reader: AsyncEngine = self.engine.execution_options(isolation_level="REPEATABLE READ")
+        # snapshot already). A read-only REPEATABLE READ transaction never fails to serialize. On PostgreSQL paygate
+        # sends that BEGIN itself, with the unit of work's first read (server/db/pg_pipeline.py).
+        self._reader: AsyncEngine = (pg_pipeline.with_begin(self.engine, pg_pipeline.BEGIN_SNAPSHOT)
+                                     if self.dialect == "postgresql"
+                                     else self.engine.execution_options(isolation_level="REPEATABLE READ"))
         info = {"hooks": self.hooks, "clock": self.clock}
         # SQLite has one writer at a time: this process's write units of work go through one writer that commits
         # them in groups (server/db/group_commit.py); `self.engine` stays for DDL, migrations and health checks.

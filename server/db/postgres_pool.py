@@ -33,11 +33,19 @@ _RETURNED_AT = "paygate_returned_at"
 
 
 def postgres_engine(async_url: str, *, name: str, pool_size: int, max_overflow: int,
-                    options: str = "", **kwargs: Any) -> AsyncEngine:
+                    options: str = "", transaction_pooling: bool = False, **kwargs: Any) -> AsyncEngine:
     """An async engine on PostgreSQL whose connections are named `name`; `options` are server settings for its
-    connections only (libpq `options`, e.g. `-c synchronous_commit=off`)."""
-    connect_args: dict[str, str] = {"application_name": name}
-    if options:
+    connections only (libpq `options`, e.g. `-c synchronous_commit=off`).
+
+    `transaction_pooling`: the URL is a pooler's that gives each transaction whichever server connection is free
+    (PgBouncer, pool_mode = transaction). psycopg prepares a statement on the server after its fifth run, by name,
+    and the next run may reach a server connection that has no such statement, or one of another client by that
+    name: nothing is prepared. `options` are not sent: a setting made at connect would stay on a server connection
+    that others get next (PgBouncer refuses the parameter anyway), so those connections do without it."""
+    connect_args: dict[str, Any] = {"application_name": name}
+    if transaction_pooling:
+        connect_args["prepare_threshold"] = None
+    elif options:
         connect_args["options"] = options
     # Statements' parameters never reach an error message or a log (they hold customers' data and secrets).
     engine = create_async_engine(async_url, pool_size=pool_size, max_overflow=max_overflow, hide_parameters=True,

@@ -62,17 +62,23 @@ async def create_intent(session: AsyncSession, collector: Collector, caller: Cal
     inv = await find_owned(session, Invoice, request.invoice_id.strip(), caller)
     if inv is None:
         raise invalid("invoice_id", "no such invoice")
+    inv = await _locked_open(session, inv)
+    return await open_intent(session, collector.env, inv, final_time(inv))
+
+
+async def _locked_open(session: AsyncSession, inv: Invoice) -> Invoice:
+    """The invoice, locked and read again, refused unless open: the callers create its intent when it has none, as
+    the scheduler's card attempt does under the same lock (collect.charge). Read without it, two of them could each
+    create one: the intent e-mailed would not be the one the card paid, and the payer could pay both."""
     inv = await session.get(Invoice, inv.id, with_for_update=True, populate_existing=True) or inv
     if inv.status != InvoiceStatus.OPEN:
         raise states.NotOpen(inv.status, states.Event.PAY)
-    return await open_intent(session, collector.env, inv, final_time(inv))
+    return inv
 
 
 async def send(session: AsyncSession, collector: Collector, caller: Caller, invoice_id: str
                ) -> tuple[Invoice, list[Callout]]:
-    inv = await get(session, caller, invoice_id)
-    if inv.status != InvoiceStatus.OPEN:
-        raise states.NotOpen(inv.status, states.Event.PAY)
+    inv = await _locked_open(session, await get(session, caller, invoice_id))
     await open_intent(session, collector.env, inv, final_time(inv))
     # Leased to this request's callout, which e-mails it after the commit (wall clock, like the mail job's claim):
     # the job leaves it alone unless this process dies before sending.

@@ -45,9 +45,20 @@ def _covered(loaded: Loaded) -> bool:
     return value > 0 if intent.complete_on_first_payment else value >= intent.amount
 
 
-async def _permanent_deposit_charge(session: AsyncSession, deposit_id: str) -> Charge | None:
-    """The latest charge of the oldest receiving intent that still needs funds, else the newest charge (late
-    funds stay visible), else None when `deposit_id` is no permanent deposit."""
+def _counts_on_latest(loaded: Loaded, latest: Charge, transfer: ChainTransfer) -> bool:
+    """Whether `transfer` would pay the intent through `latest`, its current quote on the shared address: in that
+    quote's asset, while it held (totals.counts_toward)."""
+    intent = loaded.intent
+    return totals.counts_toward(latest, transfer, intent.paid_asset_id, intent.currency)
+
+
+async def _permanent_deposit_charge(session: AsyncSession, deposit_id: str, transfer: ChainTransfer) -> Charge | None:
+    """The latest charge of the oldest receiving intent that still needs funds and that `transfer` would pay, else
+    of the oldest that still needs funds (the transfer pays none: it shows there as unexpected funds), else the
+    newest charge (late funds stay visible), else None when `deposit_id` is no permanent deposit.
+
+    The transfer's own quote first: a customer who opened a new checkout after an older one's quote lapsed pays the
+    new quote, and giving that payment to the older intent (where it cannot count) would leave both unpaid."""
     rows = list(await session.exec(
         select(Charge, PaymentIntent)
         .join(PaymentIntent, col(PaymentIntent.id) == col(Charge.payment_intent_id))
@@ -57,23 +68,26 @@ async def _permanent_deposit_charge(session: AsyncSession, deposit_id: str) -> C
         return None
     latest = {intent.id: charge for charge, intent in rows}  # per intent, its current quote on this address
     intents = list({intent.id: intent for _, intent in rows if intent.status in RECEIVING}.values())
-    for loaded in await load(session, intents):
-        if not _covered(loaded):
-            return latest[loaded.intent.id]
+    needing = [loaded for loaded in await load(session, intents) if not _covered(loaded)]
+    paid = next((loaded for loaded in needing if _counts_on_latest(loaded, latest[loaded.intent.id], transfer)),
+                needing[0] if needing else None)
+    if paid is not None:
+        return latest[paid.intent.id]
     return max((charge for charge, _ in rows), key=lambda c: c.sort_key)
 
 
 async def _attribute(session: AsyncSession, transfer: ChainTransfer) -> Charge | None:
     """The charge whose address this transfer reached, decided once (a later re-org or AML rejection does not move
     it). A charge's own address names it; a permanent deposit address is shared by its customer's intents
-    (`_permanent_deposit_charge`). In any asset: a transfer in another asset than the charge's is linked too, so
-    the intent shows it as unexpected funds, but it never counts toward the charge (totals.counts_toward)."""
+    (`_permanent_deposit_charge`, which prefers an intent the transfer can pay). In any asset: a transfer in another
+    asset than the charge's is linked too, so the intent shows it as unexpected funds, but it never counts toward the
+    charge (totals.counts_toward)."""
     link = await session.get(ChargeTransfer, transfer.id)
     if link is not None:
         return await session.get(Charge, link.charge_id)
     charge = await session.get(Charge, transfer.owner_id)
     if charge is None:
-        charge = await _permanent_deposit_charge(session, transfer.owner_id)
+        charge = await _permanent_deposit_charge(session, transfer.owner_id, transfer)
         if charge is None:
             return None  # not a payment address (the watcher serves other owners too)
     session.add(ChargeTransfer(transfer_id=transfer.id, charge_id=charge.id))

@@ -1,9 +1,15 @@
-"""Products: create, list, retrieve, update (version + 1), delete. Scoped to the caller's merchant and mode."""
+"""Products: create, list, retrieve, update (version + 1), delete. Scoped to the caller's merchant and mode.
+
+An update never takes away what subscriptions and open purchases stand on (`_refuse_*_in_use`): they name their
+selling plan and variant by id, with no foreign key, and price every cycle from them in the product's currency.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+import sqlalchemy as sa
 from paygate.v1 import products_pb2 as pb
 from paygate.v1.money_pb2 import Price
 from sqlmodel import col, select
@@ -15,12 +21,17 @@ from server.clock import now_of
 from server.errors import Conflict, invalid
 from server.ids import new_id
 from server.paging import Page, newest_first
+from server.payment_intents.models import PaymentIntent
+from server.payment_intents.states import OPEN_FOR_PAYMENT
+from server.payment_intents.states import Status as IntentStatus
 from server.payment_links.models import PaymentLink, PaymentLinkItem
 from server.products.convert import option_names, plan_to_proto, variant_to_proto
 from server.products.models import Product, ProductVariant, SellingPlan
 from server.products.rules import ProductSpec, Requested, normalize
 from server.rpc.context import Caller
 from server.scoping import find_owned, get_owned, in_scope
+from server.subscriptions.models import Subscription
+from server.subscriptions.states import Status as SubscriptionStatus
 from server.validate import money_text
 
 MAX_PAGE_SIZE = 50
@@ -40,9 +51,11 @@ async def find(session: AsyncSession, caller: Caller, product_id: str) -> Produc
     return await find_owned(session, Product, product_id, caller)
 
 
-async def get(session: AsyncSession, caller: Caller, product_id: str) -> Loaded:
-    """The caller's product with its variants and plans (see server/scoping.py for the refusals)."""
-    row = await get_owned(session, Product, product_id, caller, "product")
+async def get(session: AsyncSession, caller: Caller, product_id: str, *, lock: bool = False) -> Loaded:
+    """The caller's product with its variants and plans (see server/scoping.py for the refusals); with `lock`, the
+    product's row is held to the end of the transaction, so that two changes of one product run one after the other
+    (each its own `version`, neither undoing the other's variants)."""
+    row = await get_owned(session, Product, product_id, caller, "product", lock=lock)
     return (await _load(session, [row]))[0]
 
 
@@ -102,7 +115,8 @@ def _write_fields(product: Product, spec: ProductSpec) -> None:
 
 async def _sync_children(session: AsyncSession, product: Product, spec: ProductSpec,
                          current: Loaded) -> tuple[list[ProductVariant], list[SellingPlan]]:
-    """Keep children named by id, add those without one, remove the rest (unless a payment link sells them)."""
+    """Keep children named by id, add those without one, remove the rest (unless a payment link sells them, or a
+    subscription or an open purchase uses them)."""
     existing_variants = {v.id: v for v in current.variants}
     variants = []
     for i, v in enumerate(spec.variants):
@@ -121,6 +135,7 @@ async def _sync_children(session: AsyncSession, product: Product, spec: ProductS
         if used:
             raise invalid("variants",
                           f"variant {used[0]} is sold by payment link {used[1]}; keep it, or set it inactive")
+        await _refuse_removal_in_use(session, product.id, _VARIANT, set(existing_variants))
         for row in existing_variants.values():
             await session.delete(row)
     existing_plans = {p.id: p for p in current.plans}
@@ -135,10 +150,101 @@ async def _sync_children(session: AsyncSession, product: Product, spec: ProductS
         plan.trial_period_days, plan.pricing_policies = p.trial_period_days, p.pricing_policies
         session.add(plan)
         plans.append(plan)
+    if existing_plans:
+        await _refuse_removal_in_use(session, product.id, _PLAN, set(existing_plans))
     for plan in existing_plans.values():
         await session.delete(plan)
     await session.flush()
     return variants, plans
+
+
+# ---------------------------------------------------------------- what subscriptions and purchases stand on
+
+
+async def _subscription_using(session: AsyncSession, product_id: str, plan_ids: set[str],
+                              variant_ids: set[str]) -> str | None:
+    """A subscription of the product that bills one of these plans or variants, in any status (a canceled one is
+    still read with its plan and variant, server/subscriptions/aggregate.py), or that a scheduled plan change moves
+    to one at its period end (not once canceled: no period end comes)."""
+    billing = col(Subscription.selling_plan_id).in_(sorted(plan_ids)) | \
+        col(Subscription.variant_id).in_(sorted(variant_ids))
+    found = (await session.exec(select(Subscription.id).where(
+        Subscription.product_id == product_id, billing).limit(1))).first()
+    if found:
+        return found
+    # pending_update is JSON (stored as JSON null when unset on some databases): read and checked here.
+    live = await session.exec(select(Subscription.id, Subscription.pending_update).where(
+        Subscription.product_id == product_id, Subscription.status != SubscriptionStatus.CANCELED))
+    for sub_id, pending in live:
+        if pending and (pending.get("target_selling_plan_id") in plan_ids
+                        or pending.get("target_variant_id") in variant_ids):
+            return sub_id
+    return None
+
+
+def _open(now: int) -> sa.ColumnElement[bool]:
+    """An intent that may still be paid: Processing, or open for payment until its expiry (as stock.py holds)."""
+    status = col(PaymentIntent.status)
+    return (status == IntentStatus.PROCESSING) | (
+        status.in_(OPEN_FOR_PAYMENT) & (col(PaymentIntent.expired_at) > now))
+
+
+async def _open_purchases(session: AsyncSession, product_id: str) -> list[tuple[str, Any]]:
+    """(id, link_snapshot) of the product's payment link purchases that may still be paid: completing one makes a
+    subscription or a sale from the variants and plan its snapshot names, priced in the currency it was made in."""
+    rows = await session.exec(select(PaymentIntent.id, PaymentIntent.link_snapshot).where(
+        PaymentIntent.link_product_id == product_id, _open(now_of(session))))
+    return [(intent_id, snapshot) for intent_id, snapshot in rows]
+
+
+def _names(snapshot: dict[str, Any] | None, key: str) -> set[str]:
+    return {str(item.get(key) or "") for item in (snapshot or {}).get("items", ())}
+
+
+@dataclass(frozen=True)
+class _Kind:
+    """What a product update removes: its request field, its key in a purchase's snapshot, how a purchase uses it,
+    and what the merchant may do instead."""
+
+    field: str
+    snapshot_key: str
+    noun: str
+    used_as: str
+    instead: str
+
+
+_VARIANT = _Kind("variants", "variant_id", "variant", "bought", "keep it, or set it inactive")
+_PLAN = _Kind("selling_plans", "selling_plan_id", "selling plan", "chosen", "keep it")
+
+
+async def _refuse_removal_in_use(session: AsyncSession, product_id: str, kind: _Kind, removed: set[str]) -> None:
+    """A removed variant or plan that a subscription or an open purchase still reads is refused, naming the field."""
+    plans, variants = (removed, set()) if kind is _PLAN else (set(), removed)
+    sub_id = await _subscription_using(session, product_id, plans, variants)
+    if sub_id:
+        raise invalid(kind.field, f"a removed {kind.noun} ({', '.join(sorted(removed))}) is used by subscription "
+                                  f"{sub_id}; {kind.instead}")
+    for intent_id, snapshot in await _open_purchases(session, product_id):
+        if used := _names(snapshot, kind.snapshot_key) & removed:
+            raise invalid(kind.field, f"{kind.noun} {min(used)} is {kind.used_as} by payment intent {intent_id}, "
+                                      f"which may still be paid; {kind.instead}")
+
+
+async def _refuse_currency_change_in_use(session: AsyncSession, product: Product, currency: str) -> None:
+    """Subscriptions keep their currency but price each cycle from the variant: a new currency's numbers would be
+    billed in the old one. So the currency changes only once no subscription is live and no purchase is open."""
+    if currency == product.default_currency:
+        return
+    sub_id = (await session.exec(select(Subscription.id).where(
+        Subscription.product_id == product.id, Subscription.status != SubscriptionStatus.CANCELED).limit(1))).first()
+    if sub_id:
+        raise invalid("default_currency", f"subscription {sub_id} is billed in {product.default_currency}; the "
+                                          "currency can change once every subscription of the product is canceled")
+    purchases = await _open_purchases(session, product.id)
+    if purchases:
+        raise invalid("default_currency", f"payment intent {purchases[0][0]} is priced in "
+                                          f"{product.default_currency} and may still be paid; retry once it is "
+                                          "paid, canceled or expired")
 
 
 def _carried_variant(v: ProductVariant, names: list[str]) -> pb.Variant:
@@ -190,7 +296,7 @@ async def update(session: AsyncSession, caller: Caller, catalogue: Catalogue,
     for path in paths:
         if path not in UPDATABLE:
             raise invalid("update_mask", f"{path!r} cannot be updated")
-    current = await get(session, caller, request.id)
+    current = await get(session, caller, request.id, lock=True)
     want = _current_as_requested(current)
     for path in paths:
         if path == "fixed_price":
@@ -206,6 +312,7 @@ async def update(session: AsyncSession, caller: Caller, catalogue: Catalogue,
         want.fixed_price = None  # the caller turned a simple product into one with variants
     spec = normalize(catalogue, want)
     product = current.product
+    await _refuse_currency_change_in_use(session, product, spec.default_currency)
     _write_fields(product, spec)
     product.version += 1
     product.updated_at = now_of(session)
@@ -215,10 +322,14 @@ async def update(session: AsyncSession, caller: Caller, catalogue: Catalogue,
 
 
 async def delete(session: AsyncSession, caller: Caller, product_id: str) -> None:
-    loaded = await get(session, caller, product_id)
+    loaded = await get(session, caller, product_id, lock=True)
     link = (await session.exec(select(PaymentLink.id).where(PaymentLink.product_id == product_id).limit(1))).first()
     if link:
         raise Conflict(f"payment link {link} sells this product; delete the link first", reason="product_in_use")
+    sub_id = (await session.exec(select(Subscription.id).where(Subscription.product_id == product_id).limit(1))).first()
+    if sub_id:  # read with its product, plan and variant for as long as it exists, canceled or not
+        raise Conflict(f"subscription {sub_id} is of this product; set the product inactive instead",
+                       reason="product_in_use")
     for child in (*loaded.variants, *loaded.plans):
         await session.delete(child)
     await session.flush()

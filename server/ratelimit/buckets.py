@@ -113,7 +113,8 @@ class PostgresBuckets:
         # the last instants of spending: buckets are then a little fuller, never wrong otherwise. The payment data's
         # connections keep their durable commits: this setting is on these connections only.
         self._engine = postgres_engine(async_url(db.url), name="paygate-ratelimit", pool_size=5, max_overflow=5,
-                                       options="-c synchronous_commit=off", isolation_level="AUTOCOMMIT")
+                                       options="-c synchronous_commit=off", isolation_level="AUTOCOMMIT",
+                                       transaction_pooling=db.transaction_pooling)
         self._idle_seconds = idle_seconds
         self._next_prune = time.monotonic() + self.PRUNE_EVERY_SECONDS
         self._leases: dict[str, tuple[int, float]] = {}  # bucket → (tokens left, monotonic expiry)

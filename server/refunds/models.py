@@ -43,7 +43,8 @@ class Refund(SQLModel, table=True):
     failure_reason: str = Field(default="", max_length=60)
     # Four eyes (DESIGN §15): a refund to an address other than the payer's is money leaving for an address the
     # merchant names, as a payout is, so it waits Pending for the merchant's payout approvers when it has any
-    # (treasury/approvals.py). `not_required`, `pending`, `approved`, `rejected`.
+    # (treasury/approvals.py). `not_required`, `pending`, `approved`, `rejected`, `expired`
+    # (treasury/approval_expiry.py).
     approval_status: str = Field(default="not_required", max_length=16,
                                  sa_column_kwargs={"server_default": "not_required"})
     approvals_required: int = Field(default=0, sa_column_kwargs={"server_default": "0"})

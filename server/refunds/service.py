@@ -45,7 +45,7 @@ from server.refunds.models import Refund, RefundTransaction
 from server.refunds.states import EVENT_TYPES, HOLDING, Event, Status, transition
 from server.rpc.context import Caller
 from server.scoping import get_owned, in_scope
-from server.treasury import approval_trail, ledger
+from server.treasury import addresses, approval_trail, ledger
 from server.treasury.payout_models import ApprovalActionKind, ApprovalStatus
 from server.wallet.addresses import treasury_address
 
@@ -90,13 +90,24 @@ def _amount(request: pb.CreateRefundRequest) -> Decimal:
 
 
 def check_address(book: AddressBook | None, field: str, value: str) -> str:
-    """An address on the network of `book` (its rail), in its stored form."""
+    """An address on the network of `book` (its rail), in its stored form; the rail says why it is not one."""
+    if book is None:
+        raise invalid(field, f"{value!r} is not an address on this network")
     try:
-        if book is not None:
-            return book.normalize_address(value)
-    except InvalidAddress:
-        pass
-    raise invalid(field, f"{value!r} is not an address on this network")
+        return book.normalize_address(value)
+    except InvalidAddress as e:
+        raise invalid(field, str(e)) from None
+
+
+async def destination(session: AsyncSession, env: Env, rails: Rails, network: str, given: str | None,
+                      payer: str) -> str:
+    """Where the refund goes: the `refund_address` given, or else the payer. A given one must not be paygate's own
+    (a treasury or a deposit address): the refund would read `Success` while the customer receives nothing."""
+    if given is None or not given.strip():
+        return payer
+    address = check_address(rails.addresses(network), "refund_address", given.strip())
+    await addresses.check_not_paygate(session, env.keys, env.catalogue, network, "refund_address", address)
+    return address
 
 
 def _source(loaded: Loaded, asset_id: str) -> tuple[str, str, Decimal]:
@@ -120,8 +131,8 @@ async def plan(db: Database, env: Env, rails: Rails, caller: Caller, request: pb
         charge_id, payer, rate = _source(full, asset.id)
         treasury = await treasury_address(session, env.keys, key_scheme(env.catalogue.networks[asset.network]),
                                           caller.merchant_id, caller.livemode, allocate=False)
-    address = check_address(rails.addresses(asset.network), "refund_address", request.refund_address.strip()) \
-        if request.HasField("refund_address") and request.refund_address.strip() else payer
+        given = request.refund_address if request.HasField("refund_address") else None
+        address = await destination(session, env, rails, asset.network, given, payer)
     return Plan(intent.id, asset, charge_id, rate, address, treasury or "", payer=payer)
 
 
@@ -257,9 +268,8 @@ async def plan_unexpected(db: Database, env: Env, rails: Rails, caller: Caller, 
         charge, first = arrivals[0]
         treasury = await treasury_address(session, env.keys, key_scheme(env.catalogue.networks[asset.network]),
                                           caller.merchant_id, caller.livemode, allocate=False)
-    payer = first.from_address.lower()
-    address = check_address(rails.addresses(asset.network), "refund_address", refund_address.strip()) \
-        if refund_address is not None and refund_address.strip() else payer
+        payer = first.from_address.lower()
+        address = await destination(session, env, rails, asset.network, refund_address, payer)
     # No exchange rate: the funds paid nothing, so their refund is worth nothing in the intent's currency.
     return Plan(intent.id, asset, charge.id, Decimal(0), address, treasury or "", unexpected=True, payer=payer)
 

@@ -24,11 +24,11 @@ class RefundServicer(refunds_pb2_grpc.RefundServiceServicer):
                            context: grpc.aio.ServicerContext) -> pb.CreateRefundResponse:
         # The service opens its own transactions: the treasury balance is read from the chain between them.
         caller = current_caller()
-        paid_by_card = await card_refunds.paid_card_charge(self._rt.db, caller, request.payment_intent_id.strip())
-        if paid_by_card is not None:
+        by_card = await card_refunds.card_charges_to_refund(self._rt.db, caller, request)
+        if by_card is not None:
             # Pending, committed; the provider is asked after this answer (cards/refunds.py).
             refund = await card_refunds.create(self._rt.db, self._env, self._cards, self._rt.tasks, caller, request,
-                                               paid_by_card)
+                                               by_card)
         else:
             refund = await service.create(self._rt.db, self._env, self._rails, caller, request)
         return pb.CreateRefundResponse(refunds=[to_proto(self._env.catalogue, refund, [])])

@@ -98,12 +98,13 @@ class _SqliteKeys:
 class _EngineKeys:
     """PostgreSQL: a small autocommit pool of its own (one round trip: no BEGIN, no COMMIT, no reset on return)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, transaction_pooling: bool = False) -> None:
         # One statement per checkout and no nesting: callers beyond three wait a moment for a kept connection
         # rather than open and close a backend each (server/db/postgres_pool.py).
         self._engine: AsyncEngine = postgres_engine(async_url(url), name="paygate-keys", pool_size=3,
                                                     max_overflow=0, isolation_level="AUTOCOMMIT",
-                                                    pool_reset_on_return=None)
+                                                    pool_reset_on_return=None,
+                                                    transaction_pooling=transaction_pooling)
 
     async def find(self, lookup: str) -> Row | None:
         async with self._engine.connect() as conn:
@@ -114,12 +115,12 @@ class _EngineKeys:
         await self._engine.dispose()
 
 
-def _keys_store(url: str) -> _SqliteKeys | _EngineKeys:
+def _keys_store(url: str, transaction_pooling: bool) -> _SqliteKeys | _EngineKeys:
     if url.startswith("sqlite"):
         path = make_url(url).database
         if path and path != ":memory:":
             return _SqliteKeys(path)
-    return _EngineKeys(url)
+    return _EngineKeys(url, transaction_pooling)
 
 
 class Authenticator:
@@ -148,7 +149,7 @@ class Authenticator:
             return None
         lookup, kind = shaped
         if self._keys is None:
-            self._keys = _keys_store(self._db.url)
+            self._keys = _keys_store(self._db.url, self._db.transaction_pooling)
         row = await self._keys.find(lookup)
         if row is None:
             return None

@@ -13,6 +13,7 @@ from decimal import Decimal
 from email.message import Message
 from typing import Any
 
+import sqlalchemy as sa
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -279,6 +280,15 @@ async def invoice_move(session: AsyncSession, inv: Invoice, event: inv_states.Ev
     await record_invoice(session, inv, inv_states.EVENT_TYPES[inv_states.Status(inv.status)], before)
     if inv.status == InvoiceStatus.PAID:
         await record_invoice(session, inv, "invoice.payment_succeeded", before)
+
+
+async def next_cycle_number(session: AsyncSession, sub: Subscription) -> int:
+    """The cycle after the current one and after every cycle invoiced already. A renewal invoice issued but not paid
+    holds cycle current + 1 without advancing the current cycle (payment does that); a period that starts anew
+    (resume) must not take that cycle again (`cycle_key` is unique), whatever became of its invoice."""
+    highest = (await session.exec(select(sa.func.max(Invoice.cycle_number)).where(
+        Invoice.subscription_id == sub.id, col(Invoice.cycle_key).is_not(None)))).first()
+    return max(sub.current_cycle_number, highest or 0) + 1
 
 
 def next_period(sub: Subscription, loaded: Loaded) -> tuple[int, int]:

@@ -46,6 +46,7 @@ from server.subscriptions.states import Event, Status
 log = logging.getLogger("paygate.subscriptions")
 BATCH = 100
 INTERVAL_SECONDS = 5
+RETRY_SECONDS = 300  # a subscription whose steps failed is tried again this much later
 MAX_STEPS = 1000  # per subscription and run: a two-year test clock on a daily plan is 730 steps
 PAUSE_INVOICE_STATUS = {"void": InvoiceStatus.VOID, "keep_as_draft": InvoiceStatus.DRAFT,
                         "mark_uncollectible": InvoiceStatus.UNCOLLECTIBLE, "free": InvoiceStatus.PAID}
@@ -225,9 +226,10 @@ async def dunning(session: AsyncSession, env: Env, loaded: Loaded, at: int) -> l
 
 async def resume(session: AsyncSession, collector: Collector | None, loaded: Loaded, at: int) -> list[Callout]:
     """Resume (manual or at resumes_at): a new period starts at `at`; its invoice is issued and collected at once.
-    Draft invoices of a keep_as_draft pause stay drafts."""
+    Invoices from before are left as the pause left them: drafts of a keep_as_draft pause stay drafts, and a renewal
+    still unpaid keeps its cycle (the new period takes the one after)."""
     sub = loaded.sub
-    n = sub.current_cycle_number + 1
+    n = await billing.next_cycle_number(session, sub)
     end = boundary(at, loaded.current.cycle, 1)
     await billing.move(session, loaded, Event.RESUME, at, paused_at=None, pause_collection_behavior=None,
                        resumes_at=None, billing_cycle_anchor=at, periods_since_anchor=0, current_period_start=at,
@@ -285,28 +287,80 @@ async def renew_due(db: Database, collector: Collector | None, now: int | None =
     mailing: asyncio.Task[None] | None = None
     try:
         while True:
-            callouts: list[Callout] = []
-            async with db.transaction() as session:
-                # A subscription left out of a full batch (its payment settling) waits for the next sweep.
-                rows = await locks.claim_due(session, now, batch, postgres=db.is_postgres)
-                # One batch, one flush: the batch's invoices, intents, events and subscription updates are written
-                # together at the commit (or before a query that needs them), not row by row.
-                session.info[outbox.DEFER_FLUSH] = True
-                await billing.prefetch_outstanding(session, rows)
-                for sub in rows:
-                    callouts += await run_due(session, collector, sub, now)
+            claimed, callouts = await _sweep_batch(db, collector, now, batch)
             if mailing is not None:
                 await mailing
             mailing = asyncio.create_task(_mail(db, collector, callouts))
             await _charge(db, collector, callouts)
-            handled += len(rows)
-            if len(rows) < batch:
+            handled += claimed
+            if claimed < batch:
                 break
     finally:
         if mailing is not None:
             await mailing
     await send_due_mail(db, collector, now)
     return handled
+
+
+async def _sweep_batch(db: Database, collector: Collector | None, now: int, batch: int) -> tuple[int, list[Callout]]:
+    """One claimed batch, in one transaction: the number claimed and the callouts. The batch is written in one
+    flush; should any subscription in it fail, the whole batch is rolled back and claimed again to be worked
+    subscription by subscription (`_batch_one_by_one`), so that a broken subscription holds up only itself and not,
+    from the head of every batch (the oldest due_at), the renewals of every merchant."""
+    try:
+        async with db.transaction() as session:
+            # A subscription left out of a full batch (its payment settling) waits for the next sweep.
+            rows = await locks.claim_due(session, now, batch, postgres=db.is_postgres)
+            # One batch, one flush: the batch's invoices, intents, events and subscription updates are written
+            # together at the commit (or before a query that needs them), not row by row.
+            session.info[outbox.DEFER_FLUSH] = True
+            await billing.prefetch_outstanding(session, rows)
+            callouts: list[Callout] = []
+            for sub in rows:
+                callouts += await run_due(session, collector, sub, now)
+        return len(rows), callouts
+    except Exception:
+        log.warning("renewal batch failed; working it subscription by subscription", exc_info=True)
+    return await _batch_one_by_one(db, collector, now, batch)
+
+
+async def _batch_one_by_one(db: Database, collector: Collector | None, now: int, batch: int
+                            ) -> tuple[int, list[Callout]]:
+    """A batch claimed like any other (the same locks), each subscription's steps in a SAVEPOINT of their own: one
+    that fails is rolled back alone, logged, and put off until `RETRY_SECONDS` later, when it is tried again."""
+    async with db.transaction() as session:
+        rows = await locks.claim_due(session, now, batch, postgres=db.is_postgres)
+        # Events are written as they are recorded, inside the savepoint that may undo them (deferred, they would
+        # outlive a rolled-back savepoint).
+        session.info[outbox.DEFER_FLUSH] = False
+        callouts: list[Callout] = []
+        for sub in rows:
+            callouts += await _run_isolated(session, collector, sub, now)
+    return len(rows), callouts
+
+
+async def _run_isolated(session: AsyncSession, collector: Collector | None, sub: Subscription,
+                        now: int) -> list[Callout]:
+    sub_id = sub.id  # read before a rollback expires the row
+    try:
+        async with session.begin_nested():
+            return await run_due(session, collector, sub, now)
+    except Exception:
+        retry_at = now + RETRY_SECONDS
+        log.exception("subscription step failed; put off", extra={"subscription": sub_id, "retry_at": retry_at})
+        await _put_off(session, sub_id, retry_at)
+        return []
+
+
+async def _put_off(session: AsyncSession, sub_id: str, retry_at: int) -> None:
+    """The failed subscription is due again at `retry_at`, not before: never dropped (its due step is still there
+    to be found then), and no longer at the head of every batch. Anything done to it meanwhile (an API call) works
+    out its due_at afresh."""
+    session.info.get(billing.OUTSTANDING, {}).pop(sub_id, None)  # what the undone steps left there
+    sub = await session.get(Subscription, sub_id, populate_existing=True)
+    if sub is not None:
+        sub.due_at = retry_at
+        session.add(sub)
 
 
 async def send_due_mail(db: Database, collector: Collector | None, now: int) -> int:

@@ -15,7 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import structs, validate
 from server.clock import now_of
-from server.errors import Forbidden, MissingParameter, invalid
+from server.errors import Conflict, Forbidden, MissingParameter, invalid
 from server.invoices.models import Invoice
 from server.invoices.states import Status as InvoiceStatus
 from server.paging import Slice, newest_first
@@ -216,6 +216,36 @@ async def paid_for_period(session: AsyncSession, sub: Subscription) -> Paid:
     return Paid.IN_FULL
 
 
+# A renewal that is not settled: the period it bills has not begun to count as paid (the period moves on only when
+# it is paid), or, once a resume opened it, its price is still owed.
+UNSETTLED = (InvoiceStatus.OPEN, InvoiceStatus.DRAFT)
+
+
+class InvoiceOpen(Conflict):
+    """An immediate plan change while a renewal or an earlier change's invoice still bills time to come (409)."""
+
+    reason = "subscription_invoice_open"
+
+
+# The invoices that bill time to come: a renewal, and an immediate plan change's.
+BILLS_AHEAD = ("subscription_cycle", "subscription_update")
+
+
+async def refuse_immediate_change_while_invoice_unsettled(session: AsyncSession, sub: Subscription, now: int) -> None:
+    """A change that applies now prices the current period as if what bills it were settled: with a renewal still
+    open it would invoice the same period a second time (the renewal's price and the new plan's), and with an earlier
+    change's invoice still open it would credit time on a plan nobody paid for. So the caller settles or voids that
+    invoice first; a change at the period end is priced by that invoice and stays allowed."""
+    inv = (await session.exec(select(Invoice).where(
+        Invoice.subscription_id == sub.id, col(Invoice.billing_reason).in_(BILLS_AHEAD),
+        col(Invoice.status).in_(UNSETTLED), col(Invoice.period_end) > now)
+        .order_by(col(Invoice.sort_key)).limit(1))).first()
+    if inv is not None:
+        raise InvoiceOpen(f"invoice {inv.id} ({inv.billing_reason}, cycle {inv.cycle_number}, {inv.period_start} to "
+                          f"{inv.period_end}) is still {inv.status}: pay or void it before a plan change that applies "
+                          "now, or schedule the change for the period end")
+
+
 def charged_for(inv: Invoice) -> Decimal:
     """What an invoice charged before credits (a plan change's credit line makes its total lower)."""
     return sum((amount for line in inv.lines if (amount := Decimal(line["amount"])) > 0), Decimal(0))
@@ -241,6 +271,8 @@ async def price_change(session: AsyncSession, loaded: Loaded, request: pb.Change
     goal = PlanPrice(target.plan.id, target.variant.id, target.quantity, target.tier(n).final_price, target.cycle)
     decision = decide(shape(current, goal), PRORATIONS.get(request.proration_behavior),
                       ANCHORS.get(request.billing_cycle_anchor))
+    if decision.timing in (Timing.RESET, Timing.NOW_KEPT):
+        await refuse_immediate_change_while_invoice_unsettled(session, sub, now)
     if decision.timing is Timing.RESET:
         goal = PlanPrice(goal.selling_plan_id, goal.variant_id, goal.quantity, target.tier(following).final_price,
                          goal.cycle)

@@ -31,7 +31,8 @@ class AddressServicer(addresses_pb2_grpc.AddressServiceServicer):
                             context: grpc.aio.ServicerContext) -> pb.CreateAddressResponse:
         async with self._rt.db.transaction() as session:
             row = await addresses.create(session, self._rt.catalogue, self._rt.rails, self._rt.settings,
-                                         current_caller(), request.network, request.address, request.alias)
+                                         self._rt.keys, current_caller(), request.network, request.address,
+                                         request.alias)
         return pb.CreateAddressResponse(merchant_address=to_proto(self._rt, row))
 
     async def ListAddresses(self, request: pb.ListAddressesRequest,

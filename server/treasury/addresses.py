@@ -4,24 +4,28 @@ reads back (three tries), then usable as a payout destination. Each call runs in
 from __future__ import annotations
 
 import secrets
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
-from sqlmodel import select
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from server import validate
 from server.aml import AmlStatus
 from server.assets.catalogue import Catalogue
+from server.chains.models import WatchedAddress
 from server.clock import now_of
 from server.config import Settings
 from server.errors import Conflict, DomainError, MissingParameter, invalid
 from server.ids import new_id
 from server.paging import Page, newest_first
 from server.rails.base import InvalidAddress
-from server.rails.registry import Rails
+from server.rails.registry import Rails, key_scheme
 from server.rpc.context import Caller
 from server.scoping import get_owned, in_scope
 from server.treasury.models import AddressStatus, MerchantAddress, VerificationStatus
 from server.treasury.sweeps import native_of
+from server.wallet import treasuries
+from server.wallet.keys import Keys
 
 RESOURCE = "address"
 MAX_TRIES = 3
@@ -48,6 +52,30 @@ def screen(settings: Settings, address: str) -> tuple[AmlStatus, str]:
     return AmlStatus.APPROVED, ""
 
 
+async def is_paygate_address(session: AsyncSession, keys: Keys, catalogue: Catalogue, network: str,
+                             address: str) -> bool:
+    """Whether `address` (in its stored form) is one of paygate's own on `network`: a deposit address (a charge's or
+    a permanent one: every one is watched, and its row kept) or any merchant's treasury in either mode. Money sent
+    there stays inside the gateway: the watcher ignores what paygate itself signed, so a refund or payout to it reads
+    as paid while the customer or merchant receives nothing and the ledger drifts from the chain."""
+    family = catalogue.networks[network].family
+    # The same key makes the same address on every network of a family: a deposit address of another network is
+    # paygate's here too. The (network, address) primary key serves this lookup.
+    siblings = [n.id for n in catalogue.networks.values() if n.family == family]
+    watched = (await session.exec(select(WatchedAddress.owner_id).where(
+        col(WatchedAddress.network).in_(siblings), WatchedAddress.address == address))).first()
+    scheme = key_scheme(catalogue.networks[network])
+    return watched is not None or await treasuries.is_treasury(session, keys, scheme, address)
+
+
+async def check_not_paygate(session: AsyncSession, keys: Keys, catalogue: Catalogue, network: str, field: str,
+                            address: str) -> None:
+    """`400 parameter_invalid` naming `field` when `address` (stored form) is paygate's own (`is_paygate_address`)."""
+    if await is_paygate_address(session, keys, catalogue, network, address):
+        raise invalid(field, f"{address!r} is a paygate address (a merchant treasury or a deposit address); money "
+                             "sent there would reach no one")
+
+
 def _network(catalogue: Catalogue, caller: Caller, network: str) -> str:
     network = network.strip()
     if not network:
@@ -58,8 +86,8 @@ def _network(catalogue: Catalogue, caller: Caller, network: str) -> str:
     return network
 
 
-async def create(session: AsyncSession, catalogue: Catalogue, rails: Rails, settings: Settings, caller: Caller,
-                 network: str, address: str, alias: str) -> MerchantAddress:
+async def create(session: AsyncSession, catalogue: Catalogue, rails: Rails, settings: Settings, keys: Keys,
+                 caller: Caller, network: str, address: str, alias: str) -> MerchantAddress:
     network = _network(catalogue, caller, network)
     book = rails.addresses(network)
     if not address.strip():
@@ -68,11 +96,11 @@ async def create(session: AsyncSession, catalogue: Catalogue, rails: Rails, sett
         raise invalid("network", f"{network!r} has no node configured")
     try:
         stored = book.normalize_address(address.strip())
-    except InvalidAddress:
-        raise invalid("address", "not an address on this network (a mixed-case address needs a valid checksum)") \
-            from None
+    except InvalidAddress as e:
+        raise invalid("address", str(e)) from None
     if len(alias) > 200:
         raise invalid("alias", "at most 200 characters")
+    await check_not_paygate(session, keys, catalogue, network, "address", stored)
     taken = (await session.exec(select(MerchantAddress.id).where(
         MerchantAddress.merchant_id == caller.merchant_id, MerchantAddress.livemode == caller.livemode,
         MerchantAddress.network == network, MerchantAddress.address == stored,
@@ -121,12 +149,8 @@ async def verify(session: AsyncSession, caller: Caller, address_id: str, amount:
     row = await get(session, caller, address_id, lock=True)
     if not amount.strip():
         raise MissingParameter("amount")
-    try:
-        given = Decimal(amount.strip())
-    except InvalidOperation:
-        raise invalid("amount", f"{amount!r} is not a decimal amount") from None
-    if not given.is_finite():
-        raise invalid("amount", f"{amount!r} is not a decimal amount")
+    # The strict money syntax of every amount input (DESIGN §14), refused before a try is counted.
+    given = validate.amount("amount", amount)
     if row.status == AddressStatus.VERIFIED:
         return row
     if row.status == AddressStatus.FAILED:

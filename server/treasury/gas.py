@@ -122,6 +122,14 @@ async def cost_of(rt: Runtime, scope: Scope, native: Asset, payer: str, most: De
     return Cost(scope, payer, most, native.decimals, await look(rt, scope, native, payer))
 
 
+async def spendable(session: AsyncSession, cost: Cost) -> Decimal:
+    """What may pay `cost` at its paying address (the rule `reserve` applies): the merchant's available native coin
+    there, then its gas coin. Never the coin the ledger holds there for anything else (frozen, pending, fees)."""
+    with localcontext(MONEY):
+        available = max(await ledger.sum_at(session, cost.scope, cost.payer, Account.AVAILABLE), ZERO)
+        return available + await unrecorded(session, cost.scope, cost.payer, cost.seen, cost.decimals)
+
+
 async def reserve(session: AsyncSession, cost: Cost, tx_id: str) -> bool:
     """Sets `cost.most` aside for the transaction `tx_id`: out of the merchant's available coin at the paying
     address, then its gas coin, into locked. False, posting nothing, when they do not cover it. In the signing

@@ -32,6 +32,7 @@ class ApprovalStatus(StrEnum):
     PENDING = "pending"
     APPROVED = "approved"
     REJECTED = "rejected"
+    EXPIRED = "expired"  # nobody decided within `approval_expiry_seconds`: canceled by paygate
 
 
 class Payout(SQLModel, table=True):
@@ -74,6 +75,7 @@ class ApprovalActionKind(StrEnum):
     REJECT = "reject"
     CANCEL = "cancel"
     SENT = "sent"
+    EXPIRE = "expire"  # paygate's own: the approvers did not decide in time
 
 
 class PayoutApprovalAction(SQLModel, table=True):

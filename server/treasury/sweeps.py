@@ -4,7 +4,9 @@ asset is what a sweep moves (never `frozen` or `pending` funds).
 
 * Native coin: one payout of the whole amount, its network fee out of it (what arrives = amount - fee).
 * Token: the treasury first sends the deposit address exactly the gas the token transfer needs (a `gas` transaction,
-  only for what the address lacks), then the deposit address sends the tokens.
+  only for what the address lacks), then the deposit address sends the tokens, their gas set aside there before
+  signing. What the address lacks is judged by the ledger, by the gas rule below, never by the chain's balance:
+  coin frozen by AML or still pending there is not the merchant's to spend on gas.
 
 Crash safety is the refund sender's, through the same rail (`AddressPayouts`): every transaction is signed with a
 nonce reserved in the database and stored with its sweep transaction row in one database transaction before it is
@@ -87,6 +89,10 @@ class GasFunding(Protocol):
     """A rail whose token transfers pay gas in another asset: how much of it the source must hold (EVM)."""
 
     async def gas_needed(self, payout: Payout) -> int: ...
+
+
+class FundedPayouts(AddressPayouts, GasFunding, Protocol):
+    """A rail's payouts that can also tell the gas a token transfer needs (a type only: `GasFunding` is checked)."""
 
 
 def native_of(catalogue: Catalogue, network: str) -> Asset | None:
@@ -246,9 +252,9 @@ def _record(session: AsyncSession, tx_id: str, sweep: Sweep, kind: SweepTxKind, 
 
 async def _sign_and_send(rt: Runtime, payouts: AddressPayouts, sweep: Sweep, kind: SweepTxKind, payout: Payout,
                          key: bytes, cost: gas.Cost | None = None) -> bool:
-    """Quote, then in one transaction: re-check the sweep under its lock, set `cost` aside (a top-up's: `gas`),
-    reserve the nonce, sign, record; then broadcast. False when the rail refused or the cost is not covered (noted
-    on the sweep: it waits)."""
+    """Quote, then in one transaction: re-check the sweep under its lock, set `cost` aside (`gas.reserve`: a top-up's
+    at the treasury, a token transfer's at the deposit address), reserve the nonce, sign, record; then broadcast.
+    False when the rail refused or the cost is not covered (noted on the sweep: it waits)."""
     try:
         quote = await payouts.quote_payout(payout)
     except PayoutRefused as e:
@@ -268,12 +274,32 @@ async def _sign_and_send(rt: Runtime, payouts: AddressPayouts, sweep: Sweep, kin
             locked.last_error, locked.updated = "", rt.clock.now()
             session.add(locked)
     if not covered:
-        # Neither the merchant's available native coin nor gas coin sent by hand covers the top-up: paygate's
-        # fees at the treasury never do (server/treasury/gas.py). Tried again next pass.
+        # Neither the merchant's available native coin nor gas coin sent by hand covers the cost: paygate's fees
+        # never do, nor frozen or pending coin (server/treasury/gas.py). Tried again next pass.
         await _note(rt, sweep.id, "insufficient_gas")
         return False
     await payouts.broadcast(signed)
     return True
+
+
+async def _spendable(rt: Runtime, cost: gas.Cost) -> int:
+    """What the ledger lets a transaction's gas use at its paying address, in base units (`gas.spendable`)."""
+    async with rt.db.read() as session:
+        return _base(await gas.spendable(session, cost), cost.decimals)
+
+
+async def _top_up(rt: Runtime, payouts: FundedPayouts, sweep: Sweep, native: Asset, lacking: int) -> None:
+    """Signs the treasury's gas top-up of `lacking` to the sweep's deposit address, its cost set aside there."""
+    treasury = await keys.treasury(rt, sweep.network, sweep.merchant_id, sweep.livemode)
+    if treasury is None or treasury[0] != sweep.destination_address:
+        await _note(rt, sweep.id, "no_treasury")
+        return
+    top_up = Payout(asset=native, source=treasury[0], destination=sweep.source_address, amount_base=lacking,
+                    fee_from_amount=False)
+    most = _units(lacking + await payouts.gas_needed(top_up), native.decimals)
+    cost = await gas.cost_of(rt, Scope(sweep.merchant_id, sweep.livemode, native.id, sweep.network), native,
+                             treasury[0], most)
+    await _sign_and_send(rt, payouts, sweep, SweepTxKind.GAS, top_up, treasury[1], cost)
 
 
 async def advance(rt: Runtime, sweep: Sweep) -> None:
@@ -286,28 +312,25 @@ async def advance(rt: Runtime, sweep: Sweep) -> None:
     source = sweep.source_address
     payout = Payout(asset=asset, source=source, destination=sweep.destination_address,
                     amount_base=_base(sweep.amount, sweep.decimals), fee_from_amount=True)
+    cost: gas.Cost | None = None  # a native sweep pays its fee out of its amount: nothing to set aside
     if asset.contract_address:
         native = native_of(rt.catalogue, sweep.network)
         if native is None or not isinstance(payouts, GasFunding):
             return
-        lacking = await payouts.gas_needed(payout) - await balances.balance(native, source)
+        needed = await payouts.gas_needed(payout)
+        cost = await gas.cost_of(rt, Scope(sweep.merchant_id, sweep.livemode, native.id, sweep.network), native,
+                                 source, _units(needed, native.decimals))
+        # Judged by the ledger, not the chain's balance: coin frozen by AML, still pending, or otherwise not the
+        # merchant's to spend may sit at the deposit address, and gas must never spend it (server/treasury/gas.py).
+        lacking = needed - await _spendable(rt, cost)
         if lacking > 0:
-            treasury = await keys.treasury(rt, sweep.network, sweep.merchant_id, sweep.livemode)
-            if treasury is None or treasury[0] != sweep.destination_address:
-                await _note(rt, sweep.id, "no_treasury")
-                return
-            top_up = Payout(asset=native, source=treasury[0], destination=source, amount_base=lacking,
-                            fee_from_amount=False)
-            most = _units(lacking + await payouts.gas_needed(top_up), native.decimals)
-            cost = await gas.cost_of(rt, Scope(sweep.merchant_id, sweep.livemode, native.id, sweep.network),
-                                     native, treasury[0], most)
-            await _sign_and_send(rt, payouts, sweep, SweepTxKind.GAS, top_up, treasury[1], cost)
+            await _top_up(rt, payouts, sweep, native, lacking)
             return
     key = await keys.deposit(rt, sweep.network, sweep.merchant_id, sweep.livemode, source)
     if key is None:
         await _note(rt, sweep.id, "unknown_deposit_address")
         return
-    await _sign_and_send(rt, payouts, sweep, SweepTxKind.SWEEP, payout, key)
+    await _sign_and_send(rt, payouts, sweep, SweepTxKind.SWEEP, payout, key, cost)
 
 
 # ---------------------------------------------------------------------------------------------------- outcomes
@@ -425,6 +448,8 @@ class SweepPayouts:
                         Holder(Account.FEES, a): -sweep.fee_amount,
                         Holder(Account.AVAILABLE, t): arrived - sweep.fee_amount,
                         Holder(Account.FEES, t): sweep.fee_amount})
+                    # Out of what was set aside at the deposit address when it was signed, given back first.
+                    await gas.release(session, gas_scope, row.id)
                     await ledger.network_fee(session, gas_scope, CauseType.SWEEP, sweep.id, a, fee)
                 sweep.network_fee += fee
                 sweep.status, sweep.tx_hash = SweepStatus.SUCCEEDED, result.tx_hash

@@ -1,6 +1,6 @@
 """The treasury's part of the composition root: the ledger's listeners on transfers and refund events, and the
-jobs that sweep deposit addresses into the treasury, send micro-deposits and payouts, and reconcile the ledger
-with the chain."""
+jobs that sweep deposit addresses into the treasury, send micro-deposits and payouts, reconcile the ledger with
+the chain, and end approvals nobody gave in time."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from functools import partial
 from server.chains import hooks
 from server.events import outbox
 from server.runtime import Runtime
-from server.treasury import listeners, reconcile, sweeps, verifications
+from server.treasury import approval_expiry, listeners, reconcile, sweeps, verifications
 
 
 def register(rt: Runtime) -> None:
@@ -18,3 +18,4 @@ def register(rt: Runtime) -> None:
     rt.add_job("send_sweeps", sweeps.send_sweeps, sweeps.INTERVAL_SECONDS)
     rt.add_job("send_treasury_transfers", verifications.send_verifications, verifications.INTERVAL_SECONDS)
     rt.add_job("reconcile_treasury", reconcile.reconcile_job, reconcile.interval_seconds())
+    rt.add_job("expire_approvals", approval_expiry.expire_approvals, approval_expiry.INTERVAL_SECONDS)

@@ -3,25 +3,53 @@ subscriber, so in the event's own transaction), a new one on resend, and the att
 
 from __future__ import annotations
 
-from typing import NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
 import sqlalchemy as sa
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.functions import FunctionElement
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from server import clock
 from server.clock import now_of
 from server.db.prepared import Prepared
 from server.db.sets import on_postgres, one_of
 from server.events.models import Event
-from server.ids import new_id
+from server.events.outbox import DEFER_FLUSH
+from server.ids import BASE62, new_id
 from server.paging import Page, newest_first
 from server.webhooks.models import Delivery, DeliveryStatus, WebhookEndpoint
 
 ALL_EVENTS = "*"
+# Endpoints of one merchant in one mode: bounds the deliveries an event's transaction writes (one per endpoint).
+MAX_ENDPOINTS_PER_MODE = 16
 
 
 def subscribed(enabled_events: list[str], event_type: str) -> bool:
+    """Whether an endpoint with `enabled_events` receives events of `event_type`. `_Subscribed` is the same rule in
+    SQL, for the fan-out's INSERT; tests/unit/webhooks/test_fan_out.py holds the two to the same cases."""
     return ALL_EVENTS in enabled_events or event_type in enabled_events
+
+
+class _Subscribed(FunctionElement[bool]):
+    """`subscribed(endpoint.enabled_events, :type)` in SQL, on a JSON array of strings."""
+
+    type = sa.Boolean()
+    inherit_cache = True
+    name = "paygate_subscribed"
+
+
+@compiles(_Subscribed, "postgresql")
+def _subscribed_on_postgres(element: _Subscribed, compiler: Any, **kw: Any) -> str:
+    enabled, event_type = (compiler.process(clause, **kw) for clause in element.clauses)
+    return f"({enabled} ?| CAST(ARRAY['{ALL_EVENTS}', {event_type}] AS TEXT[]))"
+
+
+@compiles(_Subscribed)  # SQLite, and the generic compiler that finds a statement's parameters
+def _subscribed_on_sqlite(element: _Subscribed, compiler: Any, **kw: Any) -> str:
+    enabled, event_type = (compiler.process(clause, **kw) for clause in element.clauses)
+    return f"EXISTS (SELECT 1 FROM json_each({enabled}) WHERE json_each.value IN ('{ALL_EVENTS}', {event_type}))"
 
 
 def _pending(event: Event, endpoint: WebhookEndpoint | Subscriber, *, attempt: int, now: int) -> Delivery:
@@ -73,12 +101,69 @@ async def _endpoints_of(session: AsyncSession, merchant_id: str, livemode: bool)
     return cache[key]
 
 
+def _fan_out_statement() -> Prepared:
+    """One pending attempt per active endpoint subscribed to the event, in one INSERT … SELECT: the unit of work
+    needs no answer from the database before its COMMIT, so on PostgreSQL the event, its deliveries and the COMMIT
+    go in one round trip (server/db/pg_pipeline.py).
+
+    A delivery's id is the event's with the endpoint's rank in place of its last two characters
+    (`evtd_` + 22 of the event id's random characters + `0` + the rank in base62): unique, since event ids are, and
+    made by the database, which alone knows how many endpoints there are. Its `sort_key`s are `sort_key` + rank - 1,
+    reserved in this process (`clock.sort_keys`)."""
+    rank = sa.cast(sa.func.row_number().over(order_by=(_ENDPOINTS.c.sort_key, _ENDPOINTS.c.id)), sa.Integer)
+    event_id = sa.bindparam("event_id", type_=sa.String)
+    given: dict[str, Any] = {
+        "id": sa.literal("evtd_") + sa.func.substr(event_id, 5, 22) + sa.literal("0")
+        + sa.func.substr(sa.literal(BASE62), rank + 1, 1),
+        "event_id": event_id,
+        "endpoint_id": _ENDPOINTS.c.id,
+        "merchant_id": sa.bindparam("merchant_id", type_=sa.String),
+        "object_id": sa.bindparam("object_id", type_=sa.String),
+        "event_sort_key": sa.bindparam("event_sort_key", type_=sa.BigInteger),
+        "attempt": sa.literal(1, sa.Integer),
+        "status": sa.literal(DeliveryStatus.PENDING.value, sa.String),
+        "due_at": sa.bindparam("now", type_=sa.BigInteger),
+        "window_start": sa.bindparam("now", type_=sa.BigInteger),
+        "url": _ENDPOINTS.c.url,
+        "sort_key": sa.bindparam("sort_key", type_=sa.BigInteger) + rank - 1,
+    }
+    columns = list(_DELIVERIES.columns)
+    values = []
+    for column in columns:
+        if column.key in given:
+            values.append(given[column.key].label(column.key))
+            continue
+        field = Delivery.model_fields[column.key]
+        if field.default_factory is not None:
+            raise TypeError(f"fan-out: give event_deliveries.{column.key} (it has a default factory)")
+        values.append((sa.null() if field.default is None else sa.literal(field.default, column.type))
+                      .label(column.key))
+    select_ = sa.select(*values).where(*_active(sa.bindparam("merchant_id", type_=sa.String),
+                                                sa.bindparam("livemode", type_=sa.Boolean)),
+                                       _Subscribed(_ENDPOINTS.c.enabled_events, sa.bindparam("type", type_=sa.String)))
+    return Prepared(sa.insert(_DELIVERIES).from_select(columns, select_))
+
+
+_DELIVERIES = cast(sa.Table, Delivery.__table__)  # type: ignore[attr-defined]
+if len(BASE62) <= MAX_ENDPOINTS_PER_MODE:
+    raise RuntimeError("a delivery id holds an endpoint's rank in one base62 character")
+_FAN_OUT = _fan_out_statement()
+
+
 async def fan_out(session: AsyncSession, event: Event) -> None:
     """The outbox subscriber: the event's deliveries are committed with the event, or neither is. At most
-    MAX_ENDPOINTS_PER_MODE rows per event (service.py)."""
-    for endpoint in await _endpoints_of(session, event.merchant_id, event.livemode):
-        if subscribed(endpoint.enabled_events, event.type):
-            session.add(_pending(event, endpoint, attempt=1, now=event.created))
+    MAX_ENDPOINTS_PER_MODE rows per event."""
+    if session.info.get(DEFER_FLUSH):
+        # A batch of events (a renewal sweep) inserted together at the next flush: their deliveries are ORM rows
+        # of that flush, and the endpoints are read once for the batch.
+        for endpoint in await _endpoints_of(session, event.merchant_id, event.livemode):
+            if subscribed(endpoint.enabled_events, event.type):
+                session.add(_pending(event, endpoint, attempt=1, now=event.created))
+        return
+    await _FAN_OUT.write(session, {
+        "event_id": event.id, "merchant_id": event.merchant_id, "livemode": event.livemode, "type": event.type,
+        "object_id": event.object_id, "event_sort_key": event.sort_key, "now": event.created,
+        "sort_key": clock.sort_keys(MAX_ENDPOINTS_PER_MODE)})
 
 
 async def resend(session: AsyncSession, event: Event, endpoints: list[WebhookEndpoint]) -> list[Delivery]:

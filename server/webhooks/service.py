@@ -21,12 +21,10 @@ from server.rpc.context import Caller
 from server.scoping import find_owned, get_owned, in_scope
 from server.webhooks import urls
 from server.webhooks.models import Delivery, DeliveryStatus, WebhookEndpoint
-from server.webhooks.queue import ALL_EVENTS
+from server.webhooks.queue import ALL_EVENTS, MAX_ENDPOINTS_PER_MODE
 from server.webhooks.sealing import SecretBox
 
 MAX_ENABLED_EVENTS = 100
-# Endpoints of one merchant in one mode: bounds the deliveries an event's transaction writes (one per endpoint).
-MAX_ENDPOINTS_PER_MODE = 16
 DEFAULT_OVERLAP_SECONDS = 24 * 3600
 MAX_OVERLAP_SECONDS = 7 * 24 * 3600
 _EVENT_TYPE = re.compile(r"^[a-z][a-z_]*(\.[a-z][a-z_]*)+$")

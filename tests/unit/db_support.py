@@ -6,6 +6,9 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+import pytest
+import sqlalchemy as sa
+
 from server.db import Database
 from server.merchants.models import Merchant
 
@@ -24,3 +27,26 @@ def with_merchant(url: str, work: Callable[[Database], Awaitable[T]]) -> T:
         finally:
             await db.close()
     return asyncio.run(go())
+
+
+async def left_in_transaction(db: Database) -> int:
+    """PostgreSQL: connections of the database other than this one left idle in a transaction (0 on SQLite)."""
+    if not db.is_postgres:
+        return 0
+    async with db.engine.connect() as conn:
+        return int((await conn.execute(sa.text(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() "
+            "AND state LIKE 'idle in transaction%'"))).scalar_one())
+
+
+async def cancel_once_started(work: Callable[[asyncio.Event], Awaitable[None]]) -> asyncio.Task[None]:
+    """Runs `work(started)` in a task, cancels it 0.3 s after it sets `started` (so that the cancellation lands in
+    the statement it runs next), and returns the task once it has ended cancelled."""
+    started = asyncio.Event()
+    task = asyncio.ensure_future(work(started))
+    await asyncio.wait_for(started.wait(), 15)
+    await asyncio.sleep(0.3)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    return task

@@ -23,6 +23,7 @@ import sqlalchemy as sa
 
 from server.db import Database
 from tests.harness import create_database, drop_database
+from tests.unit.db_support import cancel_once_started, left_in_transaction
 
 ROUNDS = 12
 UNITS = 50
@@ -34,15 +35,6 @@ def db_args(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[st
     url = create_database(request.param.split("-")[0], tmp_path)
     yield url, not request.param.endswith("one-commit-per-unit")
     drop_database(url)
-
-
-async def _left_in_transaction(db: Database) -> int:
-    if not db.is_postgres:
-        return 0
-    async with db.engine.connect() as conn:
-        return int((await conn.execute(sa.text(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() "
-            "AND state LIKE 'idle in transaction%'"))).scalar_one())
 
 
 async def _cancel_at_random(url: str, group_commit: bool) -> None:
@@ -71,7 +63,7 @@ async def _cancel_at_random(url: str, group_commit: bool) -> None:
             await asyncio.wait_for(unit(), 15)
             assert time.monotonic() - started < 2, f"round {n}: a writer waited behind an abandoned transaction"
             assert db.engine.pool.checkedout() == 0, f"round {n}: a connection was never given back"
-            assert await _left_in_transaction(db) == 0, f"round {n}: a connection stayed in its transaction"
+            assert await left_in_transaction(db) == 0, f"round {n}: a connection stayed in its transaction"
     finally:
         await db.close()
 
@@ -91,20 +83,14 @@ async def _cancel_mid_statement(url: str, group_commit: bool) -> None:
     try:
         async with db.engine.begin() as conn:
             await conn.execute(sa.text("CREATE TABLE jam (id INTEGER PRIMARY KEY, v TEXT)"))
-        in_statement = asyncio.Event()
 
-        async def slow_unit() -> None:
+        async def slow_unit(in_statement: asyncio.Event) -> None:
             async with db.transaction() as s:
                 await s.execute(sa.text("INSERT INTO jam (id, v) VALUES (1, 'cancelled')"))
                 in_statement.set()
                 await s.execute(sa.text(SLOW[db.dialect]))
 
-        cancelled = asyncio.create_task(slow_unit())
-        await asyncio.wait_for(in_statement.wait(), 15)
-        await asyncio.sleep(0.3)
-        cancelled.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await cancelled
+        cancelled = await cancel_once_started(slow_unit)
         # `cancelled` stays referenced (and with it its CancelledError, whose traceback holds the unit's cursor)
         # while the next writer writes the same row.
         async with asyncio.timeout(15):
@@ -114,7 +100,7 @@ async def _cancel_mid_statement(url: str, group_commit: bool) -> None:
             assert (await s.execute(sa.text("SELECT v FROM jam"))).scalars().all() == ["next"]
         assert cancelled.cancelled()
         assert db.engine.pool.checkedout() == 0
-        assert await _left_in_transaction(db) == 0
+        assert await left_in_transaction(db) == 0
     finally:
         await db.close()
 

@@ -296,6 +296,14 @@ def test_quote_grace_seconds_defaults_to_thirty_seconds_and_is_bounded():
         assert one_line_error({"PAYGATE_QUOTE_GRACE_SECONDS": bad}).startswith("quote_grace_seconds"), bad
 
 
+def test_approval_expiry_seconds_defaults_to_seven_days_and_is_bounded():
+    assert load_settings({}).approval_expiry_seconds == 7 * 86_400
+    assert load_settings({"PAYGATE_APPROVAL_EXPIRY_SECONDS": "0"}).approval_expiry_seconds == 0  # never
+    assert load_settings({"PAYGATE_APPROVAL_EXPIRY_SECONDS": "3600"}).approval_expiry_seconds == 3600
+    for bad in (str(366 * 86_400 + 1), "-1", "a week", "٣٠"):
+        assert one_line_error({"PAYGATE_APPROVAL_EXPIRY_SECONDS": bad}).startswith("approval_expiry_seconds"), bad
+
+
 def test_quote_seconds_in_digits_other_than_ascii_are_refused_in_one_line():
     # int() reads full-width and Arabic-Indic digits; an operator's typo in them must not become a quote's lifetime.
     for bad in ("\uff16\uff10", "\u0666\u0660", "1_800", "+60"):  # full-width 60, Arabic-Indic 60
@@ -400,3 +408,8 @@ def test_job_seconds_outside_a_tenth_of_a_second_to_a_day_are_refused_naming_the
 @pytest.mark.parametrize("value", ["[1]", "watch_chains=1", '"1"'])
 def test_job_seconds_that_are_not_a_mapping_are_refused(value: str) -> None:
     assert "expected a mapping of job name to seconds" in one_line_error({"PAYGATE_JOB_SECONDS": value})
+
+
+def test_transaction_pooling_is_off_by_default_and_set_by_env():
+    assert load_settings({}).database_transaction_pooling is False
+    assert load_settings({"PAYGATE_DATABASE_TRANSACTION_POOLING": "true"}).database_transaction_pooling is True

@@ -194,3 +194,27 @@ def test_a_runtime_keeps_the_configured_number_of_connections_for_units_of_work(
             await rt.db.close()
 
     assert asyncio.run(kept()) == 7
+
+
+def test_behind_a_transaction_pooler_nothing_is_prepared_and_no_server_setting_is_sent(url: str) -> None:
+    """psycopg prepares a statement by name after its fifth run, and a pooler in transaction mode may run the next
+    one on a server connection that lacks it (tests/e2e/http/test_behind_pgbouncer.py shows the whole service)."""
+    async def scenario() -> tuple[Any, str, Any, str]:
+        pooled = postgres_engine(async_url(url), name="pooled", pool_size=1, max_overflow=0,
+                                 options="-c synchronous_commit=off", transaction_pooling=True)
+        direct = postgres_engine(async_url(url), name="direct", pool_size=1, max_overflow=0,
+                                 options="-c synchronous_commit=off")
+        try:
+            seen = []
+            for engine in (pooled, direct):
+                async with engine.connect() as conn:
+                    for _ in range(8):
+                        setting = (await conn.execute(sa.text("SHOW synchronous_commit"))).scalar_one()
+                    raw = await conn.get_raw_connection()
+                    seen += [raw.driver_connection.prepare_threshold, setting]
+            return tuple(seen)  # type: ignore[return-value]
+        finally:
+            await pooled.dispose()
+            await direct.dispose()
+
+    assert asyncio.run(scenario()) == (None, "on", 5, "off")

@@ -36,8 +36,8 @@ def test_compose_registers_each_packages_jobs_once(tmp_path: Path) -> None:
     rt = build(tmp_path)
     try:
         assert sorted(job.name for job in rt.jobs) == [
-            "deliver_webhooks", "expire_payment_intents", "purge_lapsed", "reconcile_treasury", "recover_card_payments",
-            "renew_subscriptions",
+            "deliver_webhooks", "expire_approvals", "expire_payment_intents", "purge_lapsed", "reconcile_treasury",
+            "recover_card_payments", "renew_subscriptions",
             "retry_card_refunds", "send_refunds", "send_sweeps", "send_treasury_transfers", "watch_chains"]
     finally:
         close(rt)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from server.assets.catalogue import Asset, Catalogue, Network
 from server.config import Settings
 from server.db import Database
-from server.rails.base import ChainScanner, InvalidAddress
+from server.rails.base import ChainScanner
 from server.rails.evm import transactions
 from server.rails.evm.payouts import EvmPayouts
 from server.rails.evm.scanner import EvmScanner
@@ -29,10 +29,7 @@ class EvmRail(EvmPayouts):
 
 
     def normalize_address(self, value: str) -> str:
-        address = transactions.normalize_address(value)
-        if address is None:
-            raise InvalidAddress(f"{value!r} is not an address on this network")
-        return address
+        return transactions.normalize_address(value)  # raises InvalidAddress saying why
 
     async def balance(self, asset: Asset, address: str) -> int:
         return await self.node.balance(asset, address)

@@ -9,12 +9,17 @@ from eth_account.typed_transactions import TypedTransaction
 from hexbytes import HexBytes
 from web3 import Web3
 
+from server.rails.base import InvalidAddress
+
 TRANSFER_SELECTOR = "a9059cbb"  # transfer(address,uint256)
 NATIVE_GAS = 21_000
 TOKEN_GAS_FALLBACK = 100_000
 PRIORITY_FEE_WEI = 10**9
 # An EIP-1559 replacement must raise both fees by at least 12.5% (geth refuses less as underpriced): 9/8.
 BUMP_NUM, BUMP_DEN = 9, 8
+ADDRESS_DIGITS = 40
+ZERO_ADDRESS = "0x" + "0" * ADDRESS_DIGITS
+_HEX = frozenset("0123456789abcdefABCDEF")  # ASCII only: str.isdigit-style checks would let other scripts in
 
 
 @dataclass(frozen=True)
@@ -82,12 +87,24 @@ def sign(private_key: bytes, chain_id: int, nonce: int, tx: Unsigned, fee: Fees)
     return "0x" + signed.raw_transaction.hex(), signed.hash.to_0x_hex()
 
 
-def normalize_address(value: str) -> str | None:
-    """An EVM address (all lower or all upper case, or mixed case carrying a valid EIP-55 checksum) lower-case, or
-    None. web3 8's `is_address` no longer checks the checksum of a mixed-case address: done here."""
-    if not Web3.is_address(value):
-        return None
-    digits = value[2:] if value[:2] in ("0x", "0X") else value
-    if digits != digits.lower() and digits != digits.upper() and not Web3.is_checksum_address(value):
-        return None
-    return value.lower()
+def normalize_address(value: str) -> str:
+    """An EVM address in its stored form: lower-case `0x` and 40 hex digits. Accepts all lower or all upper case, or
+    mixed case carrying a valid EIP-55 checksum, after a `0x` (or `0X`) prefix. Raises InvalidAddress saying why.
+
+    The prefix is required: 40 bare digits stored as given would never equal the same address with its prefix (a
+    second payout address for one destination). The zero address is refused: native coin sent to it is burnt and a
+    token transfer to it reverts after its gas is spent. web3 8's `is_address` no longer checks the checksum of a
+    mixed-case address, so it is checked here."""
+    shown = repr(value)
+    if value[:2] not in ("0x", "0X"):
+        raise InvalidAddress(f"{shown} is not an address on this network (an EVM address is 0x and 40 hex digits)")
+    digits = value[2:]
+    if len(digits) != ADDRESS_DIGITS or any(c not in _HEX for c in digits):
+        raise InvalidAddress(f"{shown} is not an address on this network (an EVM address is 0x and 40 hex digits)")
+    if digits != digits.lower() and digits != digits.upper() and not Web3.is_checksum_address("0x" + digits):
+        raise InvalidAddress(f"{shown} is not an address on this network (a mixed-case address needs a valid EIP-55 "
+                             "checksum)")
+    address = "0x" + digits.lower()
+    if address == ZERO_ADDRESS:
+        raise InvalidAddress(f"{shown} is the zero address: what is sent to it is lost")
+    return address

@@ -39,6 +39,8 @@ class ProviderProxy:
     breaks: Breaks = lambda method, path: PASS
     crash: Callable[[], None] = lambda: None  # what CRASH does once the provider has acted
     replays: bool = False
+    # (method, path, the provider's JSON answer) → the answer paygate gets instead (a state localstripe never shows)
+    rewrite: Callable[[str, str, Any], Any] | None = None
     # (Authorization, Idempotency-Key) → the first request's form body and the provider's answer to it
     answered: dict[tuple[str, str], tuple[dict[str, list[str]], Answer]] = field(default_factory=dict)
 
@@ -76,6 +78,8 @@ def provider_proxy(provider_url: str) -> Iterator[ProviderProxy]:
                     return  # whoever asked is gone: no answer
                 if mode == PASS:
                     status, content, kind = given
+                    if proxy.rewrite is not None and status == 200:
+                        content = json.dumps(proxy.rewrite(self.command, path, json.loads(content))).encode()
             self._answer(status, content, kind)
 
         def _answer(self, status: int, content: bytes, kind: str, replayed: bool = False) -> None:
@@ -113,7 +117,7 @@ def proxied_service(kind: str, workdir: Path, proxy: ProviderProxy) -> Service:
 def fresh(proxy: ProviderProxy, service: Service) -> Iterator[None]:
     """For one test: the proxy passing everything, its records cleared; afterwards the service running again (a test
     that failed between a kill and the restart leaves the next one a service)."""
-    proxy.breaks, proxy.crash, proxy.replays = (lambda method, path: PASS), (lambda: None), False
+    proxy.breaks, proxy.crash, proxy.replays, proxy.rewrite = (lambda method, path: PASS), (lambda: None), False, None
     proxy.seen.clear()
     proxy.answered.clear()
     yield

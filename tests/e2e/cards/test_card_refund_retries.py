@@ -36,10 +36,11 @@ T = TypeVar("T")
 
 
 def in_service(service: Service, fn: Callable[[Database, Runtime], Awaitable[T]], *, provider_down: bool = False,
-               later: int = 0) -> T:
+               later: int = 0, api_base: str = "") -> T:
     """Runs `fn` against the service's own database, in a runtime composed like the service's (its jobs too) whose
-    clock is `later` seconds ahead; with `provider_down`, provider_a's address answers nothing. The work `fn`
-    started in the background (`rt.tasks`) is waited for before the database closes."""
+    clock is `later` seconds ahead; with `provider_down`, provider_a's address answers nothing; with `api_base`,
+    provider_a is reached there (a proxy). The work `fn` started in the background (`rt.tasks`) is waited for
+    before the database closes."""
     settings = load_settings({k: v for k, v in service.env.items() if k.startswith("PAYGATE_")})
 
     async def run() -> T:
@@ -48,9 +49,9 @@ def in_service(service: Service, fn: Callable[[Database, Runtime], Awaitable[T]]
             clock.at(clock.now() + later)
         db = Database(settings.database_url, clock=clock)
         rt = compose(settings, db=db, var_dir=service.workdir, clock=clock)
-        if provider_down:
-            rt = dataclasses.replace(rt, cards=dataclasses.replace(
-                rt.cards, rails={"provider_a": ProviderARail(f"http://127.0.0.1:{free_port()}")}))
+        if provider_down or api_base:
+            rt = dataclasses.replace(rt, cards=dataclasses.replace(rt.cards, rails={
+                "provider_a": ProviderARail(api_base or f"http://127.0.0.1:{free_port()}")}))
         try:
             return await fn(db, rt)
         finally:
@@ -71,10 +72,10 @@ def refund_while_provider_down(service: Service, merchant: dict[str, Any], inten
     caller = Caller(merchant_id=merchant["merchant_id"], livemode=False, key_kind="secret")
 
     async def create(db: Database, rt: Runtime) -> str:
-        found = await card_refunds.paid_card_charge(db, caller, intent_id)
+        request = pb.CreateRefundRequest(payment_intent_id=intent_id, amount=amount)
+        found = await card_refunds.card_charges_to_refund(db, caller, request)
         assert found is not None
-        refund = await card_refunds.create(db, rt, rt.cards, rt.tasks, caller,
-                                           pb.CreateRefundRequest(payment_intent_id=intent_id, amount=amount), found)
+        refund = await card_refunds.create(db, rt, rt.cards, rt.tasks, caller, request, found)
         assert refund.status == "Pending" and len(rt.tasks.running) == 1
         await rt.tasks.close(60)  # the try ends unanswered
         return refund.id
@@ -107,9 +108,10 @@ CREATE_THEN_DIE = textwrap.dedent("""
         settings = load_settings({k: v for k, v in os.environ.items() if k.startswith("PAYGATE_")})
         rt = compose(settings, var_dir=Path(var_dir))
         caller = Caller(merchant_id=merchant_id, livemode=False, key_kind="secret")
-        found = await card_refunds.paid_card_charge(rt.db, caller, intent_id)
-        refund = await card_refunds.create(rt.db, rt, rt.cards, rt.tasks, caller,
-                                           pb.CreateRefundRequest(payment_intent_id=intent_id, amount=amount), found)
+        request = pb.CreateRefundRequest(payment_intent_id=intent_id, amount=amount)
+        found = await card_refunds.card_charges_to_refund(rt.db, caller, request)
+        assert found is not None
+        refund = await card_refunds.create(rt.db, rt, rt.cards, rt.tasks, caller, request, found)
         print(refund.id, refund.status, len(rt.tasks.running), flush=True)
         os._exit(0)
 

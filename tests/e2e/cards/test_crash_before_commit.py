@@ -143,7 +143,7 @@ def test_a_saved_card_payment_whose_commit_was_lost_is_recorded_under_its_key(
     deliver(service, merchant, paid)
     assert ok(api.get(f"/v1/payment_intents/{intent['id']}"))["status"] == "Success"
     # The charge's id and key are the lost call's, so a retry under that key finds it instead of paying again.
-    key = f"saved-{pm['id']}-0"
+    key = f"saved-{intent['id']}-{pm['id']}-0"
     assert rows(service, "select id, idempotency_key, saved_payment_method_id, status from charges "
                          "where payment_intent_id = :i", i=intent["id"]) == [
         {"id": keyed_charge_id(intent["id"], key), "idempotency_key": key, "saved_payment_method_id": pm["id"],

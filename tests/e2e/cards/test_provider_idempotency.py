@@ -24,8 +24,9 @@ from server.rails.provider_a import ProviderARail
 from server.rpc.context import Caller
 from server.runtime import Runtime
 from tests.conftest import ok
-from tests.e2e.cards.provider_proxy import Seen, provider_proxy
+from tests.e2e.cards.provider_proxy import ProviderProxy, Seen, provider_proxy
 from tests.e2e.cards.support import SUCCEEDS, new_intent
+from tests.e2e.cards.test_saved_cards import customer, save_a_card, saved_methods
 from tests.harness import Service
 from tests.localstripe import LocalStripe
 
@@ -86,3 +87,30 @@ def test_a_token_is_attached_and_confirmed_under_keys_made_from_our_charge_id(
     assert status == "Success" and charge_status == "Success"
     keys = [key for method, path, key, _ in seen if method == "POST" and path.startswith("/v1/payment_intents")]
     assert keys == [charge_id, f"{charge_id}-attach", f"{charge_id}-confirm"]
+
+
+@pytest.fixture
+def replaying_proxy(localstripe: LocalStripe) -> Iterator[ProviderProxy]:
+    """Answers a key it has seen with its first answer, as Stripe does (and refuses other parameters under it)."""
+    with provider_proxy(localstripe.url) as proxy:
+        proxy.replays = True
+        yield proxy
+
+
+def test_one_saved_card_pays_two_intents_under_two_keys(service: Service, api: httpx.Client,
+                                                         merchant: dict[str, Any], localstripe: LocalStripe,
+                                                         replaying_proxy: ProviderProxy) -> None:
+    """The key of a saved-card payment names its intent: the same card's first attempt on a second intent is
+    another question to the provider, never a replay of the first intent's payment (nor a refusal for 24 h)."""
+    ann = customer(api)
+    save_a_card(api, merchant, localstripe, ann["id"])
+    [card] = saved_methods(api, ann["id"])
+    paid = []
+    for _ in range(2):
+        intent = new_intent(api, amount="3.20", customer=ann["id"])
+        status, _ = choose_cards(service, merchant, intent["id"], replaying_proxy.url,
+                                 pb.FiatPaymentInput(currency="USD", payment_method_id=card["id"]))
+        paid.append(status)
+    keys = [key for method, path, key, _ in replaying_proxy.seen if (method, path) == ("POST", "/v1/payment_intents")]
+    assert paid == ["Success", "Success"]
+    assert len(set(keys)) == 2

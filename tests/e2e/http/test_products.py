@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from tests.conftest import fails, http_client, ok
@@ -396,6 +398,18 @@ def test_patching_a_product_bumps_its_version_and_updated_at(api):
     assert updated["version"] == product["version"] + 1
     assert updated["updated_at"] > product["updated_at"]
     assert updated["created_at"] == product["created_at"]
+
+
+def test_concurrent_updates_of_one_product_each_get_their_own_version(api):
+    product = fixed_price_product(api)
+
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda n: api.patch(f"/v1/products/{product['id']}", json={"name": f"Edition {n}"}),
+                                range(8)))
+
+    versions = sorted(ok(a)["version"] for a in answers)
+    assert versions == list(range(product["version"] + 1, product["version"] + 9))
+    assert ok(api.get(f"/v1/products/{product['id']}"))["version"] == product["version"] + 8
 
 
 def test_patching_a_product_keeps_the_fields_it_does_not_name(api):

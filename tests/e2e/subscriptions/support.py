@@ -104,6 +104,14 @@ def advance(shop: httpx.Client, sub_id: str, to: int) -> dict[str, Any]:
     return ok(shop.post(f"/v1/subscriptions/{sub_id}/test_clock/advance", json={"to": to}))  # type: ignore[no-any-return]
 
 
+def renewal_open(shop: httpx.Client, chain: Chain) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """(the customer, a monthly subscription paid on chain, its first renewal invoice: open, the period ended)."""
+    who = customer(shop)
+    sub = subscribe(shop, chain, club(shop), who)
+    advance(shop, sub["id"], sub["current_period_end"] + 60)
+    return who, sub, invoices(shop, sub["id"])[-1]
+
+
 def invoices(shop: httpx.Client, sub_id: str) -> list[dict[str, Any]]:
     """The subscription's invoices, oldest first."""
     page = ok(shop.get("/v1/invoices", params={"subscription_id": sub_id, "limit": 100}))

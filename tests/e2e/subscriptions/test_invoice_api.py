@@ -9,15 +9,21 @@ import httpx
 from tests.chain import Chain
 from tests.conftest import fails, ok
 from tests.e2e.subscriptions.conftest import Inbox
-from tests.e2e.subscriptions.support import advance, buy, club, customer, invoices, mailed_intent, subscribe
+from tests.e2e.subscriptions.support import (
+    advance,
+    buy,
+    club,
+    customer,
+    invoices,
+    mailed_intent,
+    renewal_open,
+    subscribe,
+)
 
 
 def test_an_open_invoice_has_one_intent_and_send_mails_its_payment_link_again(
         shop: httpx.Client, chain: Chain, inbox: Inbox) -> None:
-    c, who = club(shop), customer(shop)
-    sub = subscribe(shop, chain, c, who)
-    advance(shop, sub["id"], sub["current_period_end"] + 60)
-    invoice = invoices(shop, sub["id"])[-1]
+    who, _, invoice = renewal_open(shop, chain)
     first = ok(shop.post("/v1/payment_intents/invoice", json={"invoice_id": invoice["id"]}))
     again = ok(shop.post("/v1/payment_intents/invoice", json={"invoice_id": invoice["id"]}))
     assert first["id"] == again["id"] == invoice["payment_intent_id"]  # created once

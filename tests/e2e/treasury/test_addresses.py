@@ -62,7 +62,8 @@ def test_the_micro_deposit_proves_control(chain: Chain, shop: Merchant, paygate:
     received = Decimal(eth(chain, address)).scaleb(-18)
     assert Decimal("0.0000001") <= received < Decimal("0.000001")
     wrong = ok(shop.api.get(f"/v1/addresses/{made['id']}"))
-    fails(shop.api.post(f"/v1/addresses/{made['id']}/verify", json={"amount": str(received + Decimal("1e-10"))}),
+    off_by_one_unit = format(received + Decimal("1e-10"), "f")  # plain digits: an exponent is refused (§14)
+    fails(shop.api.post(f"/v1/addresses/{made['id']}/verify", json={"amount": off_by_one_unit}),
           400, "verification_amount_invalid", "amount")
     wrong = ok(shop.api.get(f"/v1/addresses/{made['id']}"))
     assert wrong["verification"]["tried_times"] == 1 and wrong["status"] == "pending_verification"
