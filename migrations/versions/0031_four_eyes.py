@@ -1,4 +1,4 @@
-"""four eyes by default: approvals set explicitly, payout address proof
+"""four eyes by default: approvals turned off only explicitly
 
 Revision ID: 0031
 Revises: 0030

@@ -1,14 +1,14 @@
-"""card calls outside the unit of work
+"""payout address proof: signature, approver, wait after re-adding
 
-Revision ID: 0033
-Revises: 0032
+Revision ID: 0032
+Revises: 0031
 Create Date: 2026-12-02 01:00:00.000000
 """
 import sqlalchemy as sa  # noqa: F401
 from alembic import op  # noqa: F401
 
-revision = '0033'
-down_revision = '0032'
+revision = '0032'
+down_revision = '0031'
 branch_labels = None
 depends_on = None
 
