@@ -35,7 +35,15 @@ from paygate.v1 import customers_pb2, customers_pb2_grpc  # noqa: E402
 
 from server.cli import create_merchant_record  # noqa: E402
 from server.config import load_settings  # noqa: E402
-from tests.harness import TEST_MNEMONIC, TEST_SECRET_KEY, create_database, drop_database, free_port, paygate  # noqa: E402
+from tests.harness import (  # noqa: E402
+    TEST_MNEMONIC,
+    TEST_SECRET_KEY,
+    create_database,
+    drop_database,
+    free_port,
+    mail_sink_url,
+    paygate,
+)
 
 LIMITS = {
     "limited": {"PAYGATE_RATE_LIMIT_PER_SECOND": "2000", "PAYGATE_RATE_LIMIT_BURST": "4000"},
@@ -118,7 +126,8 @@ def main(argv: list[str] | None = None) -> int:
     url = create_database("sqlite" if args.sqlite else "postgresql", workdir)
     base = {k: v for k, v in os.environ.items() if not k.startswith("PAYGATE_")}
     base.update(PAYGATE_DATABASE_URL=url, PAYGATE_WALLET_MNEMONIC=TEST_MNEMONIC, PAYGATE_SECRET_KEY=TEST_SECRET_KEY,
-                PAYGATE_LOG_LEVEL="WARNING", PYTHONPATH=str(ROOT))
+                PAYGATE_LOG_LEVEL="WARNING", PYTHONPATH=str(ROOT),
+                PAYGATE_SMTP_URL=mail_sink_url())  # live secrets: a live deployment needs SMTP (DESIGN §16)
     processes: dict[str, subprocess.Popen[bytes]] = {}
     addrs: dict[str, str] = {}
     try:

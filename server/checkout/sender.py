@@ -21,7 +21,7 @@ import aiosmtplib
 from server.clock import Clock
 from server.config import Settings
 from server.errors import Unavailable
-from server.ids import random_base62
+from server.mail import FileMailer
 
 log = logging.getLogger("paygate.mail")
 SMTP_TIMEOUT_SECONDS = 10.0
@@ -74,17 +74,14 @@ class SmtpTransport:
 
 
 class FileTransport:
-    """Development: each message becomes `<mail_dir>/<time>-<random>.eml`, readable with any mail client."""
+    """Development: each message becomes `<mail_dir>/<time>-<random>.eml`, readable with any mail client, written
+    by the mail module's `FileMailer` (owner-only files, server/mail/mailer.py)."""
 
     def __init__(self, settings: Settings, clock: Clock) -> None:
-        self._dir: Path = settings.mail_dir
-        self._clock = clock
+        self._mailer = FileMailer(Path(settings.mail_dir), settings.mail_from, clock=clock)
 
     async def deliver(self, mail: EmailMessage) -> None:
-        self._dir.mkdir(parents=True, exist_ok=True)
-        path = self._dir / f"{self._clock.now()}-{random_base62(8)}.eml"
-        path.write_bytes(bytes(mail))
-        log.info("one-time code mail written", extra={"path": str(path)})
+        await self._mailer.send(mail)
 
 
 def transport(settings: Settings, clock: Clock) -> Transport:

@@ -7,8 +7,10 @@ body are accepted too (DESIGN.md §2).
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -18,20 +20,24 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import structs, validate
 from server.customers import service as customers
-from server.customers.models import AuthToken, Customer, EphemeralToken, VerificationCode
+from server.customers.models import AuthToken, Customer, EphemeralToken, VerificationCode, VerificationCodeFailure
+from server.db.sets import on_postgres
 from server.errors import InvalidArgument, MissingParameter, NotFound, RateLimited, invalid
 from server.ids import digest, new_id, random_base62
+from server.ratelimit.client_ip import bucket_of
 from server.request_string import merged
-from server.rpc.context import Caller
+from server.rpc.context import Caller, client_ip
 from server.scoping import find_owned
 
 EPHEMERAL_DEFAULT_SECONDS = 900
 EPHEMERAL_MIN_SECONDS = 300
 AUTH_TOKEN_SECONDS = 30 * 24 * 3600
-MAX_CODE_ATTEMPTS = 5
-# Per subject (an e-mail address or phone number), across codes: a new code must not buy five more guesses.
-SUBJECT_WINDOW_SECONDS = 600
-MAX_SUBJECT_FAILURES = 5
+# Wrong guesses count per (address, client IP) across the address's codes, over a code's lifetime (DESIGN §16): the
+# code a client guessed wrong 5 times is locked for that client, and a new code does not buy it 5 more; a stranger's
+# guesses never lock out the owner, who guesses from another IP.
+FAILURE_WINDOW_SECONDS = 600
+MAX_FAILURES_PER_CLIENT = 5
+# Codes sent in an hour: per address here; per client IP and per payment link by `SendCaps` (settings).
 CODES_WINDOW_SECONDS = 3600
 MAX_CODES_PER_WINDOW = 5
 IDP_KEYS = {customers_pb2.IDP_KEY_EMAIL: "email", customers_pb2.IDP_KEY_PHONE: "phone",
@@ -195,40 +201,60 @@ async def _from_code(session: AsyncSession, caller: Caller, fields: dict[str, An
     if not fields.get("verification_code"):
         raise MissingParameter("verification_code")
     subject = code_subject(channel, fields[channel], field=channel)
-    rows = await session.exec(
+    code = (await session.exec(
         select(VerificationCode).where(
             VerificationCode.merchant_id == caller.merchant_id, VerificationCode.livemode == caller.livemode,
             VerificationCode.channel == channel, VerificationCode.subject == subject,
             col(VerificationCode.consumed).is_(False), VerificationCode.expires_at > now,
-            VerificationCode.attempts < MAX_CODE_ATTEMPTS,  # a locked code never hides a newer one
         ).order_by(col(VerificationCode.created).desc()).limit(1)
         # Locked until commit: guesses sent at once must each count, and a code must not be used twice at once.
         .with_for_update()
-    )
-    code = rows.first()
-    if code is None or code.attempts >= MAX_CODE_ATTEMPTS:
+    )).first()
+    if code is None:
         raise VerificationFailed("verification_code: no valid code; request a new one", field="verification_code")
-    await _check_subject_failures(session, caller, channel, subject, now)
+    # The guesser is the call's client: a stranger's failures are theirs, never the address owner's.
+    guesser = client_key()
+    await _check_failures(session, caller, code, guesser, now)
     if not hmac.compare_digest(code.code_hash, digest(f"{code.id}:{fields['verification_code']}")):
         code.attempts += 1
         session.add(code)
+        session.add(VerificationCodeFailure(id=new_id("vcf"), code_id=code.id, client_ip=guesser, created=now,
+                                            expires_at=now + FAILURE_WINDOW_SECONDS))
         raise VerificationFailed("verification_code: the code is wrong", field="verification_code")
     code.consumed = True
     session.add(code)
     return await _customer_for(session, caller, channel, subject, allow_create)
 
 
-async def _check_subject_failures(session: AsyncSession, caller: Caller, channel: str, subject: str,
-                                  now: int) -> None:
-    """429 once the subject's codes of the window took MAX_SUBJECT_FAILURES wrong guesses between them."""
-    since = now - SUBJECT_WINDOW_SECONDS
-    failures = (await session.exec(select(sa.func.coalesce(sa.func.sum(VerificationCode.attempts), 0)).where(
-        VerificationCode.merchant_id == caller.merchant_id, VerificationCode.livemode == caller.livemode,
-        VerificationCode.channel == channel, VerificationCode.subject == subject, VerificationCode.created > since,
-    ))).one()
-    if int(failures) >= MAX_SUBJECT_FAILURES:
-        raise RateLimited(SUBJECT_WINDOW_SECONDS, f"verification_code: too many wrong codes for this {channel}; "
-                          f"retry after {SUBJECT_WINDOW_SECONDS // 60} minutes", field="verification_code")
+def client_key() -> str:
+    """The current call's client as the per-IP limits key it (IPv6 by its /64); "" outside a call."""
+    address = client_ip.get()
+    return bucket_of(address)[:64] if address else ""
+
+
+async def _check_failures(session: AsyncSession, caller: Caller, code: VerificationCode, guesser: str,
+                          now: int) -> None:
+    """Refuses a guess from a client that guessed wrong MAX_FAILURES_PER_CLIENT times at the address in the window:
+    400 when those were at this code (it is locked for that client: a new one is needed), else 429 until the
+    oldest of them leaves the window. Read after the code's row lock, so that guesses sent at once all count."""
+    since = now - FAILURE_WINDOW_SECONDS
+    rows = (await session.exec(
+        select(VerificationCodeFailure.code_id, sa.func.count(), sa.func.min(VerificationCodeFailure.created))
+        .join(VerificationCode, col(VerificationCode.id) == col(VerificationCodeFailure.code_id))
+        .where(VerificationCode.merchant_id == caller.merchant_id, VerificationCode.livemode == caller.livemode,
+               VerificationCode.channel == code.channel, VerificationCode.subject == code.subject,
+               VerificationCodeFailure.client_ip == guesser, VerificationCodeFailure.created > since)
+        .group_by(col(VerificationCodeFailure.code_id))
+    )).all()
+    total = sum(int(count) for _, count, _ in rows)
+    if total < MAX_FAILURES_PER_CLIENT:
+        return
+    if any(code_id == code.id and int(count) >= MAX_FAILURES_PER_CLIENT for code_id, count, _ in rows):
+        raise VerificationFailed("verification_code: too many wrong codes; request a new one",
+                                 field="verification_code")
+    wait = max(1, min(int(oldest) for _, _, oldest in rows) + FAILURE_WINDOW_SECONDS - now)
+    raise RateLimited(wait, f"verification_code: too many wrong codes for this {code.channel} from here; retry "
+                      f"in {wait} s", field="verification_code")
 
 
 def code_subject(channel: str, value: str, *, field: str) -> str:
@@ -236,24 +262,65 @@ def code_subject(channel: str, value: str, *, field: str) -> str:
     return validate.email(field, value).lower() if channel == "email" else validate.phone(field, value)
 
 
+@dataclass(frozen=True)
+class SendCaps:
+    """Codes sent in an hour per client IP (across merchants) and per payment link (settings
+    `code_sends_per_ip_per_hour`, `code_sends_per_link_per_hour`)."""
+
+    per_ip: int
+    per_link: int
+
+
 async def issue_verification_code(session: AsyncSession, caller: Caller, channel: str, subject: str,
-                                  lifetime: int = 600, *, now: int, field: str = "subject") -> str:
-    """A six-digit one-time code for `subject`; the caller delivers it (email or SMS)."""
+                                  lifetime: int = 600, *, now: int, caps: SendCaps, field: str = "subject",
+                                  payment_link_id: str = "") -> tuple[str, str]:
+    """A six-digit one-time code for `subject`, asked for by the current call's client on `payment_link_id`, and its
+    row's id; the caller delivers it (email or SMS). 429 once the address, the client IP or the link had its codes
+    of the hour."""
     subject = code_subject(channel, subject, field=field)
-    issued = (await session.exec(select(sa.func.count()).select_from(VerificationCode).where(
-        VerificationCode.merchant_id == caller.merchant_id, VerificationCode.livemode == caller.livemode,
-        VerificationCode.channel == channel, VerificationCode.subject == subject,
-        VerificationCode.created > now - CODES_WINDOW_SECONDS,
-    ))).one()
-    if int(issued) >= MAX_CODES_PER_WINDOW:
-        raise RateLimited(CODES_WINDOW_SECONDS, f"{field}: at most {MAX_CODES_PER_WINDOW} codes per hour for one "
-                          f"{channel}; retry later", field=field)
+    asker = client_key()
+    await _one_sender_at_a_time(session, [f"subject:{caller.merchant_id}:{caller.livemode}:{channel}:{subject}",
+                                          f"ip:{asker}", f"link:{payment_link_id}"])
+    since = now - CODES_WINDOW_SECONDS
+    by_address = (VerificationCode.merchant_id == caller.merchant_id, VerificationCode.livemode == caller.livemode,
+                  VerificationCode.channel == channel, VerificationCode.subject == subject)
+    await _within_hour(session, by_address, since, now, MAX_CODES_PER_WINDOW, field,
+                       f"{field}: at most {MAX_CODES_PER_WINDOW} codes per hour for one {channel}")
+    if asker:
+        await _within_hour(session, (VerificationCode.client_ip == asker,), since, now, caps.per_ip, field,
+                           f"{field}: at most {caps.per_ip} codes per hour from one client")
+    if payment_link_id:
+        await _within_hour(session, (VerificationCode.payment_link_id == payment_link_id,), since, now,
+                           caps.per_link, "payment_link_id",
+                           f"payment_link_id: at most {caps.per_link} codes per hour for one payment link")
     code = f"{secrets.randbelow(10**6):06d}"
     row_id = new_id("vc")
     session.add(VerificationCode(id=row_id, merchant_id=caller.merchant_id, livemode=caller.livemode,
                                  channel=channel, subject=subject, code_hash=digest(f"{row_id}:{code}"),
-                                 created=now, expires_at=now + lifetime))
-    return code
+                                 created=now, expires_at=now + lifetime, client_ip=asker,
+                                 payment_link_id=payment_link_id))
+    return row_id, code
+
+
+async def _within_hour(session: AsyncSession, scope: tuple[Any, ...], since: int, now: int, cap: int, field: str,
+                       refusal: str) -> None:
+    count, oldest = (await session.exec(
+        select(sa.func.count(), sa.func.min(VerificationCode.created)).where(*scope, VerificationCode.created > since)
+    )).one()
+    if int(count) >= cap:
+        wait = max(1, int(oldest) + CODES_WINDOW_SECONDS - now)
+        raise RateLimited(wait, f"{refusal}; retry in {wait} s", field=field)
+
+
+async def _one_sender_at_a_time(session: AsyncSession, keys: list[str]) -> None:
+    """PostgreSQL: the counts of codes sent and the new code's insert happen under transaction-scoped advisory
+    locks on the address, the IP and the link, so that codes asked for at once cannot all pass one count (SQLite's
+    writers run one at a time already). Taken in one order, so that two senders never wait on each other."""
+    if not on_postgres(session):
+        return
+    for key in sorted({int.from_bytes(hashlib.sha256(f"verification_code:{k}".encode()).digest()[:8], "big",
+                                      signed=True) for k in keys}):
+        await session.exec(select(sa.func.pg_advisory_xact_lock(key)))
 
 
 async def issue_auth_token(session: AsyncSession, caller: Caller, customer_id: str, *, now: int) -> str:
@@ -268,7 +335,7 @@ async def purge_expired(session: AsyncSession, now: int) -> int:
     """Delete lapsed ephemeral tokens, auth tokens and one-time codes (a day after expiry, for support)."""
     cutoff = now - 24 * 3600
     removed = 0
-    for table in (EphemeralToken, AuthToken, VerificationCode):
+    for table in (EphemeralToken, AuthToken, VerificationCodeFailure, VerificationCode):
         result = await session.exec(sa.delete(table).where(col(table.expires_at) < cutoff))
         removed += int(result.rowcount or 0)
     return removed

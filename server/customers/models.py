@@ -74,6 +74,9 @@ class VerificationCode(SQLModel, table=True):
     """A one-time login code sent to an email or phone; only its digest is stored."""
 
     __tablename__ = "verification_codes"
+    # The hourly caps on codes sent count per client IP and per payment link too (DESIGN §16).
+    __table_args__ = (sa.Index("ix_verification_codes_client_ip_created", "client_ip", "created"),
+                      sa.Index("ix_verification_codes_link_created", "payment_link_id", "created"))
 
     id: str = Field(primary_key=True, max_length=40)
     merchant_id: str = Field(foreign_key="merchants.id", max_length=40)
@@ -81,7 +84,24 @@ class VerificationCode(SQLModel, table=True):
     channel: str = Field(max_length=10)  # "email" or "phone"
     subject: str = Field(max_length=255, index=True)
     code_hash: str = Field(max_length=64)
-    attempts: int = 0
+    attempts: int = 0  # wrong guesses from every IP together (what locks it is VerificationCodeFailure's, per IP)
     consumed: bool = False
+    created: int = Field(sa_type=sa.BigInteger)
+    expires_at: int = Field(sa_type=sa.BigInteger, index=True)
+    # Who asked for it: the rate-limit key of the client IP (server/ratelimit/client_ip.py `bucket_of`), and the link.
+    client_ip: str = Field(default="", max_length=64)
+    payment_link_id: str = Field(default="", max_length=40)
+
+
+class VerificationCodeFailure(SQLModel, table=True):
+    """One wrong guess at a code from one client IP. Failures count per (address, client IP), so a stranger's
+    guesses lock the code for the stranger only, never for its owner (DESIGN §16)."""
+
+    __tablename__ = "verification_code_failures"
+    __table_args__ = (sa.Index("ix_verification_code_failures_code_ip", "code_id", "client_ip"),)
+
+    id: str = Field(primary_key=True, max_length=40)
+    code_id: str = Field(max_length=40)
+    client_ip: str = Field(max_length=64)
     created: int = Field(sa_type=sa.BigInteger)
     expires_at: int = Field(sa_type=sa.BigInteger, index=True)

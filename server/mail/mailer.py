@@ -3,6 +3,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import stat
 from collections.abc import Sequence
 from email.message import Message
 from email.policy import Compat32
@@ -92,6 +93,7 @@ class FileMailer:
         self.folder = folder
         self._sender = sender
         self._clock = clock
+        self._private = False  # the folder was checked to be the owner's only (once per process)
 
     async def send(self, message: Message) -> None:
         path = self._write(bytes(_stamp(message, self._sender)))
@@ -117,14 +119,17 @@ class FileMailer:
             paths.append(self._write(raw))
 
     def _write(self, raw: bytes) -> str:
-        """A new file (never over another one), with plain system calls: a renewal sweep writes thousands."""
+        """A new file (never over another one), with plain system calls: a renewal sweep writes thousands. Files
+        are 0600 and the folder 0700: they hold one-time codes and pay links with client secrets (DESIGN §16)."""
         folder = str(self.folder)
+        if not self._private:
+            self._make_private()
         while True:
             path = os.path.join(folder, f"{self._clock.now()}-{random_base62(8)}.eml")
             try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-            except FileNotFoundError:  # the folder is made on the first message (or again, if it was removed)
-                self.folder.mkdir(parents=True, exist_ok=True)
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileNotFoundError:  # removed since: made again
+                self._make_private()
                 continue
             except FileExistsError:  # that name is taken: draw another
                 continue
@@ -135,6 +140,13 @@ class FileMailer:
             finally:
                 os.close(fd)
             return path
+
+    def _make_private(self) -> None:
+        """The folder, made 0700 (its parents as the umask says), or closed to others if it was there already."""
+        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if stat.S_IMODE(self.folder.stat().st_mode) & 0o077:
+            os.chmod(self.folder, 0o700)
+        self._private = True
 
 
 def mailer_for(clock: Clock, smtp_url: str = "", mail_dir: Path = Path("var/mail"),

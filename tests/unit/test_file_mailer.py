@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import email
+import os
+import stat
+from collections.abc import Iterator
 from email.mime.text import MIMEText
 from pathlib import Path
 
+import pytest
+
+from server.checkout.sender import CodeMessage, senders
 from server.clock import SystemClock
+from server.config import load_settings
 from server.mail import FAST_COMPAT32, FileMailer
 
 
@@ -61,3 +68,46 @@ def test_send_many_stops_at_the_first_file_it_cannot_write_and_counts_those_befo
     assert written == 2 and calls == 3
     assert sorted(email.message_from_bytes(p.read_bytes())["Subject"] for p in (tmp_path / "mail").glob("*.eml")) \
         == ["message 0", "message 1"]
+
+
+# ---------------------------------------------------------------- owner-only files (DESIGN §16)
+
+
+@pytest.fixture
+def common_umask() -> Iterator[None]:
+    """The usual 022, which leaves a file made 0666 readable by everyone."""
+    previous = os.umask(0o022)
+    yield
+    os.umask(previous)
+
+
+def mode_of(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_mail_files_are_readable_by_their_owner_only(tmp_path: Path, common_umask: None) -> None:
+    mailer = FileMailer(tmp_path / "mail", clock=SystemClock())
+    asyncio.run(mailer.send(message(1)))
+    asyncio.run(mailer.send_many([message(2), message(3)]))
+    assert sorted(mode_of(p) for p in (tmp_path / "mail").glob("*.eml")) == [0o600, 0o600, 0o600]
+
+
+def test_the_mail_folder_is_made_for_its_owner_only(tmp_path: Path, common_umask: None) -> None:
+    asyncio.run(FileMailer(tmp_path / "var" / "mail", clock=SystemClock()).send(message(1)))
+    assert mode_of(tmp_path / "var" / "mail") == 0o700
+
+
+def test_a_mail_folder_open_to_others_is_closed_on_the_first_message(tmp_path: Path, common_umask: None) -> None:
+    folder = tmp_path / "mail"
+    folder.mkdir(mode=0o755)
+    asyncio.run(FileMailer(folder, clock=SystemClock()).send(message(1)))
+    assert mode_of(folder) == 0o700
+
+
+def test_one_time_code_files_are_readable_by_their_owner_only(tmp_path: Path, common_umask: None) -> None:
+    settings = load_settings({"PAYGATE_MAIL_DIR": str(tmp_path / "mail")})
+    sender = senders(settings, SystemClock())["email"]
+    asyncio.run(sender.send(CodeMessage(to="ann@example.com", code="123456", merchant_name="Shop", minutes=10)))
+    [written] = (tmp_path / "mail").glob("*.eml")
+    assert "123456" in written.read_text()
+    assert mode_of(written) == 0o600 and mode_of(tmp_path / "mail") == 0o700
