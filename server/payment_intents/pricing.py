@@ -2,7 +2,8 @@
 
 The result is kept on the intent as a snapshot (what was bought, at which price), shown as payment_link_details.
 Its items are also what the intent holds of tracked stock while it is open, and takes from it when it succeeds
-(server/products/stock.py): pricing refuses more than is left once the units open checkouts hold are counted.
+(server/products/stock.py): pricing refuses more than is left once the units open checkouts hold are counted, and
+more than one shopper may hold of a variant at once (`max_held_units_per_shopper`, DESIGN §16).
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import money
 from server.assets.catalogue import Catalogue
+from server.config import Settings
 from server.errors import invalid
 from server.payment_links import service as links
 from server.products import stock
 from server.products.availability import Shortfall, left, shortfall
 from server.products.models import Product, ProductVariant, SellingPlan
-from server.rpc.context import Caller
+from server.rpc.context import Caller, client_ip
 from server.subscriptions.pricing import Policy, cycle_price
 from server.validate import money_text
 
@@ -41,6 +43,8 @@ class Priced:
     plan: SellingPlan | None = None
     variant: ProductVariant | None = None
     quantity: int = 1
+    # The address bucket of the shopper's client that made the purchase; "" when the merchant's server did.
+    shopper_ip: str = ""
 
 
 def _title(variant: ProductVariant, product_name: str) -> str:
@@ -72,14 +76,38 @@ def _refuse_unsellable(product: Product, variant: ProductVariant, quantity: int,
             raise invalid(f"{where}.quantity", f"only {left(variant, held)} left in stock")
 
 
-async def _refuse_held(session: AsyncSession, product: Product, variants: dict[str, ProductVariant],
-                       items: list[dict[str, Any]], wheres: dict[str, str]) -> None:
+def shopper_ip(caller: Caller) -> str:
+    """The address bucket of the client making a purchase when that client is the shopper's own (the hosted page,
+    a public key); "" for the merchant's server (its secret key), which makes purchases for all its shoppers from
+    one address. Cut to the column's length: a local socket's peer name can be longer than any address."""
+    if caller.key_kind == "secret":
+        return ""
+    shopper = stock.shopper_of(None, client_ip.get())
+    return shopper.ip[:100] if shopper else ""
+
+
+async def _refuse_held(session: AsyncSession, settings: Settings, product: Product,
+                       variants: dict[str, ProductVariant], items: list[dict[str, Any]], wheres: dict[str, str],
+                       shopper: stock.Shopper | None) -> None:
     """The items again, against the stock as it is now less what open checkouts hold, the tracked variants' rows
-    locked until this purchase's intent is committed: of two checkouts for the last unit, one is refused."""
+    locked until this purchase's intent is committed: of two checkouts for the last unit, one is refused. Then
+    against what the shopper holds already, under the same locks: no shopper holds more than
+    `max_held_units_per_shopper` of a tracked variant at once (untracked ones are never held)."""
     bought = [(variants[i["variant_id"]], int(i["quantity"])) for i in items]
-    held = await stock.lock_and_count_held(session, [v for v, _ in bought])
+    hold = settings.checkout_hold_seconds
+    held = await stock.lock_and_count_held(session, [v for v, _ in bought], hold_seconds=hold)
     for v, quantity in bought:
         _refuse_unsellable(product, v, quantity, wheres[v.id], held[v.id])
+    tracked = [(v, quantity) for v, quantity in bought if v.inventory_quantity is not None]
+    if shopper is None or not tracked:
+        return
+    mine = await stock.held(session, [v.id for v, _ in tracked], hold_seconds=hold, shopper=shopper)
+    cap = settings.max_held_units_per_shopper
+    for v, quantity in tracked:
+        if mine[v.id] + quantity > cap:
+            already = f"; {mine[v.id]} are held by your open checkouts already" if mine[v.id] else ""
+            raise invalid(f"{wheres[v.id]}.quantity",
+                          f"one shopper may hold at most {cap} of this variant at once{already}")
 
 
 def decimals_of(catalogue: Catalogue, code: str) -> int:
@@ -89,7 +117,7 @@ def decimals_of(catalogue: Catalogue, code: str) -> int:
 
 
 async def price_link(session: AsyncSession, caller: Caller, request: pb.CreatePaymentIntentRequest,
-                     catalogue: Catalogue) -> Priced:
+                     catalogue: Catalogue, settings: Settings) -> Priced:
     row = await links.find(session, caller, request.payment_link_id)
     if row is None:
         raise invalid("payment_link_id", "no such payment link")
@@ -148,9 +176,11 @@ async def price_link(session: AsyncSession, caller: Caller, request: pb.CreatePa
             total += addon_variant.price * qty
     if total >= MAX_TOTAL:
         raise invalid("primary_variant.quantity", f"the total {money_text(total)} exceeds {MAX_TOTAL - 1}")
-    await _refuse_held(session, product, link.variants, items, wheres)
+    ip = shopper_ip(caller)
+    await _refuse_held(session, settings, product, link.variants, items, wheres,
+                       stock.shopper_of(request.customer.strip() or None, ip))
     snapshot = {"payment_link_id": row.id, "total": money_text(total), "currency": variant.currency,
                 "product": {"id": product.id, "name": product.name, "description": product.description,
                             "active": product.active},
                 "items": items}
-    return Priced(total, variant.currency, snapshot, product.version, plan, variant, quantity)
+    return Priced(total, variant.currency, snapshot, product.version, plan, variant, quantity, ip)

@@ -1,10 +1,13 @@
 """Stock rules (server/products/availability.py, server/products/stock.py): units held by open checkouts are not
-for sale; a checkout of a tracked variant waits for another one in progress and counts what it holds; sales at the
-same time lose no update and never take the stock below 0. On SQLite and PostgreSQL."""
+for sale; an unpaid checkout holds them for the checkout hold only, one with money on its way until it is decided;
+what one shopper (customer, else client IP) holds is counted apart; a checkout of a tracked variant waits for
+another one in progress and counts what it holds; sales at the same time lose no update and never take the stock
+below 0. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -13,9 +16,10 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
+from server.customers.models import Customer
 from server.db import Database
-from server.payment_intents.models import PaymentIntent
-from server.payment_intents.states import Status
+from server.payment_intents.models import CARDS, Charge, PaymentIntent
+from server.payment_intents.states import ChargeStatus, Status
 from server.payment_links.models import PaymentLink, PaymentLinkItem
 from server.products import stock
 from server.products.availability import Shortfall, shortfall
@@ -24,6 +28,7 @@ from tests.harness import migrated_database
 from tests.unit.db_support import MERCHANT_ID, with_merchant
 
 LINK, SHIRT = "pl_1", "var_shirt"
+HOLD = 900  # checkout_hold_seconds' default (DESIGN §16)
 
 
 def product(active: bool = True) -> Product:
@@ -41,11 +46,22 @@ def snapshot(units: int, variant_id: str = SHIRT) -> dict[str, Any]:
             "items": [{"variant_id": variant_id, "quantity": units, "is_primary": True}]}
 
 
-def purchase(intent_id: str, units: int, status: str = Status.REQUIRES_PAYMENT_METHOD) -> PaymentIntent:
+def purchase(intent_id: str, units: int, status: str = Status.REQUIRES_PAYMENT_METHOD, *, age: int = 0,
+             customer_id: str | None = None, shopper_ip: str = "") -> PaymentIntent:
+    """A payment link purchase of `units` shirts, made `age` seconds ago (just now by default)."""
+    created = int(time.time()) - age
     return PaymentIntent(id=intent_id, merchant_id=MERCHANT_ID, livemode=False, amount=Decimal(10 * units),
                          currency="USD", status=status, expired_at=10**10, payment_link_id=LINK,
                          link_snapshot=snapshot(units), link_product_id="prod_1",  # held() finds it by product
-                         created=0, updated=0)
+                         customer_id=customer_id, shopper_ip=shopper_ip, created=created, updated=created)
+
+
+def card_charge(intent_id: str, provider_status: str, status: str = ChargeStatus.PENDING) -> Charge:
+    """A card attempt on the intent, as the provider last described it."""
+    return Charge(id=f"ch_{intent_id}", payment_intent_id=intent_id, merchant_id=MERCHANT_ID, livemode=False,
+                  payment_method_type=CARDS, asset_id="USD", network="", amount=Decimal(10), deposit_address="",
+                  address_index=0, quote_expires_at=10**10, status=status, payment_provider="provider_a",
+                  provider_payment_id=f"pi_provider_{intent_id}", provider_status=provider_status, created=0)
 
 
 def test_units_held_by_open_checkouts_are_not_for_sale() -> None:
@@ -73,8 +89,11 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     yield from migrated_database(request.param, tmp_path)
 
 
-async def _shop(db: Database, inventory: int | None, *intents: PaymentIntent) -> None:
+async def _shop(db: Database, inventory: int | None, *intents: PaymentIntent,
+                charges: tuple[Charge, ...] = ()) -> None:
     async with db.transaction() as s:
+        for customer in ("cus_ann", "cus_bob"):
+            s.add(Customer(id=customer, merchant_id=MERCHANT_ID, livemode=False, created=0, updated=0))
         s.add(product())
         await s.flush()
         s.add(shirt(inventory))
@@ -83,6 +102,13 @@ async def _shop(db: Database, inventory: int | None, *intents: PaymentIntent) ->
         await s.flush()
         s.add(PaymentLinkItem(link_id=LINK, variant_id=SHIRT, kind="primary", position=0))
         s.add_all(intents)
+        await s.flush()
+        s.add_all(charges)
+
+
+async def _held(db: Database, shopper: stock.Shopper | None = None) -> Any:
+    async with db.read() as s:
+        return await stock.held(s, [SHIRT], hold_seconds=HOLD, shopper=shopper)
 
 
 async def _stock(db: Database) -> int | None:
@@ -106,7 +132,7 @@ def test_a_checkout_waits_for_one_in_progress_and_counts_its_hold(url: str) -> N
         async def first() -> None:
             async with db.transaction() as s:
                 row = await s.get(ProductVariant, SHIRT)
-                assert row is not None and await stock.lock_and_count_held(s, [row]) == {}
+                assert row is not None and await stock.lock_and_count_held(s, [row], hold_seconds=HOLD) == {}
                 s.add(purchase("pi_first", 1))
                 await s.flush()
                 first_holds.set()
@@ -117,7 +143,7 @@ def test_a_checkout_waits_for_one_in_progress_and_counts_its_hold(url: str) -> N
             async with db.transaction() as s:
                 row = await s.get(ProductVariant, SHIRT)
                 assert row is not None
-                return (await stock.lock_and_count_held(s, [row]))[SHIRT]
+                return (await stock.lock_and_count_held(s, [row], hold_seconds=HOLD))[SHIRT]
 
         return (await asyncio.gather(first(), second()))[1]
 
@@ -129,8 +155,7 @@ def test_closed_purchases_hold_nothing(url: str) -> None:
         await _shop(db, 9, purchase("pi_open", 1), purchase("pi_seen", 2, Status.PROCESSING),
                     purchase("pi_part", 3, Status.PARTIAL_PAID), purchase("pi_sold", 4, Status.SUCCESS),
                     purchase("pi_gone", 5, Status.CANCELED), purchase("pi_back", 6, Status.REFUNDED))
-        async with db.read() as s:
-            return await stock.held(s, [SHIRT])
+        return await _held(db)
 
     assert with_merchant(url, work) == {SHIRT: 6}
 
@@ -145,10 +170,56 @@ def test_an_expired_purchase_holds_nothing_unless_its_payment_is_under_way(url: 
     async def work(db: Database) -> Any:
         await _shop(db, 9, expired(purchase("pi_unpaid", 1)), expired(purchase("pi_part", 2, Status.PARTIAL_PAID)),
                     expired(purchase("pi_seen", 4, Status.PROCESSING)))
-        async with db.read() as s:
-            return await stock.held(s, [SHIRT])
+        return await _held(db)
 
     assert with_merchant(url, work) == {SHIRT: 4}
+
+
+def test_an_unpaid_purchase_holds_its_units_for_the_checkout_hold_only(url: str) -> None:
+    """Counted from the purchase's creation: 900 s after it, unpaid, its units are for sale again, however far its
+    expiry is (DESIGN §16), and whatever attempts it opened meanwhile."""
+    async def work(db: Database) -> Any:
+        await _shop(db, 9, purchase("pi_fresh", 1, age=HOLD - 30), purchase("pi_lapsed", 2, age=HOLD + 5),
+                    purchase("pi_old", 4, age=86_400), purchase("pi_tried", 8, age=HOLD + 5),
+                    charges=(card_charge("pi_tried", "requires_payment_method"),))
+        return await _held(db)
+
+    assert with_merchant(url, work) == {SHIRT: 1}
+
+
+def test_money_on_its_way_keeps_the_hold_past_the_checkout_hold(url: str) -> None:
+    """Processing (a transfer seen, a card being charged), PartialPaid (some paid, the rest may follow) and an unpaid
+    one whose card payment is under way at the provider (3-D Secure) keep holding; a card attempt the payer never
+    submitted a card to, or one that failed, does not."""
+    async def work(db: Database) -> Any:
+        await _shop(db, 99, purchase("pi_seen", 1, Status.PROCESSING, age=86_400),
+                    purchase("pi_part", 2, Status.PARTIAL_PAID, age=86_400),
+                    purchase("pi_3ds", 4, age=86_400), purchase("pi_unsubmitted", 8, age=86_400),
+                    purchase("pi_declined", 16, age=86_400), purchase("pi_new", 32, age=86_400),
+                    charges=(card_charge("pi_3ds", "requires_action"),
+                             card_charge("pi_unsubmitted", "requires_confirmation"),
+                             card_charge("pi_declined", "requires_payment_method", ChargeStatus.FAILED),
+                             card_charge("pi_new", "")))
+        return await _held(db)
+
+    assert with_merchant(url, work) == {SHIRT: 1 + 2 + 4}
+
+
+def test_a_shoppers_holds_are_their_customers_else_their_ips(url: str) -> None:
+    """A purchase with a customer is that customer's, from whatever address; one without is the address's that
+    made it; one the merchant's server made for no customer (no address kept) is nobody's."""
+    async def work(db: Database) -> Any:
+        await _shop(db, 99, purchase("pi_ann_a", 1, customer_id="cus_ann", shopper_ip="10.0.0.1"),
+                    purchase("pi_ann_b", 2, customer_id="cus_ann", shopper_ip="10.0.0.2"),
+                    purchase("pi_bob", 4, customer_id="cus_bob", shopper_ip="10.0.0.1"),
+                    purchase("pi_anon", 8, shopper_ip="10.0.0.1"), purchase("pi_server", 16),
+                    purchase("pi_ann_lapsed", 32, customer_id="cus_ann", age=HOLD + 5),
+                    purchase("pi_anon_paid", 64, Status.SUCCESS, shopper_ip="10.0.0.1"))
+        return [await _held(db, stock.shopper_of(customer, ip)) for customer, ip in (
+            ("cus_ann", "10.0.0.9"), ("cus_bob", ""), (None, "10.0.0.1"), (None, "10.0.0.2"))] + \
+            [stock.shopper_of(None, "")]
+
+    assert with_merchant(url, work) == [{SHIRT: 1 + 2}, {SHIRT: 4}, {SHIRT: 8}, {}, None]
 
 
 def test_concurrent_sales_lose_no_update(url: str) -> None:
