@@ -3,7 +3,8 @@
 Secret keys arrive as `authorization: Basic base64(<key>:)` (the facade forwards the HTTP header as is) or
 `authorization: Bearer <key>` from gRPC callers. Only values shaped like a key are looked up
 (server/merchants/service.py `key_lookup`). A key is resolved at most once per call and never cached across calls:
-several processes share one database, so a key revoked there stops working at once in every one of them.
+several processes share one database, so a key revoked there stops working at once in every one of them, and a
+rolled key stops when its grace ends (`usable`, on the runtime's clock).
 
 The look-up is one indexed SELECT on a connection of its own in autocommit (on SQLite one call into aiosqlite's
 thread; no BEGIN, no COMMIT, no ORM objects); a single statement reads one consistent row. Through an ORM read
@@ -31,7 +32,7 @@ from server.db.postgres_pool import postgres_engine
 from server.db.sqlite_driver import BUSY_TIMEOUT_MS
 from server.errors import Forbidden, Unauthenticated
 from server.merchants.models import ROLE_APPROVER
-from server.merchants.service import key_lookup
+from server.merchants.service import key_lookup, usable
 from server.request_string import credentials
 from server.rpc.context import Caller
 
@@ -58,12 +59,13 @@ def presented_key(authorization: str) -> str:
     raise Unauthenticated("use HTTP Basic with the secret key as the username")
 
 
-_FIND_SQL = "SELECT merchant_id, livemode, kind, revoked_at, id, role FROM api_keys WHERE lookup = ?"
+_FIND_SQL = "SELECT merchant_id, livemode, kind, revoked_at, expires_at, id, role FROM api_keys WHERE lookup = ?"
 _KEYS = sa.table("api_keys", sa.column("lookup"), sa.column("merchant_id"), sa.column("livemode"),
-                 sa.column("kind"), sa.column("revoked_at"), sa.column("id"), sa.column("role"))
-_FIND = sa.select(_KEYS.c.merchant_id, _KEYS.c.livemode, _KEYS.c.kind, _KEYS.c.revoked_at, _KEYS.c.id,
-                  _KEYS.c.role).where(_KEYS.c.lookup == sa.bindparam("lookup"))
-Row = tuple[str, Any, str, Any, str, str]  # merchant_id, livemode, kind, revoked_at, id, role
+                 sa.column("kind"), sa.column("revoked_at"), sa.column("expires_at"), sa.column("id"),
+                 sa.column("role"))
+_FIND = sa.select(_KEYS.c.merchant_id, _KEYS.c.livemode, _KEYS.c.kind, _KEYS.c.revoked_at, _KEYS.c.expires_at,
+                  _KEYS.c.id, _KEYS.c.role).where(_KEYS.c.lookup == sa.bindparam("lookup"))
+Row = tuple[str, Any, str, Any, Any, str, str]  # merchant_id, livemode, kind, revoked_at, expires_at, id, role
 
 
 class _SqliteKeys:
@@ -109,7 +111,8 @@ class _EngineKeys:
     async def find(self, lookup: str) -> Row | None:
         async with self._engine.connect() as conn:
             row = (await conn.execute(_FIND, {"lookup": lookup})).first()
-        return (row.merchant_id, row.livemode, row.kind, row.revoked_at, row.id, row.role) if row else None
+        return (row.merchant_id, row.livemode, row.kind, row.revoked_at, row.expires_at, row.id,
+                row.role) if row else None
 
     async def close(self) -> None:
         await self._engine.dispose()
@@ -143,7 +146,8 @@ class Authenticator:
         return caller
 
     async def _find(self, key: str) -> Caller | None:
-        """The caller of a live (unrevoked) key of the kind its shape says; None otherwise."""
+        """The caller of a usable key (neither revoked nor past a roll's grace) of the kind its shape says; None
+        otherwise."""
         shaped = key_lookup(key)
         if shaped is None:
             return None
@@ -153,8 +157,8 @@ class Authenticator:
         row = await self._keys.find(lookup)
         if row is None:
             return None
-        merchant_id, livemode, row_kind, revoked_at, key_id, role = row
-        if revoked_at is not None or row_kind != kind:
+        merchant_id, livemode, row_kind, revoked_at, expires_at, key_id, role = row
+        if not usable(revoked_at, expires_at, self._db.clock.now()) or row_kind != kind:
             return None
         return Caller(merchant_id, bool(livemode), row_kind, key_id=key_id, role=role or "")
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 
+from server.cards.models import SavedPaymentMethod
 from server.db import Database
 from server.ids import new_id
 from server.refunds.models import Refund
@@ -110,6 +111,34 @@ def _payout(p: Party) -> dict[str, Any]:
     return {"id": payout_id}
 
 
+def _saved_card(p: Party, livemode: bool) -> dict[str, Any]:
+    """A card saved for the party's customer of that mode. Saving one takes a card provider (localstripe:
+    tests/e2e/cards/test_saved_cards.py); the sweep only needs the row, written as server/cards/saved.py keeps it."""
+    customer_id = p.id("live_customer" if livemode else "customer")  # made through /v1 before the write below
+    method_id = new_id("pm")
+
+    async def write() -> None:
+        db = Database(p.service.database_url)
+        try:
+            async with db.transaction() as session:
+                session.add(SavedPaymentMethod(
+                    id=method_id, merchant_id=p.merchant["merchant_id"], livemode=livemode, customer_id=customer_id,
+                    provider="provider_a", provider_customer_id=f"cus_{secrets.token_hex(7)}",
+                    provider_payment_method_id=f"pm_{secrets.token_hex(12)}", brand="visa", last4="4242",
+                    funding="credit", exp_month=12, exp_year=2040, country="US", created=int(time.time())))
+        finally:
+            await db.close()
+
+    asyncio.run(write())
+    return {"id": method_id, "customer": customer_id}
+
+
+def _intent_for(p: Party, customer_kind: str, api: httpx.Client) -> dict[str, Any]:
+    """A card-payable intent (priced in USD) of the customer a saved card of that mode belongs to."""
+    return ok(api.post("/v1/payment_intents", json={  # type: ignore[no-any-return]
+        "amount": "10.50", "currency": "USD", "customer": p.id(customer_kind)}))
+
+
 def _subscription_purchase(p: Party) -> dict[str, Any]:
     """An intent for the party's selling plan through its payment link: it creates an (incomplete) subscription and
     its first invoice, on the product whose ids (variants, add-on, selling plan) the sweep names in plan changes."""
@@ -127,6 +156,14 @@ FACTORIES: dict[str, Callable[[Party], dict[str, Any]]] = {
     "payment_link": _payment_link,
     "customer": lambda p: seed.customer(p.api),
     "payment_intent": lambda p: seed.payment_intent(p.api),
+    # A saved card (pm_…) of the party's customer.
+    "payment_method": lambda p: _saved_card(p, livemode=False),
+    # Not id kinds: the other mode's customer and saved card, and an intent of each mode's customer (a saved card
+    # is only ever charged on an intent of its own customer).
+    "live_customer": lambda p: seed.customer(p.live),
+    "live_payment_method": lambda p: _saved_card(p, livemode=True),
+    "customer_payment_intent": lambda p: _intent_for(p, "customer", p.api),
+    "live_customer_payment_intent": lambda p: _intent_for(p, "live_customer", p.live),
     "webhook_endpoint": lambda p: seed.webhook_endpoint(p.api),
     "event": lambda p: (p.obj("payment_intent"), ok(p.api.get("/v1/events"))["events"][0])[1],
     "refund": _refund,

@@ -21,11 +21,12 @@ from server.events.models import Event
 from server.ids import new_id
 from server.merchants.models import Merchant
 from server.webhooks.models import Delivery, DeliveryStatus, WebhookEndpoint
-from server.webhooks.queue import MAX_ENDPOINTS_PER_MODE, _Subscribed, fan_out, subscribed
+from server.webhooks.queue import _Subscribed, fan_out, subscribed
 from tests.harness import migrated_database
 from tests.unit.test_deferred_events import resource
 
 ID = re.compile(r"^evtd_[0-9A-Za-z]{24}$")
+ENDPOINTS_PER_MODE = 16  # the most a merchant may have in a mode (README "Webhooks")
 ENDPOINTS = WebhookEndpoint.__table__  # type: ignore[attr-defined]
 
 
@@ -107,13 +108,13 @@ def test_an_event_gets_one_pending_attempt_per_active_subscribed_endpoint_of_its
 def test_an_events_attempts_have_distinct_ids_and_sort_keys_newer_than_any_before(url: str) -> None:
     async def work(db: Database) -> tuple[int, list[Delivery]]:
         merchant_id = await merchant(db, *[lambda m, n=n: endpoint(m, f"e{n}")
-                                           for n in range(MAX_ENDPOINTS_PER_MODE)])
+                                           for n in range(ENDPOINTS_PER_MODE)])
         before = clock.sort_key()
         await record(db, merchant_id, "customer.created", "customer.updated")
         return before, await deliveries(db)
 
     before, rows = run(url, work)
-    assert len(rows) == 2 * MAX_ENDPOINTS_PER_MODE
+    assert len(rows) == 2 * ENDPOINTS_PER_MODE
     assert len({row.id for row in rows}) == len(rows)
     assert len({row.sort_key for row in rows}) == len(rows)
     assert min(row.sort_key for row in rows) > before
