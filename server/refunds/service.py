@@ -28,7 +28,6 @@ from server.db import Database
 from server.errors import MissingParameter, invalid
 from server.events import outbox
 from server.ids import new_id
-from server.merchants.models import Merchant
 from server.paging import Page, newest_first
 from server.payment_intents import service as intents
 from server.payment_intents import settle
@@ -311,13 +310,15 @@ async def _create(db: Database, env: Env, rails: Rails, caller: Caller, p: Plan,
 
 
 async def approvals_required(session: AsyncSession, caller: Caller, p: Plan) -> int:
-    """Four eyes (DESIGN §15): money sent back where it came from needs none; sent to an address the caller names
-    it is a payout in all but name, so it needs the merchant's `payout_approvals_required`, whatever its amount (a
-    threshold would let a stolen key drain a merchant in refunds just below it)."""
+    """Four eyes (DESIGN §15, §16): money sent back where it came from needs none; sent to an address the caller
+    names it is a payout in all but name, so it needs the approvals a payout above the threshold needs, whatever its
+    amount (a threshold would let a stolen key drain a merchant in refunds just below it), and in live mode it is
+    refused as a payout is while the merchant has no approver key (`approval_trail.ApprovalRequired`)."""
     if p.to_the_payer:
         return 0
-    merchant = await session.get(Merchant, caller.merchant_id)
-    return max(merchant.payout_approvals_required, 0) if merchant is not None else 0
+    rule = await approval_trail.rule_of(session, caller.merchant_id, caller.livemode)
+    approval_trail.refuse_unless_allowed(rule, caller.merchant_id, "refunds to an address other than the payer's")
+    return max(rule.approvals, 0)
 
 
 async def transactions(session: AsyncSession, refund_ids: list[str]) -> dict[str, list[RefundTransaction]]:

@@ -81,8 +81,9 @@ def test_a_refund_to_another_address_nobody_approves_in_time_fails_and_gives_its
 
 def test_an_approval_given_in_time_is_not_undone(chain: Chain, paygate: Service, shop: Merchant) -> None:
     require(paygate, shop, 1)
-    made = waiting_payout(chain, shop)
+    # The key first: making one is a `paygate` process, seconds on a loaded machine, longer than the 4 s expiry.
     with approver(paygate, shop) as prompt:
+        made = waiting_payout(chain, shop)
         decided = ok(prompt.post(f"/v1/approval/{made['id']}/approve", json={}))
     assert decided["approval_status"] == "approved"
 

@@ -89,6 +89,25 @@ def test_a_payout_needing_two_approvals_is_sent_after_the_second(chain: Chain, p
     assert "payout.succeeded" in [e["type"] for e in events_of(shop, made["id"])]
 
 
+def test_an_approver_key_alone_makes_a_payout_wait_for_one_approval(chain: Chain, paygate: Service, shop: Merchant,
+                                                                    approvers: list[httpx.Client]) -> None:
+    made = waiting_payout(chain, shop)  # approvals never set: an approver key in the mode means 1 (DESIGN §16)
+    detail = ok(approvers[0].get("/v1/approval/detail", params={"resource_id": made["id"]}))
+    assert detail["approvals_required"] == 1
+    decided = ok(approvers[0].post(f"/v1/approval/{made['id']}/approve", json={}))
+    assert decided["approval_status"] == "approved" and decided["payout"]["status"] == "approved"
+
+
+def test_approvals_set_to_0_need_none_even_with_an_approver_key(chain: Chain, paygate: Service, shop: Merchant,
+                                                               approvers: list[httpx.Client]) -> None:
+    require(paygate, shop, 0)
+    paid_intent(chain, shop, USDT, "4")
+    to = verified_address(chain, shop)
+    made = ok(shop.api.post("/v1/payouts", json={"source_coin": USDT, "source_amount": "1",
+                                                  "receive_account_id": to["id"]}))
+    assert (made["status"], made["approval_status"]) == ("approved", "not_required")
+
+
 def test_the_same_approver_twice_counts_once(chain: Chain, paygate: Service, shop: Merchant,
                                              approvers: list[httpx.Client]) -> None:
     require(paygate, shop, 2)
@@ -183,7 +202,8 @@ def test_the_cli_refuses_bad_approval_settings_and_keys(paygate: Service, shop: 
     for args, says in ((("--merchant", "mch_nobody", "--approvals", "1"), "--merchant"),
                        (("--merchant", merchant, "--approvals", "1", "--threshold", "lots"), "--threshold"),
                        (("--merchant", merchant, "--approvals", "1", "--threshold", "-1"), "--threshold"),
-                       (("--merchant", merchant, "--approvals", "-1"), "--approvals")):
+                       (("--merchant", merchant, "--approvals", "-1"), "--approvals"),
+                       (("--merchant", merchant, "--mode", "staging", "--approvals", "1"), "--mode")):
         done = cli(paygate.env, paygate.workdir, "merchants", "set-approval", *args)
         assert done.returncode == 2 and says in done.stderr, done.stderr
     done = cli(paygate.env, paygate.workdir, "merchants", "keys", "create", "--merchant", "mch_nobody",

@@ -68,6 +68,15 @@ def test_a_refund_to_another_address_waits_for_the_approvers_and_goes_once_appro
     assert [a["action"] for a in trail] == ["create", "approve", "approve", "sent"]
 
 
+def test_an_approver_key_alone_makes_a_refund_to_another_address_wait_for_one_approval(
+        chain: Chain, paygate: Service, shop: Merchant, approvers: list[httpx.Client]) -> None:  # noqa: F811
+    sale = swept_sale(chain, shop)  # approvals never set: an approver key in the mode means 1 (DESIGN §16)
+    refund = created(shop, sale["id"], "2", refund_address=fresh_address())
+    assert (refund["status"], refund["approval_status"]) == ("Pending", "pending"), refund
+    detail = ok(shop.api.get("/v1/approval/detail", params={"resource_id": refund["id"]}))
+    assert detail["approvals_required"] == 1
+
+
 def test_a_rejected_refund_fails_and_gives_its_amount_back(
         chain: Chain, paygate: Service, shop: Merchant, approvers: list[httpx.Client]) -> None:  # noqa: F811
     require(paygate, shop, 1)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from server.ids import new_id
-from server.merchants.models import Merchant
+from server.merchants.models import ROLE_APPROVER, ApprovalSetting, Merchant
+from server.merchants.service import create_role_key, revoke_key
 from server.rates import TableRates
 from server.treasury import approval_trail
 from server.treasury.payout_models import ApprovalStatus, PayoutStatus
@@ -17,15 +18,40 @@ RATES = TableRates([("USD", Decimal(1)), ("EUR", Decimal("1.08")), ("USDT", Deci
 DAY = 24 * 3600
 
 
+def choose(w: World, m: str, approvals: int, threshold: str = "0", livemode: bool = False) -> None:
+    """The operator's choice, as `paygate merchants set-approval` records it."""
+    async def go() -> None:
+        async with w.db.transaction() as s:
+            s.add(ApprovalSetting(id=new_id("aps"), merchant_id=m, livemode=livemode, approvals_required=approvals,
+                                  threshold=Decimal(threshold), actor="cli", created=w.db.clock.now()))
+    w.run(go())
+
+
 def four_eyes(w: World, m: str, threshold: str, currency: str = "USD") -> None:
+    choose(w, m, 2, threshold)
+
     async def go() -> None:
         async with w.db.transaction() as s:
             merchant = await s.get(Merchant, m)
             assert merchant is not None
-            merchant.payout_approvals_required, merchant.payout_approval_threshold = 2, Decimal(threshold)
             merchant.settlement_currency = currency
             s.add(merchant)
     w.run(go())
+
+
+def approver_key(w: World, m: str, livemode: bool) -> str:
+    async def go() -> str:
+        async with w.db.transaction() as s:
+            row, _ = await create_role_key(s, m, livemode, ROLE_APPROVER)
+            return row.id
+    return w.run(go())  # type: ignore[no-any-return]
+
+
+def rule(w: World, m: str, livemode: bool) -> approval_trail.Rule:
+    async def go() -> approval_trail.Rule:
+        async with w.db.read() as s:
+            return await approval_trail.rule_of(s, m, livemode)
+    return w.run(go())  # type: ignore[no-any-return]
 
 
 def paid_out(w: World, m: str, asset_id: str, amount: str, age: int,
@@ -46,8 +72,9 @@ def required(w: World, m: str, asset_id: str, amount: str, rates: TableRates = R
         now = w.db.clock.now()
         async with w.db.read() as s:
             merchant = await s.get(Merchant, m)
-            summed = await approval_trail.recent_assets(s, merchant, False, now)
-        known = await approval_trail.prices(rates, w.rt.catalogue, merchant, summed | {asset_id})
+            found = await approval_trail.rule_of(s, m, False)
+            summed = await approval_trail.recent_assets(s, found, m, False, now)
+        known = await approval_trail.prices(rates, w.rt.catalogue, merchant, found, summed | {asset_id})
         async with w.db.transaction() as s:
             return await approval_trail.required(s, m, False, asset_id, Decimal(amount), known, now)
     return w.run(go())
@@ -96,3 +123,54 @@ def test_a_payout_whose_value_cannot_be_told_needs_approval(world: World) -> Non
 def test_without_approvals_required_nothing_is_valued(world: World) -> None:  # noqa: F811
     m = world.merchant()
     assert required(world, m, ETH, "1000", rates=TableRates([])) == 0
+
+
+def test_a_merchant_that_never_chose_needs_one_approval_in_a_mode_where_it_has_an_approver_key(
+        world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    assert rule(world, m, False) == approval_trail.Rule(0, Decimal(0))
+    approver_key(world, m, livemode=False)
+    assert rule(world, m, False) == approval_trail.Rule(1, Decimal(0))
+    assert required(world, m, USDT, "0.01") == 1
+
+
+def test_live_mode_without_an_approver_key_is_refused_until_one_is_added(world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    approver_key(world, m, livemode=False)  # a test-mode approver does not approve live money
+    assert rule(world, m, True).refused
+    approver_key(world, m, livemode=True)
+    assert rule(world, m, True) == approval_trail.Rule(1, Decimal(0), refused=False)
+
+
+def test_live_approvals_turned_off_explicitly_are_not_refused(world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    choose(world, m, 0, livemode=True)
+    assert rule(world, m, True) == approval_trail.Rule(0, Decimal(0), refused=False)
+    assert rule(world, m, False) == approval_trail.Rule(0, Decimal(0))  # the other mode is not touched
+
+
+def test_live_approvals_nobody_could_give_are_refused(world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    choose(world, m, 2, livemode=True)
+    assert rule(world, m, True).refused
+
+
+def test_the_newest_choice_holds(world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    approver_key(world, m, livemode=False)
+    choose(world, m, 3, "50")
+    choose(world, m, 0)
+    assert rule(world, m, False) == approval_trail.Rule(0, Decimal(0))
+    choose(world, m, 2, "10")
+    assert rule(world, m, False) == approval_trail.Rule(2, Decimal(10))
+
+
+def test_a_revoked_approver_key_does_not_count(world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    key_id = approver_key(world, m, livemode=True)
+
+    async def revoke() -> None:
+        async with world.db.transaction() as s:
+            await revoke_key(s, m, key_id)
+    world.run(revoke())
+    assert rule(world, m, True).refused
