@@ -297,6 +297,22 @@ class KeyScheme(Protocol):
         ...
 
 
+class InvalidSignature(ValueError):
+    """Not a signature of this family's shape (the message says what is wrong with it)."""
+
+
+@runtime_checkable
+class MessageSigning(Protocol):
+    """A family whose wallets sign text with an address's key: how a merchant proves control of a payout address
+    (DESIGN §16). A family without it proves control by the micro-deposit and an approver."""
+
+    def message_signer(self, message: str, signature: str) -> str:
+        """The address (stored form) whose key signed `message` the way the family's wallets sign text (EVM:
+        EIP-191 `personal_sign`). Raises InvalidSignature for a malformed signature; a well-formed signature of
+        another message yields another address."""
+        ...
+
+
 @dataclass(frozen=True)
 class Family:
     """A chain family as the registry knows it: a network's rail, the watcher's scanner of it (its own

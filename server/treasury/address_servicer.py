@@ -17,10 +17,12 @@ def to_proto(rt: Runtime, row: MerchantAddress) -> pb.MerchantAddress:
         id=row.id, merchant_id=row.merchant_id, network=row.network,
         address=scheme.display_address(row.address) if scheme is not None else row.address,
         status=row.status, alias=row.alias, created_at=row.created_at, updated_at=row.updated_at,
+        approval_status=row.approval_status, usable_from=row.usable_from,
         verification=pb.AddressVerification(
             id=row.verification_id, status=row.verification_status, merchant_address_id=row.id,
             asset_id=row.verification_asset_id, verified_at=row.verified_at, tried_times=row.tried_times,
-            aml_status=row.aml_status))
+            aml_status=row.aml_status, method=row.proof_method, nonce=row.verification_nonce,
+            message=addresses.to_sign(row, scheme)))
 
 
 class AddressServicer(addresses_pb2_grpc.AddressServiceServicer):
@@ -64,5 +66,6 @@ class AddressServicer(addresses_pb2_grpc.AddressServiceServicer):
     async def VerifyAddress(self, request: pb.VerifyAddressRequest,
                             context: grpc.aio.ServicerContext) -> pb.VerifyAddressResponse:
         async with self._rt.db.transaction() as session:
-            row = await addresses.verify(session, current_caller(), request.id, request.amount)
+            row = await addresses.verify(session, self._rt.catalogue, current_caller(), request.id, request.amount,
+                                         request.signature)
         return pb.VerifyAddressResponse(merchant_address=to_proto(self._rt, row))

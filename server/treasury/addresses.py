@@ -1,10 +1,27 @@
-"""Payout addresses (`/v1/addresses`, DESIGN §15): created screened by AML, proven by a micro-deposit the merchant
-reads back (three tries), then usable as a payout destination. Each call runs in the caller's unit of work."""
+"""Payout addresses (`/v1/addresses`, DESIGN §15, §16): created screened by AML, then proven, then usable as a payout
+destination. Each call runs in the caller's unit of work.
+
+Proof. The address's key signs `message_of` the row, the text below naming paygate, the merchant, the mode, the
+network, the address and a single-use nonce, as the network's wallets sign text (EVM: EIP-191 `personal_sign`, the
+family's `MessageSigning`). A wrong signature (another key, another message, an old nonce) costs the nonce: a new
+one is drawn, so no signature is ever accepted twice. A wallet that cannot sign gives back instead the random
+micro-deposit paygate sent it (three tries); that amount is a public transfer anyone can read, so it proves nothing
+until an approver approves the address too (status `pending_approval` until then).
+
+Four eyes. A live address waits for an approver's approval whatever its proof (`approval_status` `pending` from its
+creation; approvals.py decides it as resource type `payout_address`, before or after the proof). One rejection
+fails the address.
+
+Re-adding. An address the merchant deleted within the last 24 h and adds again receives no payout until 24 h after
+it was added again (`usable_from`, checked by `check_usable` when a payout names it).
+"""
 
 from __future__ import annotations
 
 import secrets
+from datetime import UTC, datetime
 from decimal import Decimal
+from typing import Any
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -18,11 +35,12 @@ from server.config import Settings
 from server.errors import Conflict, DomainError, MissingParameter, invalid
 from server.ids import new_id
 from server.paging import Page, newest_first
-from server.rails.base import InvalidAddress
+from server.rails.base import InvalidAddress, InvalidSignature, KeyScheme, MessageSigning
 from server.rails.registry import Rails, key_scheme
 from server.rpc.context import Caller
 from server.scoping import get_owned, in_scope
-from server.treasury.models import AddressStatus, MerchantAddress, VerificationStatus
+from server.treasury.models import AddressStatus, MerchantAddress, ProofMethod, VerificationStatus
+from server.treasury.payout_models import ApprovalStatus
 from server.treasury.sweeps import native_of
 from server.wallet import treasuries
 from server.wallet.keys import Keys
@@ -32,6 +50,19 @@ MAX_TRIES = 3
 MAX_PAGE_SIZE = 50
 # The micro-deposit: 1000 to 9999 units of 10^-10 of the native coin (0.0000001000 to 0.0000009999 ETH).
 MICRO_DIGITS = 10
+APPROVALS = 1  # an approver's approval (DESIGN §16)
+READD_WAIT_SECONDS = 24 * 3600
+# What the address's key signs: documented word for word in the README and the proto, so that a merchant can sign it
+# in any wallet. Lines end with "\n" and the last has none.
+MESSAGE = ("paygate payout address verification\n"
+           "Merchant: {merchant_id}\n"
+           "Mode: {mode}\n"
+           "Network: {network}\n"
+           "Address: {address}\n"
+           "Nonce: {nonce}")
+# Proven, and approved where approval applies: usable.
+READY = (ApprovalStatus.NOT_REQUIRED, ApprovalStatus.APPROVED)
+WAITING = (AddressStatus.PENDING_VERIFICATION, AddressStatus.PENDING_APPROVAL)
 
 
 class VerificationFailed(DomainError):
@@ -41,8 +72,40 @@ class VerificationFailed(DomainError):
     keep_changes = True
 
 
+class SignatureRefused(DomainError):
+    """A well-formed signature that is not the address's of its current message: its nonce is replaced (kept)."""
+
+    reason = "verification_signature_invalid"
+    keep_changes = True
+
+
 def micro_amount() -> Decimal:
     return Decimal(1000 + secrets.randbelow(9000)).scaleb(-MICRO_DIGITS)
+
+
+def new_nonce() -> str:
+    return secrets.token_hex(16)
+
+
+def message_of(row: MerchantAddress, shown_address: str) -> str:
+    """The text the address's key signs now (`shown_address`: the address as clients are shown it)."""
+    return MESSAGE.format(merchant_id=row.merchant_id, mode="live" if row.livemode else "test", network=row.network,
+                          address=shown_address, nonce=row.verification_nonce)
+
+
+def to_sign(row: MerchantAddress, scheme: KeyScheme | None) -> str:
+    """The message shown to the merchant: "" once proven, or when the network's wallets cannot sign."""
+    if not row.verification_nonce or not isinstance(scheme, MessageSigning):
+        return ""
+    return message_of(row, scheme.display_address(row.address))
+
+
+def check_usable(row: MerchantAddress, field: str, now: int) -> None:
+    """`400 parameter_invalid` naming `field` while a re-added address still waits (module docstring)."""
+    if row.usable_from > now:
+        at = datetime.fromtimestamp(row.usable_from, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        raise invalid(field, f"payout address {row.id} was added again within {READD_WAIT_SECONDS // 3600} h of its "
+                             f"deletion; it can receive payouts from {at} (unix {row.usable_from})")
 
 
 def screen(settings: Settings, address: str) -> tuple[AmlStatus, str]:
@@ -112,13 +175,22 @@ async def create(session: AsyncSession, catalogue: Catalogue, rails: Rails, sett
     aml, info = screen(settings, stored)
     rejected = aml == AmlStatus.REJECTED
     now = now_of(session)
+    deleted_lately = (await session.exec(select(MerchantAddress.id).where(
+        MerchantAddress.merchant_id == caller.merchant_id, MerchantAddress.livemode == caller.livemode,
+        MerchantAddress.network == network, MerchantAddress.address == stored,
+        col(MerchantAddress.deleted_at) > now - READD_WAIT_SECONDS).limit(1))).first()
+    approve = caller.livemode and not rejected
     row = MerchantAddress(
         id=new_id("ma"), merchant_id=caller.merchant_id, livemode=caller.livemode, network=network, address=stored,
         alias=alias, status=AddressStatus.FAILED if rejected else AddressStatus.PENDING_VERIFICATION,
         verification_id=new_id("mav"),
         verification_status=VerificationStatus.FAILED if rejected else VerificationStatus.PENDING,
-        verification_asset_id=native.id, verification_amount=micro_amount(), aml_status=aml, aml_info=info,
-        created_at=now, updated_at=now)
+        verification_asset_id=native.id, verification_amount=micro_amount(),
+        verification_nonce="" if rejected else new_nonce(),
+        approval_status=ApprovalStatus.PENDING if approve else ApprovalStatus.NOT_REQUIRED,
+        approvals_required=APPROVALS if approve else 0, created_by_key=caller.key_id,
+        usable_from=now + READD_WAIT_SECONDS if deleted_lately is not None else 0,
+        aml_status=aml, aml_info=info, created_at=now, updated_at=now)
     session.add(row)
     await session.flush()
     return row
@@ -145,23 +217,38 @@ async def delete(session: AsyncSession, caller: Caller, address_id: str) -> None
     session.add(row)
 
 
-async def verify(session: AsyncSession, caller: Caller, address_id: str, amount: str) -> MerchantAddress:
+def _proven(row: MerchantAddress, method: ProofMethod, now: int) -> None:
+    """Control proven by `method`: verified, or waiting for the approver a micro-deposit or live mode needs."""
+    if method == ProofMethod.MICRO_DEPOSIT and row.approval_status == ApprovalStatus.NOT_REQUIRED:
+        row.approval_status, row.approvals_required = ApprovalStatus.PENDING, APPROVALS
+    row.verification_status, row.proof_method, row.verified_at = VerificationStatus.VERIFIED, method, now
+    row.verification_nonce = ""
+    row.status = AddressStatus.VERIFIED if row.approval_status in READY else AddressStatus.PENDING_APPROVAL
+
+
+async def verify(session: AsyncSession, catalogue: Catalogue, caller: Caller, address_id: str, amount: str,
+                 signature: str) -> MerchantAddress:
     row = await get(session, caller, address_id, lock=True)
-    if not amount.strip():
-        raise MissingParameter("amount")
-    # The strict money syntax of every amount input (DESIGN §14), refused before a try is counted.
-    given = validate.amount("amount", amount)
-    if row.status == AddressStatus.VERIFIED:
-        return row
+    signature = signature.strip()
+    if not signature and not amount.strip():
+        raise MissingParameter("signature", "signature: is required (or amount, the micro-deposit received, for a "
+                                            "wallet that cannot sign)")
+    if signature and amount.strip():
+        raise invalid("signature", "give signature or amount, not both")
+    # The strict money syntax of every amount input (DESIGN §14, unstripped), refused before a try is counted.
+    given = validate.amount("amount", amount) if amount.strip() else None
+    if row.status in (AddressStatus.VERIFIED, AddressStatus.PENDING_APPROVAL):
+        return row  # already proven: a retried call answers the same
     if row.status == AddressStatus.FAILED:
         raise Conflict("address: its verification failed; add the address again", reason="address_verification_failed")
+    if given is None:
+        return await _verify_signature(session, catalogue, row, signature)
     if row.verification_status != VerificationStatus.SENT:
         raise Conflict("address: the micro-deposit is not confirmed on chain yet", reason="verification_not_sent")
     now = now_of(session)
     row.updated_at = now
     if given == row.verification_amount:
-        row.status, row.verification_status, row.verified_at = (AddressStatus.VERIFIED, VerificationStatus.VERIFIED,
-                                                                now)
+        _proven(row, ProofMethod.MICRO_DEPOSIT, now)
         session.add(row)
         return row
     row.tried_times += 1
@@ -172,6 +259,56 @@ async def verify(session: AsyncSession, caller: Caller, address_id: str, amount:
     left = MAX_TRIES - row.tried_times
     raise VerificationFailed(f"amount: not the amount sent; {left} tries left" if left else
                              "amount: not the amount sent; the address failed verification", field="amount")
+
+
+async def _verify_signature(session: AsyncSession, catalogue: Catalogue, row: MerchantAddress,
+                            signature: str) -> MerchantAddress:
+    network = catalogue.networks.get(row.network)
+    scheme = key_scheme(network) if network is not None else None
+    if not isinstance(scheme, MessageSigning):
+        raise invalid("signature", f"wallets of {row.network} cannot sign a message here; give amount, the "
+                                   "micro-deposit received, and have an approver approve the address")
+    try:
+        signer = scheme.message_signer(message_of(row, scheme.display_address(row.address)), signature)
+    except InvalidSignature as e:
+        raise invalid("signature", str(e)) from None
+    now = now_of(session)
+    row.updated_at = now
+    if signer == row.address:
+        _proven(row, ProofMethod.SIGNATURE, now)
+        session.add(row)
+        return row
+    row.verification_nonce = new_nonce()
+    session.add(row)
+    await session.flush()
+    raise SignatureRefused("signature: not a signature of this address's current message by its key (another key, "
+                           "another merchant's or address's message, or a nonce already spent); a new nonce was "
+                           "drawn: sign the message the address shows now", field="signature")
+
+
+def waits_for_approval(row: MerchantAddress) -> bool:
+    return not row.deleted_at and row.status in WAITING and row.approval_status == ApprovalStatus.PENDING
+
+
+def waiting_for_approval(caller: Caller) -> list[Any]:
+    """The conditions of the caller's addresses an approver has to decide (`waits_for_approval` in SQL)."""
+    return [*in_scope(MerchantAddress, caller), MerchantAddress.deleted_at == 0,
+            col(MerchantAddress.status).in_(WAITING), MerchantAddress.approval_status == ApprovalStatus.PENDING]
+
+
+def decided(session: AsyncSession, row: MerchantAddress, *, approve: bool) -> None:
+    """The approvers' decision on `row` (locked, `waits_for_approval`): approved, it is verified once proven;
+    rejected, it failed (and no micro-deposit is sent any more)."""
+    if approve:
+        row.approval_status = ApprovalStatus.APPROVED
+        if row.status == AddressStatus.PENDING_APPROVAL:
+            row.status = AddressStatus.VERIFIED
+    else:
+        row.approval_status, row.status, row.verification_nonce = ApprovalStatus.REJECTED, AddressStatus.FAILED, ""
+        if row.verification_status != VerificationStatus.VERIFIED:
+            row.verification_status = VerificationStatus.FAILED
+    row.updated_at = now_of(session)
+    session.add(row)
 
 
 async def list_page(session: AsyncSession, caller: Caller, page: Page, network: str) -> tuple[list[MerchantAddress],

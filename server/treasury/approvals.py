@@ -1,18 +1,21 @@
-"""Four-eyes approval of payouts, and of refunds to an address other than the payer's (DESIGN §15).
+"""Four-eyes approval of payouts, and of refunds to an address other than the payer's (DESIGN §15, §16).
 
-A payout that would take what the merchant sends out unapproved within 24 hours above its `payout_approval_threshold`
-(in its settlement currency, at current rates: the rule is `approval_trail.required`) needs
-`payout_approvals_required` approvals from distinct approver keys (0: none); it is created `pending`, its amount
+A payout that would take what the merchant sends out unapproved within 24 hours above its threshold (in its
+settlement currency, at current rates) needs the merchant's approvals in that mode from distinct approver keys (0:
+none; 1 by default once the merchant has an approver key in the mode; live payouts are refused without one unless
+turned off explicitly: the rule is `approval_trail.rule_of` and `.required`); it is created `pending`, its amount
 already locked, and the scheduler only sends `approved` payouts. A refund to an address the caller names rather than
 the payer's needs as many whatever its amount (`refunds.service.approvals_required`); it waits Pending, its amount
 locked, and the refund sender takes it once approved. Votes are taken with the row locked, so the count is crossed
 once whatever the concurrency; one vote per key is also enforced by a unique index. One rejection rejects it and
-releases its amount (a rejected refund is Failed, `approval_rejected`). Every action is appended to the audit trail.
+releases its amount (a rejected refund is Failed, `approval_rejected`). A payout address (`ma_…`, resource type
+`payout_address`) needs one approver's approval in live mode or once proven by its micro-deposit; its rules live in
+`addresses` (`waits_for_approval`, `decided`). Every action is appended to the audit trail.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from paygate.v1 import payouts_pb2 as pb
 from sqlalchemy.exc import IntegrityError
@@ -29,12 +32,14 @@ from server.refunds.states import Event as RefundEvent
 from server.refunds.states import Status as RefundStatus
 from server.rpc.context import Caller
 from server.runtime import Runtime
-from server.treasury import payouts
+from server.treasury import address_servicer, addresses, payouts
 from server.treasury.approval_trail import VOTES, act
+from server.treasury.models import MerchantAddress
 from server.treasury.payout_models import ApprovalActionKind, ApprovalStatus, PayoutApprovalAction, PayoutStatus
 from server.treasury.payout_models import Payout as PayoutRow
 
 REFUND_PREFIX = "rf_"
+ADDRESS_PREFIX = "ma_"
 REJECTED = "approval_rejected"  # a rejected refund's failure_reason
 
 
@@ -54,6 +59,10 @@ class RefundNotPending(Conflict):
     reason = "refund_not_pending_approval"
 
 
+class AddressNotPending(Conflict):
+    reason = "address_not_pending_approval"
+
+
 async def actions(session: AsyncSession, payout_id: str) -> list[PayoutApprovalAction]:
     return (await _trails(session, [payout_id]))[payout_id]
 
@@ -68,7 +77,8 @@ async def _trails(session: AsyncSession, ids: list[str]) -> dict[str, list[Payou
     return out
 
 
-def _detail(row: PayoutRow | Refund, trail: list[PayoutApprovalAction], **resource: Any) -> pb.ApprovalDetail:
+def _detail(row: PayoutRow | Refund | MerchantAddress, trail: list[PayoutApprovalAction],
+            **resource: Any) -> pb.ApprovalDetail:
     """`resource`: `payout=` or `refund=` the row as its own API shows it; its name is the resource type."""
     [kind] = resource
     return pb.ApprovalDetail(
@@ -100,11 +110,19 @@ async def _refund_details(session: AsyncSession, rt: Runtime, rows: list[Refund]
     return [_detail(r, trails[r.id], refund=refund_convert.to_proto(rt.catalogue, r, txs[r.id])) for r in rows]
 
 
+async def _address_details(session: AsyncSession, rt: Runtime, rows: list[MerchantAddress],
+                           ) -> list[pb.ApprovalDetail]:
+    trails = await _trails(session, [r.id for r in rows])
+    return [_detail(r, trails[r.id], payout_address=address_servicer.to_proto(rt, r)) for r in rows]
+
+
 async def detail(rt: Runtime, caller: Caller, resource_id: str) -> pb.ApprovalDetail:
     resource_id = resource_id.strip()
     if not resource_id:
         raise MissingParameter("resource_id")
     async with rt.db.read() as session:
+        if resource_id.startswith(ADDRESS_PREFIX):
+            return (await _address_details(session, rt, [await addresses.get(session, caller, resource_id)]))[0]
         if resource_id.startswith(REFUND_PREFIX):
             refund, _ = await refunds.get(session, caller, resource_id)
             return await refund_detail_of(session, rt, refund)
@@ -113,7 +131,7 @@ async def detail(rt: Runtime, caller: Caller, resource_id: str) -> pb.ApprovalDe
 
 
 async def pending(rt: Runtime, caller: Caller) -> list[pb.ApprovalDetail]:
-    """Payouts then refunds waiting for approval, oldest first (at most 100 of each)."""
+    """Payouts, then refunds, then payout addresses waiting for approval, oldest first (at most 100 of each)."""
     async with rt.db.read() as session:
         rows = list(await session.exec(select(PayoutRow).where(
             PayoutRow.merchant_id == caller.merchant_id, PayoutRow.livemode == caller.livemode,
@@ -122,10 +140,14 @@ async def pending(rt: Runtime, caller: Caller) -> list[pb.ApprovalDetail]:
             Refund.merchant_id == caller.merchant_id, Refund.livemode == caller.livemode,
             Refund.status == RefundStatus.PENDING, Refund.approval_status == ApprovalStatus.PENDING)
             .order_by(col(Refund.sort_key)).limit(100)))
-        return [*await _payout_details(session, rt, rows), *await _refund_details(session, rt, waiting)]
+        unapproved = list(await session.exec(select(MerchantAddress).where(*addresses.waiting_for_approval(caller))
+                                             .order_by(col(MerchantAddress.sort_key)).limit(100)))
+        return [*await _payout_details(session, rt, rows), *await _refund_details(session, rt, waiting),
+                *await _address_details(session, rt, unapproved)]
 
 
-async def _vote(session: AsyncSession, caller: Caller, row: PayoutRow | Refund, noun: str, waits: bool,
+async def _vote(session: AsyncSession, caller: Caller, row: PayoutRow | Refund | MerchantAddress, noun: str,
+                waits: bool,
                 not_pending: type[Conflict], approve: bool, comment: str) -> bool:
     """One approver's vote on `row` (locked), appended to its trail. True when it decides: a rejection, or the
     approval that reaches the count."""
@@ -138,7 +160,9 @@ async def _vote(session: AsyncSession, caller: Caller, row: PayoutRow | Refund, 
     trail = await actions(session, row.id)
     if any(a.key_id == caller.key_id and a.action in VOTES for a in trail):
         raise AlreadyGiven(f"{noun}: this key has already voted on this {noun}")
-    act(session, row, ApprovalActionKind.APPROVE if approve else ApprovalActionKind.REJECT, caller.key_id, comment)
+    # `act` reads only the id and merchant of the row, which an address has too (its annotation predates them).
+    act(session, cast("PayoutRow | Refund", row), ApprovalActionKind.APPROVE if approve else ApprovalActionKind.REJECT,
+        caller.key_id, comment)
     given = sum(1 for a in trail if a.action == ApprovalActionKind.APPROVE) + (1 if approve else 0)
     return not approve or given >= row.approvals_required
 
@@ -175,13 +199,26 @@ async def _decide_refund(session: AsyncSession, rt: Runtime, caller: Caller, ref
     return await refund_detail_of(session, rt, row)
 
 
+async def _decide_address(session: AsyncSession, rt: Runtime, caller: Caller, address_id: str, comment: str,
+                          approve: bool) -> pb.ApprovalDetail:
+    row = await addresses.get(session, caller, address_id, lock=True)
+    if await _vote(session, caller, row, "payout address", addresses.waits_for_approval(row), AddressNotPending,
+                   approve, comment):
+        addresses.decided(session, row, approve=approve)
+        await session.flush()
+    return (await _address_details(session, rt, [row]))[0]
+
+
 async def decide(rt: Runtime, caller: Caller, resource_id: str, comment: str, *,
                  approve: bool) -> pb.ApprovalDetail:
     comment = validate.text("comment", comment, max_length=1000)
     resource_id = resource_id.strip()
-    noun = "refund" if resource_id.startswith(REFUND_PREFIX) else "payout"
+    noun = ("refund" if resource_id.startswith(REFUND_PREFIX) else
+            "payout address" if resource_id.startswith(ADDRESS_PREFIX) else "payout")
     try:
         async with rt.db.transaction() as session:
+            if noun == "payout address":
+                return await _decide_address(session, rt, caller, resource_id, comment, approve)
             if noun == "refund":
                 return await _decide_refund(session, rt, caller, resource_id, comment, approve)
             return await _decide_payout(session, rt, caller, resource_id, comment, approve)

@@ -1,10 +1,11 @@
 """The treasury transfer sender (scheduler job): approved payouts (server/treasury/payouts.py), and micro-deposits:
-each payout address waiting for verification receives its random
+each payout address waiting for verification (not yet proven by its signature, nor failed) receives its random
 micro-amount of the network's native coin from the merchant's treasury, with the refund sender's discipline (nonce
 reserved, signed transaction stored with its row before broadcast, followed by the rail to confirmation, sent again
 after a crash, never sent twice). The treasury pays the network fee apart, so the exact amount arrives.
 
-Once confirmed, the address's verification is `sent` (the merchant may give the amount) and the ledger records the
+Once confirmed, the address's verification is `sent` (the merchant may give the amount, which an approver must then
+back: server/treasury/addresses.py) and the ledger records the
 amount and its fee leaving the treasury, out of what was set aside for them before signing (server/treasury/gas.py:
 the merchant's available native coin, then gas coin sent by hand; never paygate's fees). A micro-deposit they do not
 cover waits.

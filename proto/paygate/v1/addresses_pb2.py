@@ -26,7 +26,7 @@ from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.api import field_behavior_pb2 as google_dot_api_dot_field__behavior__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1apaygate/v1/addresses.proto\x12\npaygate.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\"\x9e\x01\n\x13\x41\x64\x64ressVerification\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06status\x18\x02 \x01(\t\x12\x1b\n\x13merchant_address_id\x18\x03 \x01(\t\x12\x10\n\x08\x61sset_id\x18\x04 \x01(\t\x12\x13\n\x0bverified_at\x18\x05 \x01(\x03\x12\x13\n\x0btried_times\x18\x06 \x01(\x05\x12\x12\n\naml_status\x18\x07 \x01(\t\"\xd2\x01\n\x0fMerchantAddress\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0bmerchant_id\x18\x02 \x01(\t\x12\x0f\n\x07network\x18\x03 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x04 \x01(\t\x12\x0e\n\x06status\x18\x05 \x01(\t\x12\r\n\x05\x61lias\x18\x06 \x01(\t\x12\x35\n\x0cverification\x18\x07 \x01(\x0b\x32\x1f.paygate.v1.AddressVerification\x12\x12\n\ncreated_at\x18\x08 \x01(\x03\x12\x12\n\nupdated_at\x18\t \x01(\x03\"S\n\x14\x43reateAddressRequest\x12\x15\n\x07network\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x15\n\x07\x61\x64\x64ress\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\x12\r\n\x05\x61lias\x18\x03 \x01(\t\"N\n\x15\x43reateAddressResponse\x12\x35\n\x10merchant_address\x18\x01 \x01(\x0b\x32\x1b.paygate.v1.MerchantAddress\"i\n\x14ListAddressesRequest\x12\x11\n\x04page\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\tpage_size\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\x0f\n\x07network\x18\x03 \x01(\tB\x07\n\x05_pageB\x0c\n\n_page_size\"\x80\x01\n\x15ListAddressesResponse\x12\x37\n\x12merchant_addresses\x18\x01 \x03(\x0b\x32\x1b.paygate.v1.MerchantAddress\x12\r\n\x05total\x18\x02 \x01(\x03\x12\x0c\n\x04page\x18\x03 \x01(\x05\x12\x11\n\tpage_size\x18\x04 \x01(\x05\"%\n\x11GetAddressRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"K\n\x12GetAddressResponse\x12\x35\n\x10merchant_address\x18\x01 \x01(\x0b\x32\x1b.paygate.v1.MerchantAddress\"7\n\x14UpdateAddressRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\r\n\x05\x61lias\x18\x02 \x01(\t\"N\n\x15UpdateAddressResponse\x12\x35\n\x10merchant_address\x18\x01 \x01(\x0b\x32\x1b.paygate.v1.MerchantAddress\"(\n\x14\x44\x65leteAddressRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"\x17\n\x15\x44\x65leteAddressResponse\">\n\x14VerifyAddressRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x14\n\x06\x61mount\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\"N\n\x15VerifyAddressResponse\x12\x35\n\x10merchant_address\x18\x01 \x01(\x0b\x32\x1b.paygate.v1.MerchantAddress2\x84\x06\n\x0e\x41\x64\x64ressService\x12\x80\x01\n\rCreateAddress\x12 .paygate.v1.CreateAddressRequest\x1a!.paygate.v1.CreateAddressResponse\"*\x82\xd3\xe4\x93\x02$\"\r/v1/addresses:\x01*b\x10merchant_address\x12k\n\rListAddresses\x12 .paygate.v1.ListAddressesRequest\x1a!.paygate.v1.ListAddressesResponse\"\x15\x82\xd3\xe4\x93\x02\x0f\x12\r/v1/addresses\x12y\n\nGetAddress\x12\x1d.paygate.v1.GetAddressRequest\x1a\x1e.paygate.v1.GetAddressResponse\",\x82\xd3\xe4\x93\x02&\x12\x12/v1/addresses/{id}b\x10merchant_address\x12\x85\x01\n\rUpdateAddress\x12 .paygate.v1.UpdateAddressRequest\x1a!.paygate.v1.UpdateAddressResponse\"/\x82\xd3\xe4\x93\x02)\"\x12/v1/addresses/{id}:\x01*b\x10merchant_address\x12p\n\rDeleteAddress\x12 .paygate.v1.DeleteAddressRequest\x1a!.paygate.v1.DeleteAddressResponse\"\x1a\x82\xd3\xe4\x93\x02\x14*\x12/v1/addresses/{id}\x12\x8c\x01\n\rVerifyAddress\x12 .paygate.v1.VerifyAddressRequest\x1a!.paygate.v1.VerifyAddressResponse\"6\x82\xd3\xe4\x93\x02\x30\"\x19/v1/addresses/{id}/verify:\x01*b\x10merchant_addressb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1apaygate/v1/addresses.proto\x12\npaygate.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\"\xce\x01\n\x13\x41\x64\x64ressVerification\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06status\x18\x02 \x01(\t\x12\x1b\n\x13merchant_address_id\x18\x03 \x01(\t\x12\x10\n\x08\x61sset_id\x18\x04 \x01(\t\x12\x13\n\x0bverified_at\x18\x05 \x01(\x03\x12\x13\n\x0btried_times\x18\x06 \x01(\x05\x12\x12\n\naml_status\x18\x07 \x01(\t\x12\x0e\n\x06method\x18\x08 \x01(\t\x12\r\n\x05nonce\x18\t \x01(\t\x12\x0f\n\x07message\x18\n \x01(\t\"\x80\x02\n\x0fMerchantAddress\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0bmerchant_id\x18\x02 \x01(\t\x12\x0f\n\x07network\x18\x03 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x04 \x01(\t\x12\x0e\n\x06status\x18\x05 \x01(\t\x12\r\n\x05\x61lias\x18\x06 \x01(\t\x12\x35\n\x0cverification\x18\x07 \x01(\x0b\x32\x1f.paygate.v1.AddressVerification\x12\x12\n\ncreated_at\x18\x08 \x01(\x03\x12\x12\n\nupdated_at\x18\t \x01(\x03\x12\x17\n\x0f\x61pproval_status\x18\n \x01(\t\x12\x13\n\x0busable_from\x18\x0b \x01(\x03\"S\n\x14\x43reateAddressRequest\x12\x15\n\x07network\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x15\n\x07\x61\x64\x64ress\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\x12\r\n\x05\x61lias\x18\x03 \x01(\t\"N\n\x15\x43reateAddressResponse\x12\x35\n\x10merchant_address\x18\x01 \x01(\x0b\x32\x1b.paygate.v1.MerchantAddress\"i\n\x14ListAddressesRequest\x12\x11\n\x04page\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\tpage_size\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\x0f\n\x07network\x18\x03 \x01(\tB\x07\n\x05_pageB\x0c\n\n_page_size\"\x80\x01\n\x15ListAddressesResponse\x12\x37\n\x12merchant_addresses\x18\x01 \x03(\x0b\x32\x1b.paygate.v1.MerchantAddress\x12\r\n\x05total\x18\x02 \x01(\x03\x12\x0c\n\x04page\x18\x03 \x01(\x05\x12\x11\n\tpage_size\x18\x04 \x01(\x05\"%\n\x11GetAddressRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"K\n\x12GetAddressResponse\x12\x35\n\x10merchant_address\x18\x01 \x01(\x0b\x32\x1b.paygate.v1.MerchantAddress\"7\n\x14UpdateAddressRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\r\n\x05\x61lias\x18\x02 \x01(\t\"N\n\x15UpdateAddressResponse\x12\x35\n\x10merchant_address\x18\x01 \x01(\x0b\x32\x1b.paygate.v1.MerchantAddress\"(\n\x14\x44\x65leteAddressRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"\x17\n\x15\x44\x65leteAddressResponse\"K\n\x14VerifyAddressRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x0e\n\x06\x61mount\x18\x02 \x01(\t\x12\x11\n\tsignature\x18\x03 \x01(\t\"N\n\x15VerifyAddressResponse\x12\x35\n\x10merchant_address\x18\x01 \x01(\x0b\x32\x1b.paygate.v1.MerchantAddress2\x84\x06\n\x0e\x41\x64\x64ressService\x12\x80\x01\n\rCreateAddress\x12 .paygate.v1.CreateAddressRequest\x1a!.paygate.v1.CreateAddressResponse\"*\x82\xd3\xe4\x93\x02$\"\r/v1/addresses:\x01*b\x10merchant_address\x12k\n\rListAddresses\x12 .paygate.v1.ListAddressesRequest\x1a!.paygate.v1.ListAddressesResponse\"\x15\x82\xd3\xe4\x93\x02\x0f\x12\r/v1/addresses\x12y\n\nGetAddress\x12\x1d.paygate.v1.GetAddressRequest\x1a\x1e.paygate.v1.GetAddressResponse\",\x82\xd3\xe4\x93\x02&\x12\x12/v1/addresses/{id}b\x10merchant_address\x12\x85\x01\n\rUpdateAddress\x12 .paygate.v1.UpdateAddressRequest\x1a!.paygate.v1.UpdateAddressResponse\"/\x82\xd3\xe4\x93\x02)\"\x12/v1/addresses/{id}:\x01*b\x10merchant_address\x12p\n\rDeleteAddress\x12 .paygate.v1.DeleteAddressRequest\x1a!.paygate.v1.DeleteAddressResponse\"\x1a\x82\xd3\xe4\x93\x02\x14*\x12/v1/addresses/{id}\x12\x8c\x01\n\rVerifyAddress\x12 .paygate.v1.VerifyAddressRequest\x1a!.paygate.v1.VerifyAddressResponse\"6\x82\xd3\xe4\x93\x02\x30\"\x19/v1/addresses/{id}/verify:\x01*b\x10merchant_addressb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -45,8 +45,6 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_DELETEADDRESSREQUEST'].fields_by_name['id']._serialized_options = b'\342A\001\002'
   _globals['_VERIFYADDRESSREQUEST'].fields_by_name['id']._loaded_options = None
   _globals['_VERIFYADDRESSREQUEST'].fields_by_name['id']._serialized_options = b'\342A\001\002'
-  _globals['_VERIFYADDRESSREQUEST'].fields_by_name['amount']._loaded_options = None
-  _globals['_VERIFYADDRESSREQUEST'].fields_by_name['amount']._serialized_options = b'\342A\001\002'
   _globals['_ADDRESSSERVICE'].methods_by_name['CreateAddress']._loaded_options = None
   _globals['_ADDRESSSERVICE'].methods_by_name['CreateAddress']._serialized_options = b'\202\323\344\223\002$\"\r/v1/addresses:\001*b\020merchant_address'
   _globals['_ADDRESSSERVICE'].methods_by_name['ListAddresses']._loaded_options = None
@@ -60,33 +58,33 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_ADDRESSSERVICE'].methods_by_name['VerifyAddress']._loaded_options = None
   _globals['_ADDRESSSERVICE'].methods_by_name['VerifyAddress']._serialized_options = b'\202\323\344\223\0020\"\031/v1/addresses/{id}/verify:\001*b\020merchant_address'
   _globals['_ADDRESSVERIFICATION']._serialized_start=106
-  _globals['_ADDRESSVERIFICATION']._serialized_end=264
-  _globals['_MERCHANTADDRESS']._serialized_start=267
-  _globals['_MERCHANTADDRESS']._serialized_end=477
-  _globals['_CREATEADDRESSREQUEST']._serialized_start=479
-  _globals['_CREATEADDRESSREQUEST']._serialized_end=562
-  _globals['_CREATEADDRESSRESPONSE']._serialized_start=564
-  _globals['_CREATEADDRESSRESPONSE']._serialized_end=642
-  _globals['_LISTADDRESSESREQUEST']._serialized_start=644
-  _globals['_LISTADDRESSESREQUEST']._serialized_end=749
-  _globals['_LISTADDRESSESRESPONSE']._serialized_start=752
-  _globals['_LISTADDRESSESRESPONSE']._serialized_end=880
-  _globals['_GETADDRESSREQUEST']._serialized_start=882
-  _globals['_GETADDRESSREQUEST']._serialized_end=919
-  _globals['_GETADDRESSRESPONSE']._serialized_start=921
-  _globals['_GETADDRESSRESPONSE']._serialized_end=996
-  _globals['_UPDATEADDRESSREQUEST']._serialized_start=998
-  _globals['_UPDATEADDRESSREQUEST']._serialized_end=1053
-  _globals['_UPDATEADDRESSRESPONSE']._serialized_start=1055
-  _globals['_UPDATEADDRESSRESPONSE']._serialized_end=1133
-  _globals['_DELETEADDRESSREQUEST']._serialized_start=1135
-  _globals['_DELETEADDRESSREQUEST']._serialized_end=1175
-  _globals['_DELETEADDRESSRESPONSE']._serialized_start=1177
-  _globals['_DELETEADDRESSRESPONSE']._serialized_end=1200
-  _globals['_VERIFYADDRESSREQUEST']._serialized_start=1202
-  _globals['_VERIFYADDRESSREQUEST']._serialized_end=1264
-  _globals['_VERIFYADDRESSRESPONSE']._serialized_start=1266
-  _globals['_VERIFYADDRESSRESPONSE']._serialized_end=1344
-  _globals['_ADDRESSSERVICE']._serialized_start=1347
-  _globals['_ADDRESSSERVICE']._serialized_end=2119
+  _globals['_ADDRESSVERIFICATION']._serialized_end=312
+  _globals['_MERCHANTADDRESS']._serialized_start=315
+  _globals['_MERCHANTADDRESS']._serialized_end=571
+  _globals['_CREATEADDRESSREQUEST']._serialized_start=573
+  _globals['_CREATEADDRESSREQUEST']._serialized_end=656
+  _globals['_CREATEADDRESSRESPONSE']._serialized_start=658
+  _globals['_CREATEADDRESSRESPONSE']._serialized_end=736
+  _globals['_LISTADDRESSESREQUEST']._serialized_start=738
+  _globals['_LISTADDRESSESREQUEST']._serialized_end=843
+  _globals['_LISTADDRESSESRESPONSE']._serialized_start=846
+  _globals['_LISTADDRESSESRESPONSE']._serialized_end=974
+  _globals['_GETADDRESSREQUEST']._serialized_start=976
+  _globals['_GETADDRESSREQUEST']._serialized_end=1013
+  _globals['_GETADDRESSRESPONSE']._serialized_start=1015
+  _globals['_GETADDRESSRESPONSE']._serialized_end=1090
+  _globals['_UPDATEADDRESSREQUEST']._serialized_start=1092
+  _globals['_UPDATEADDRESSREQUEST']._serialized_end=1147
+  _globals['_UPDATEADDRESSRESPONSE']._serialized_start=1149
+  _globals['_UPDATEADDRESSRESPONSE']._serialized_end=1227
+  _globals['_DELETEADDRESSREQUEST']._serialized_start=1229
+  _globals['_DELETEADDRESSREQUEST']._serialized_end=1269
+  _globals['_DELETEADDRESSRESPONSE']._serialized_start=1271
+  _globals['_DELETEADDRESSRESPONSE']._serialized_end=1294
+  _globals['_VERIFYADDRESSREQUEST']._serialized_start=1296
+  _globals['_VERIFYADDRESSREQUEST']._serialized_end=1371
+  _globals['_VERIFYADDRESSRESPONSE']._serialized_start=1373
+  _globals['_VERIFYADDRESSRESPONSE']._serialized_end=1451
+  _globals['_ADDRESSSERVICE']._serialized_start=1454
+  _globals['_ADDRESSSERVICE']._serialized_end=2226
 # @@protoc_insertion_point(module_scope)

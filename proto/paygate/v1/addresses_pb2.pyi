@@ -9,7 +9,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class AddressVerification(_message.Message):
-    __slots__ = ("id", "status", "merchant_address_id", "asset_id", "verified_at", "tried_times", "aml_status")
+    __slots__ = ("id", "status", "merchant_address_id", "asset_id", "verified_at", "tried_times", "aml_status", "method", "nonce", "message")
     ID_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     MERCHANT_ADDRESS_ID_FIELD_NUMBER: _ClassVar[int]
@@ -17,6 +17,9 @@ class AddressVerification(_message.Message):
     VERIFIED_AT_FIELD_NUMBER: _ClassVar[int]
     TRIED_TIMES_FIELD_NUMBER: _ClassVar[int]
     AML_STATUS_FIELD_NUMBER: _ClassVar[int]
+    METHOD_FIELD_NUMBER: _ClassVar[int]
+    NONCE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
     id: str
     status: str
     merchant_address_id: str
@@ -24,10 +27,13 @@ class AddressVerification(_message.Message):
     verified_at: int
     tried_times: int
     aml_status: str
-    def __init__(self, id: _Optional[str] = ..., status: _Optional[str] = ..., merchant_address_id: _Optional[str] = ..., asset_id: _Optional[str] = ..., verified_at: _Optional[int] = ..., tried_times: _Optional[int] = ..., aml_status: _Optional[str] = ...) -> None: ...
+    method: str
+    nonce: str
+    message: str
+    def __init__(self, id: _Optional[str] = ..., status: _Optional[str] = ..., merchant_address_id: _Optional[str] = ..., asset_id: _Optional[str] = ..., verified_at: _Optional[int] = ..., tried_times: _Optional[int] = ..., aml_status: _Optional[str] = ..., method: _Optional[str] = ..., nonce: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
 
 class MerchantAddress(_message.Message):
-    __slots__ = ("id", "merchant_id", "network", "address", "status", "alias", "verification", "created_at", "updated_at")
+    __slots__ = ("id", "merchant_id", "network", "address", "status", "alias", "verification", "created_at", "updated_at", "approval_status", "usable_from")
     ID_FIELD_NUMBER: _ClassVar[int]
     MERCHANT_ID_FIELD_NUMBER: _ClassVar[int]
     NETWORK_FIELD_NUMBER: _ClassVar[int]
@@ -37,6 +43,8 @@ class MerchantAddress(_message.Message):
     VERIFICATION_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
+    APPROVAL_STATUS_FIELD_NUMBER: _ClassVar[int]
+    USABLE_FROM_FIELD_NUMBER: _ClassVar[int]
     id: str
     merchant_id: str
     network: str
@@ -46,7 +54,9 @@ class MerchantAddress(_message.Message):
     verification: AddressVerification
     created_at: int
     updated_at: int
-    def __init__(self, id: _Optional[str] = ..., merchant_id: _Optional[str] = ..., network: _Optional[str] = ..., address: _Optional[str] = ..., status: _Optional[str] = ..., alias: _Optional[str] = ..., verification: _Optional[_Union[AddressVerification, _Mapping]] = ..., created_at: _Optional[int] = ..., updated_at: _Optional[int] = ...) -> None: ...
+    approval_status: str
+    usable_from: int
+    def __init__(self, id: _Optional[str] = ..., merchant_id: _Optional[str] = ..., network: _Optional[str] = ..., address: _Optional[str] = ..., status: _Optional[str] = ..., alias: _Optional[str] = ..., verification: _Optional[_Union[AddressVerification, _Mapping]] = ..., created_at: _Optional[int] = ..., updated_at: _Optional[int] = ..., approval_status: _Optional[str] = ..., usable_from: _Optional[int] = ...) -> None: ...
 
 class CreateAddressRequest(_message.Message):
     __slots__ = ("network", "address", "alias")
@@ -123,12 +133,14 @@ class DeleteAddressResponse(_message.Message):
     def __init__(self) -> None: ...
 
 class VerifyAddressRequest(_message.Message):
-    __slots__ = ("id", "amount")
+    __slots__ = ("id", "amount", "signature")
     ID_FIELD_NUMBER: _ClassVar[int]
     AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURE_FIELD_NUMBER: _ClassVar[int]
     id: str
     amount: str
-    def __init__(self, id: _Optional[str] = ..., amount: _Optional[str] = ...) -> None: ...
+    signature: str
+    def __init__(self, id: _Optional[str] = ..., amount: _Optional[str] = ..., signature: _Optional[str] = ...) -> None: ...
 
 class VerifyAddressResponse(_message.Message):
     __slots__ = ("merchant_address",)

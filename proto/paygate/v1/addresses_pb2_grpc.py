@@ -26,7 +26,9 @@ if _version_not_supported:
 
 
 class AddressServiceStub:
-    """Payout addresses of the merchant (DESIGN §15): screened by AML, proven by a micro-deposit.
+    """Payout addresses of the merchant (DESIGN §15, §16): screened by AML, proven by a
+    signature of the address's key (or by a micro-deposit and an approver), and in
+    live mode approved by an approver.
     """
 
     def __init__(self, channel):
@@ -68,11 +70,16 @@ class AddressServiceStub:
 
 
 class AddressServiceServicer:
-    """Payout addresses of the merchant (DESIGN §15): screened by AML, proven by a micro-deposit.
+    """Payout addresses of the merchant (DESIGN §15, §16): screened by AML, proven by a
+    signature of the address's key (or by a micro-deposit and an approver), and in
+    live mode approved by an approver.
     """
 
     def CreateAddress(self, request, context):
-        """Adds a payout address; paygate screens it and sends it a random micro-amount of the network's native coin.
+        """Adds a payout address; paygate screens it, draws the nonce of the message to
+        sign, and sends it a random micro-amount of the network's native coin (for a
+        wallet that cannot sign). Added again within 24 h of its deletion, it receives
+        no payout until 24 h after this call (`usable_from`).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -107,7 +114,9 @@ class AddressServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def VerifyAddress(self, request, context):
-        """Proves control of the address with the micro-amount it received (3 tries).
+        """Proves control of the address: `signature`, its key's signature of
+        `verification.message`; or `amount`, the micro-amount it received (3 tries),
+        which then also needs an approver's approval (`POST /v1/approval/{id}/approve`).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -155,7 +164,9 @@ def add_AddressServiceServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class AddressService:
-    """Payout addresses of the merchant (DESIGN §15): screened by AML, proven by a micro-deposit.
+    """Payout addresses of the merchant (DESIGN §15, §16): screened by AML, proven by a
+    signature of the address's key (or by a micro-deposit and an approver), and in
+    live mode approved by an approver.
     """
 
     @staticmethod

@@ -25,11 +25,12 @@ _sym_db = _symbol_database.Default()
 from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.api import field_behavior_pb2 as google_dot_api_dot_field__behavior__pb2
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
+from paygate.v1 import addresses_pb2 as paygate_dot_v1_dot_addresses__pb2
 from paygate.v1 import options_pb2 as paygate_dot_v1_dot_options__pb2
 from paygate.v1 import refunds_pb2 as paygate_dot_v1_dot_refunds__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18paygate/v1/payouts.proto\x12\npaygate.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x18paygate/v1/options.proto\x1a\x18paygate/v1/refunds.proto\"]\n\x11PayoutTransaction\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0f\n\x07tx_hash\x18\x02 \x01(\t\x12\x0e\n\x06status\x18\x03 \x01(\t\x12\x0e\n\x06\x61mount\x18\x04 \x01(\t\x12\x0b\n\x03\x66\x65\x65\x18\x05 \x01(\t\"\xc5\x04\n\x06Payout\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06object\x18\x02 \x01(\t\x12\x13\n\x0bmerchant_id\x18\x03 \x01(\t\x12\x13\n\x0bsource_coin\x18\x04 \x01(\t\x12\x15\n\rsource_amount\x18\x05 \x01(\t\x12\x18\n\x10receive_asset_id\x18\x06 \x01(\t\x12\x1a\n\x12receive_account_id\x18\x07 \x01(\t\x12\x17\n\x0freceive_address\x18\x08 \x01(\t\x12\x0f\n\x07network\x18\t \x01(\t\x12\x1b\n\x13payment_network_fee\x18\n \x01(\t\x12$\n\x1cpayment_network_fee_asset_id\x18\x0b \x01(\t\x12\x1a\n\x12payment_net_amount\x18\x0c \x01(\t\x12\x0e\n\x06status\x18\r \x01(\t\x12\x17\n\x0f\x61pproval_status\x18\x0e \x01(\t\x12\x12\n\naml_status\x18\x0f \x01(\t\x12\x16\n\x0e\x66\x61ilure_reason\x18\x10 \x01(\t\x12\x13\n\x0b\x65xternal_id\x18\x11 \x01(\t\x12)\n\x08metadata\x18\x12 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x15\n\rinternal_note\x18\x13 \x01(\t\x12\x1c\n\x14statement_descriptor\x18\x14 \x01(\t\x12\x33\n\x0ctransactions\x18\x15 \x03(\x0b\x32\x1d.paygate.v1.PayoutTransaction\x12\x0f\n\x07\x63reated\x18\x16 \x01(\x03\x12\x0f\n\x07updated\x18\x17 \x01(\x03\"\x91\x02\n\x13\x43reatePayoutRequest\x12\x19\n\x0bsource_coin\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x1b\n\rsource_amount\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\x12\x18\n\x10receive_asset_id\x18\x03 \x01(\t\x12\x1a\n\x12receive_account_id\x18\x04 \x01(\t\x12\x17\n\x0freceive_address\x18\x05 \x01(\t\x12\x13\n\x0b\x65xternal_id\x18\x06 \x01(\t\x12)\n\x08metadata\x18\x07 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x15\n\rinternal_note\x18\x08 \x01(\t\x12\x1c\n\x14statement_descriptor\x18\t \x01(\t\"\x92\x02\n\x14PreviewPayoutRequest\x12\x19\n\x0bsource_coin\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x1b\n\rsource_amount\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\x12\x18\n\x10receive_asset_id\x18\x03 \x01(\t\x12\x1a\n\x12receive_account_id\x18\x04 \x01(\t\x12\x17\n\x0freceive_address\x18\x05 \x01(\t\x12\x13\n\x0b\x65xternal_id\x18\x06 \x01(\t\x12)\n\x08metadata\x18\x07 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x15\n\rinternal_note\x18\x08 \x01(\t\x12\x1c\n\x14statement_descriptor\x18\t \x01(\t\"\xd7\x01\n\x15PreviewPayoutResponse\x12\x13\n\x0bsource_coin\x18\x01 \x01(\t\x12\x15\n\rsource_amount\x18\x02 \x01(\t\x12\x18\n\x10receive_asset_id\x18\x03 \x01(\t\x12\x1a\n\x12payment_net_amount\x18\x04 \x01(\t\x12\x1b\n\x13payment_network_fee\x18\x05 \x01(\t\x12$\n\x1cpayment_network_fee_asset_id\x18\x06 \x01(\t\x12\x19\n\x11\x61vailable_balance\x18\x07 \x01(\t\":\n\x14\x43reatePayoutResponse\x12\"\n\x06payout\x18\x01 \x01(\x0b\x32\x12.paygate.v1.Payout\"$\n\x10GetPayoutRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"7\n\x11GetPayoutResponse\x12\"\n\x06payout\x18\x01 \x01(\x0b\x32\x12.paygate.v1.Payout\"f\n\x12ListPayoutsRequest\x12\x11\n\x04page\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\tpage_size\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\x0e\n\x06status\x18\x03 \x01(\tB\x07\n\x05_pageB\x0c\n\n_page_size\"j\n\x13ListPayoutsResponse\x12#\n\x07payouts\x18\x01 \x03(\x0b\x32\x12.paygate.v1.Payout\x12\r\n\x05total\x18\x02 \x01(\x03\x12\x0c\n\x04page\x18\x03 \x01(\x05\x12\x11\n\tpage_size\x18\x04 \x01(\x05\"\'\n\x13\x43\x61ncelPayoutRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\":\n\x14\x43\x61ncelPayoutResponse\x12\"\n\x06payout\x18\x01 \x01(\x0b\x32\x12.paygate.v1.Payout\"^\n\x0e\x41pprovalAction\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x02 \x01(\t\x12\x0e\n\x06key_id\x18\x03 \x01(\t\x12\x0f\n\x07\x63omment\x18\x04 \x01(\t\x12\x0f\n\x07\x63reated\x18\x05 \x01(\x03\"\xff\x01\n\x0e\x41pprovalDetail\x12\x13\n\x0bresource_id\x18\x01 \x01(\t\x12\x15\n\rresource_type\x18\x02 \x01(\t\x12\x17\n\x0f\x61pproval_status\x18\x03 \x01(\t\x12\x1a\n\x12\x61pprovals_required\x18\x04 \x01(\x05\x12\x17\n\x0f\x61pprovals_given\x18\x05 \x01(\x05\x12+\n\x07\x61\x63tions\x18\x06 \x03(\x0b\x32\x1a.paygate.v1.ApprovalAction\x12\"\n\x06payout\x18\x07 \x01(\x0b\x32\x12.paygate.v1.Payout\x12\"\n\x06refund\x18\x08 \x01(\x0b\x32\x12.paygate.v1.Refund\"/\n\x18GetApprovalDetailRequest\x12\x13\n\x0bresource_id\x18\x01 \x01(\t\"\x1d\n\x1bListPendingApprovalsRequest\"K\n\x1cListPendingApprovalsResponse\x12+\n\x07\x64\x65tails\x18\x01 \x03(\x0b\x32\x1a.paygate.v1.ApprovalDetail\"G\n\x19GetApprovalDetailResponse\x12*\n\x06\x64\x65tail\x18\x01 \x01(\x0b\x32\x1a.paygate.v1.ApprovalDetail\"3\n\x14\x41pprovePayoutRequest\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0f\n\x07\x63omment\x18\x02 \x01(\t\"C\n\x15\x41pprovePayoutResponse\x12*\n\x06\x64\x65tail\x18\x01 \x01(\x0b\x32\x1a.paygate.v1.ApprovalDetail\"2\n\x13RejectPayoutRequest\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0f\n\x07\x63omment\x18\x02 \x01(\t\"B\n\x14RejectPayoutResponse\x12*\n\x06\x64\x65tail\x18\x01 \x01(\x0b\x32\x1a.paygate.v1.ApprovalDetail2\xf0\x08\n\rPayoutService\x12\x89\x01\n\x11GetApprovalDetail\x12$.paygate.v1.GetApprovalDetailRequest\x1a%.paygate.v1.GetApprovalDetailResponse\"\'\x88\xb5\x18\x04\x82\xd3\xe4\x93\x02\x1d\x12\x13/v1/approval/detailb\x06\x64\x65tail\x12\x8b\x01\n\x14ListPendingApprovals\x12\'.paygate.v1.ListPendingApprovalsRequest\x1a(.paygate.v1.ListPendingApprovalsResponse\" \x88\xb5\x18\x04\x82\xd3\xe4\x93\x02\x16\x12\x14/v1/approval/pending\x12\x86\x01\n\rApprovePayout\x12 .paygate.v1.ApprovePayoutRequest\x1a!.paygate.v1.ApprovePayoutResponse\"0\x88\xb5\x18\x04\x82\xd3\xe4\x93\x02&\"\x19/v1/approval/{id}/approve:\x01*b\x06\x64\x65tail\x12\x82\x01\n\x0cRejectPayout\x12\x1f.paygate.v1.RejectPayoutRequest\x1a .paygate.v1.RejectPayoutResponse\"/\x88\xb5\x18\x04\x82\xd3\xe4\x93\x02%\"\x18/v1/approval/{id}/reject:\x01*b\x06\x64\x65tail\x12t\n\rPreviewPayout\x12 .paygate.v1.PreviewPayoutRequest\x1a!.paygate.v1.PreviewPayoutResponse\"\x1e\x82\xd3\xe4\x93\x02\x18\"\x13/v1/payouts/preview:\x01*\x12q\n\x0c\x43reatePayout\x12\x1f.paygate.v1.CreatePayoutRequest\x1a .paygate.v1.CreatePayoutResponse\"\x1e\x82\xd3\xe4\x93\x02\x18\"\x0b/v1/payouts:\x01*b\x06payout\x12j\n\tGetPayout\x12\x1c.paygate.v1.GetPayoutRequest\x1a\x1d.paygate.v1.GetPayoutResponse\" \x82\xd3\xe4\x93\x02\x1a\x12\x10/v1/payouts/{id}b\x06payout\x12\x63\n\x0bListPayouts\x12\x1e.paygate.v1.ListPayoutsRequest\x1a\x1f.paygate.v1.ListPayoutsResponse\"\x13\x82\xd3\xe4\x93\x02\r\x12\x0b/v1/payouts\x12}\n\x0c\x43\x61ncelPayout\x12\x1f.paygate.v1.CancelPayoutRequest\x1a .paygate.v1.CancelPayoutResponse\"*\x82\xd3\xe4\x93\x02$\"\x17/v1/payouts/{id}/cancel:\x01*b\x06payoutb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18paygate/v1/payouts.proto\x12\npaygate.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1apaygate/v1/addresses.proto\x1a\x18paygate/v1/options.proto\x1a\x18paygate/v1/refunds.proto\"]\n\x11PayoutTransaction\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0f\n\x07tx_hash\x18\x02 \x01(\t\x12\x0e\n\x06status\x18\x03 \x01(\t\x12\x0e\n\x06\x61mount\x18\x04 \x01(\t\x12\x0b\n\x03\x66\x65\x65\x18\x05 \x01(\t\"\xc5\x04\n\x06Payout\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06object\x18\x02 \x01(\t\x12\x13\n\x0bmerchant_id\x18\x03 \x01(\t\x12\x13\n\x0bsource_coin\x18\x04 \x01(\t\x12\x15\n\rsource_amount\x18\x05 \x01(\t\x12\x18\n\x10receive_asset_id\x18\x06 \x01(\t\x12\x1a\n\x12receive_account_id\x18\x07 \x01(\t\x12\x17\n\x0freceive_address\x18\x08 \x01(\t\x12\x0f\n\x07network\x18\t \x01(\t\x12\x1b\n\x13payment_network_fee\x18\n \x01(\t\x12$\n\x1cpayment_network_fee_asset_id\x18\x0b \x01(\t\x12\x1a\n\x12payment_net_amount\x18\x0c \x01(\t\x12\x0e\n\x06status\x18\r \x01(\t\x12\x17\n\x0f\x61pproval_status\x18\x0e \x01(\t\x12\x12\n\naml_status\x18\x0f \x01(\t\x12\x16\n\x0e\x66\x61ilure_reason\x18\x10 \x01(\t\x12\x13\n\x0b\x65xternal_id\x18\x11 \x01(\t\x12)\n\x08metadata\x18\x12 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x15\n\rinternal_note\x18\x13 \x01(\t\x12\x1c\n\x14statement_descriptor\x18\x14 \x01(\t\x12\x33\n\x0ctransactions\x18\x15 \x03(\x0b\x32\x1d.paygate.v1.PayoutTransaction\x12\x0f\n\x07\x63reated\x18\x16 \x01(\x03\x12\x0f\n\x07updated\x18\x17 \x01(\x03\"\x91\x02\n\x13\x43reatePayoutRequest\x12\x19\n\x0bsource_coin\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x1b\n\rsource_amount\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\x12\x18\n\x10receive_asset_id\x18\x03 \x01(\t\x12\x1a\n\x12receive_account_id\x18\x04 \x01(\t\x12\x17\n\x0freceive_address\x18\x05 \x01(\t\x12\x13\n\x0b\x65xternal_id\x18\x06 \x01(\t\x12)\n\x08metadata\x18\x07 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x15\n\rinternal_note\x18\x08 \x01(\t\x12\x1c\n\x14statement_descriptor\x18\t \x01(\t\"\x92\x02\n\x14PreviewPayoutRequest\x12\x19\n\x0bsource_coin\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x1b\n\rsource_amount\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\x12\x18\n\x10receive_asset_id\x18\x03 \x01(\t\x12\x1a\n\x12receive_account_id\x18\x04 \x01(\t\x12\x17\n\x0freceive_address\x18\x05 \x01(\t\x12\x13\n\x0b\x65xternal_id\x18\x06 \x01(\t\x12)\n\x08metadata\x18\x07 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x15\n\rinternal_note\x18\x08 \x01(\t\x12\x1c\n\x14statement_descriptor\x18\t \x01(\t\"\xd7\x01\n\x15PreviewPayoutResponse\x12\x13\n\x0bsource_coin\x18\x01 \x01(\t\x12\x15\n\rsource_amount\x18\x02 \x01(\t\x12\x18\n\x10receive_asset_id\x18\x03 \x01(\t\x12\x1a\n\x12payment_net_amount\x18\x04 \x01(\t\x12\x1b\n\x13payment_network_fee\x18\x05 \x01(\t\x12$\n\x1cpayment_network_fee_asset_id\x18\x06 \x01(\t\x12\x19\n\x11\x61vailable_balance\x18\x07 \x01(\t\":\n\x14\x43reatePayoutResponse\x12\"\n\x06payout\x18\x01 \x01(\x0b\x32\x12.paygate.v1.Payout\"$\n\x10GetPayoutRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"7\n\x11GetPayoutResponse\x12\"\n\x06payout\x18\x01 \x01(\x0b\x32\x12.paygate.v1.Payout\"f\n\x12ListPayoutsRequest\x12\x11\n\x04page\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\tpage_size\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\x0e\n\x06status\x18\x03 \x01(\tB\x07\n\x05_pageB\x0c\n\n_page_size\"j\n\x13ListPayoutsResponse\x12#\n\x07payouts\x18\x01 \x03(\x0b\x32\x12.paygate.v1.Payout\x12\r\n\x05total\x18\x02 \x01(\x03\x12\x0c\n\x04page\x18\x03 \x01(\x05\x12\x11\n\tpage_size\x18\x04 \x01(\x05\"\'\n\x13\x43\x61ncelPayoutRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\":\n\x14\x43\x61ncelPayoutResponse\x12\"\n\x06payout\x18\x01 \x01(\x0b\x32\x12.paygate.v1.Payout\"^\n\x0e\x41pprovalAction\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x02 \x01(\t\x12\x0e\n\x06key_id\x18\x03 \x01(\t\x12\x0f\n\x07\x63omment\x18\x04 \x01(\t\x12\x0f\n\x07\x63reated\x18\x05 \x01(\x03\"\xb4\x02\n\x0e\x41pprovalDetail\x12\x13\n\x0bresource_id\x18\x01 \x01(\t\x12\x15\n\rresource_type\x18\x02 \x01(\t\x12\x17\n\x0f\x61pproval_status\x18\x03 \x01(\t\x12\x1a\n\x12\x61pprovals_required\x18\x04 \x01(\x05\x12\x17\n\x0f\x61pprovals_given\x18\x05 \x01(\x05\x12+\n\x07\x61\x63tions\x18\x06 \x03(\x0b\x32\x1a.paygate.v1.ApprovalAction\x12\"\n\x06payout\x18\x07 \x01(\x0b\x32\x12.paygate.v1.Payout\x12\"\n\x06refund\x18\x08 \x01(\x0b\x32\x12.paygate.v1.Refund\x12\x33\n\x0epayout_address\x18\t \x01(\x0b\x32\x1b.paygate.v1.MerchantAddress\"/\n\x18GetApprovalDetailRequest\x12\x13\n\x0bresource_id\x18\x01 \x01(\t\"\x1d\n\x1bListPendingApprovalsRequest\"K\n\x1cListPendingApprovalsResponse\x12+\n\x07\x64\x65tails\x18\x01 \x03(\x0b\x32\x1a.paygate.v1.ApprovalDetail\"G\n\x19GetApprovalDetailResponse\x12*\n\x06\x64\x65tail\x18\x01 \x01(\x0b\x32\x1a.paygate.v1.ApprovalDetail\"3\n\x14\x41pprovePayoutRequest\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0f\n\x07\x63omment\x18\x02 \x01(\t\"C\n\x15\x41pprovePayoutResponse\x12*\n\x06\x64\x65tail\x18\x01 \x01(\x0b\x32\x1a.paygate.v1.ApprovalDetail\"2\n\x13RejectPayoutRequest\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0f\n\x07\x63omment\x18\x02 \x01(\t\"B\n\x14RejectPayoutResponse\x12*\n\x06\x64\x65tail\x18\x01 \x01(\x0b\x32\x1a.paygate.v1.ApprovalDetail2\xf0\x08\n\rPayoutService\x12\x89\x01\n\x11GetApprovalDetail\x12$.paygate.v1.GetApprovalDetailRequest\x1a%.paygate.v1.GetApprovalDetailResponse\"\'\x88\xb5\x18\x04\x82\xd3\xe4\x93\x02\x1d\x12\x13/v1/approval/detailb\x06\x64\x65tail\x12\x8b\x01\n\x14ListPendingApprovals\x12\'.paygate.v1.ListPendingApprovalsRequest\x1a(.paygate.v1.ListPendingApprovalsResponse\" \x88\xb5\x18\x04\x82\xd3\xe4\x93\x02\x16\x12\x14/v1/approval/pending\x12\x86\x01\n\rApprovePayout\x12 .paygate.v1.ApprovePayoutRequest\x1a!.paygate.v1.ApprovePayoutResponse\"0\x88\xb5\x18\x04\x82\xd3\xe4\x93\x02&\"\x19/v1/approval/{id}/approve:\x01*b\x06\x64\x65tail\x12\x82\x01\n\x0cRejectPayout\x12\x1f.paygate.v1.RejectPayoutRequest\x1a .paygate.v1.RejectPayoutResponse\"/\x88\xb5\x18\x04\x82\xd3\xe4\x93\x02%\"\x18/v1/approval/{id}/reject:\x01*b\x06\x64\x65tail\x12t\n\rPreviewPayout\x12 .paygate.v1.PreviewPayoutRequest\x1a!.paygate.v1.PreviewPayoutResponse\"\x1e\x82\xd3\xe4\x93\x02\x18\"\x13/v1/payouts/preview:\x01*\x12q\n\x0c\x43reatePayout\x12\x1f.paygate.v1.CreatePayoutRequest\x1a .paygate.v1.CreatePayoutResponse\"\x1e\x82\xd3\xe4\x93\x02\x18\"\x0b/v1/payouts:\x01*b\x06payout\x12j\n\tGetPayout\x12\x1c.paygate.v1.GetPayoutRequest\x1a\x1d.paygate.v1.GetPayoutResponse\" \x82\xd3\xe4\x93\x02\x1a\x12\x10/v1/payouts/{id}b\x06payout\x12\x63\n\x0bListPayouts\x12\x1e.paygate.v1.ListPayoutsRequest\x1a\x1f.paygate.v1.ListPayoutsResponse\"\x13\x82\xd3\xe4\x93\x02\r\x12\x0b/v1/payouts\x12}\n\x0c\x43\x61ncelPayout\x12\x1f.paygate.v1.CancelPayoutRequest\x1a .paygate.v1.CancelPayoutResponse\"*\x82\xd3\xe4\x93\x02$\"\x17/v1/payouts/{id}/cancel:\x01*b\x06payoutb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -66,50 +67,50 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_PAYOUTSERVICE'].methods_by_name['ListPayouts']._serialized_options = b'\202\323\344\223\002\r\022\013/v1/payouts'
   _globals['_PAYOUTSERVICE'].methods_by_name['CancelPayout']._loaded_options = None
   _globals['_PAYOUTSERVICE'].methods_by_name['CancelPayout']._serialized_options = b'\202\323\344\223\002$\"\027/v1/payouts/{id}/cancel:\001*b\006payout'
-  _globals['_PAYOUTTRANSACTION']._serialized_start=185
-  _globals['_PAYOUTTRANSACTION']._serialized_end=278
-  _globals['_PAYOUT']._serialized_start=281
-  _globals['_PAYOUT']._serialized_end=862
-  _globals['_CREATEPAYOUTREQUEST']._serialized_start=865
-  _globals['_CREATEPAYOUTREQUEST']._serialized_end=1138
-  _globals['_PREVIEWPAYOUTREQUEST']._serialized_start=1141
-  _globals['_PREVIEWPAYOUTREQUEST']._serialized_end=1415
-  _globals['_PREVIEWPAYOUTRESPONSE']._serialized_start=1418
-  _globals['_PREVIEWPAYOUTRESPONSE']._serialized_end=1633
-  _globals['_CREATEPAYOUTRESPONSE']._serialized_start=1635
-  _globals['_CREATEPAYOUTRESPONSE']._serialized_end=1693
-  _globals['_GETPAYOUTREQUEST']._serialized_start=1695
-  _globals['_GETPAYOUTREQUEST']._serialized_end=1731
-  _globals['_GETPAYOUTRESPONSE']._serialized_start=1733
-  _globals['_GETPAYOUTRESPONSE']._serialized_end=1788
-  _globals['_LISTPAYOUTSREQUEST']._serialized_start=1790
-  _globals['_LISTPAYOUTSREQUEST']._serialized_end=1892
-  _globals['_LISTPAYOUTSRESPONSE']._serialized_start=1894
-  _globals['_LISTPAYOUTSRESPONSE']._serialized_end=2000
-  _globals['_CANCELPAYOUTREQUEST']._serialized_start=2002
-  _globals['_CANCELPAYOUTREQUEST']._serialized_end=2041
-  _globals['_CANCELPAYOUTRESPONSE']._serialized_start=2043
-  _globals['_CANCELPAYOUTRESPONSE']._serialized_end=2101
-  _globals['_APPROVALACTION']._serialized_start=2103
-  _globals['_APPROVALACTION']._serialized_end=2197
-  _globals['_APPROVALDETAIL']._serialized_start=2200
-  _globals['_APPROVALDETAIL']._serialized_end=2455
-  _globals['_GETAPPROVALDETAILREQUEST']._serialized_start=2457
-  _globals['_GETAPPROVALDETAILREQUEST']._serialized_end=2504
-  _globals['_LISTPENDINGAPPROVALSREQUEST']._serialized_start=2506
-  _globals['_LISTPENDINGAPPROVALSREQUEST']._serialized_end=2535
-  _globals['_LISTPENDINGAPPROVALSRESPONSE']._serialized_start=2537
-  _globals['_LISTPENDINGAPPROVALSRESPONSE']._serialized_end=2612
-  _globals['_GETAPPROVALDETAILRESPONSE']._serialized_start=2614
-  _globals['_GETAPPROVALDETAILRESPONSE']._serialized_end=2685
-  _globals['_APPROVEPAYOUTREQUEST']._serialized_start=2687
-  _globals['_APPROVEPAYOUTREQUEST']._serialized_end=2738
-  _globals['_APPROVEPAYOUTRESPONSE']._serialized_start=2740
-  _globals['_APPROVEPAYOUTRESPONSE']._serialized_end=2807
-  _globals['_REJECTPAYOUTREQUEST']._serialized_start=2809
-  _globals['_REJECTPAYOUTREQUEST']._serialized_end=2859
-  _globals['_REJECTPAYOUTRESPONSE']._serialized_start=2861
-  _globals['_REJECTPAYOUTRESPONSE']._serialized_end=2927
-  _globals['_PAYOUTSERVICE']._serialized_start=2930
-  _globals['_PAYOUTSERVICE']._serialized_end=4066
+  _globals['_PAYOUTTRANSACTION']._serialized_start=213
+  _globals['_PAYOUTTRANSACTION']._serialized_end=306
+  _globals['_PAYOUT']._serialized_start=309
+  _globals['_PAYOUT']._serialized_end=890
+  _globals['_CREATEPAYOUTREQUEST']._serialized_start=893
+  _globals['_CREATEPAYOUTREQUEST']._serialized_end=1166
+  _globals['_PREVIEWPAYOUTREQUEST']._serialized_start=1169
+  _globals['_PREVIEWPAYOUTREQUEST']._serialized_end=1443
+  _globals['_PREVIEWPAYOUTRESPONSE']._serialized_start=1446
+  _globals['_PREVIEWPAYOUTRESPONSE']._serialized_end=1661
+  _globals['_CREATEPAYOUTRESPONSE']._serialized_start=1663
+  _globals['_CREATEPAYOUTRESPONSE']._serialized_end=1721
+  _globals['_GETPAYOUTREQUEST']._serialized_start=1723
+  _globals['_GETPAYOUTREQUEST']._serialized_end=1759
+  _globals['_GETPAYOUTRESPONSE']._serialized_start=1761
+  _globals['_GETPAYOUTRESPONSE']._serialized_end=1816
+  _globals['_LISTPAYOUTSREQUEST']._serialized_start=1818
+  _globals['_LISTPAYOUTSREQUEST']._serialized_end=1920
+  _globals['_LISTPAYOUTSRESPONSE']._serialized_start=1922
+  _globals['_LISTPAYOUTSRESPONSE']._serialized_end=2028
+  _globals['_CANCELPAYOUTREQUEST']._serialized_start=2030
+  _globals['_CANCELPAYOUTREQUEST']._serialized_end=2069
+  _globals['_CANCELPAYOUTRESPONSE']._serialized_start=2071
+  _globals['_CANCELPAYOUTRESPONSE']._serialized_end=2129
+  _globals['_APPROVALACTION']._serialized_start=2131
+  _globals['_APPROVALACTION']._serialized_end=2225
+  _globals['_APPROVALDETAIL']._serialized_start=2228
+  _globals['_APPROVALDETAIL']._serialized_end=2536
+  _globals['_GETAPPROVALDETAILREQUEST']._serialized_start=2538
+  _globals['_GETAPPROVALDETAILREQUEST']._serialized_end=2585
+  _globals['_LISTPENDINGAPPROVALSREQUEST']._serialized_start=2587
+  _globals['_LISTPENDINGAPPROVALSREQUEST']._serialized_end=2616
+  _globals['_LISTPENDINGAPPROVALSRESPONSE']._serialized_start=2618
+  _globals['_LISTPENDINGAPPROVALSRESPONSE']._serialized_end=2693
+  _globals['_GETAPPROVALDETAILRESPONSE']._serialized_start=2695
+  _globals['_GETAPPROVALDETAILRESPONSE']._serialized_end=2766
+  _globals['_APPROVEPAYOUTREQUEST']._serialized_start=2768
+  _globals['_APPROVEPAYOUTREQUEST']._serialized_end=2819
+  _globals['_APPROVEPAYOUTRESPONSE']._serialized_start=2821
+  _globals['_APPROVEPAYOUTRESPONSE']._serialized_end=2888
+  _globals['_REJECTPAYOUTREQUEST']._serialized_start=2890
+  _globals['_REJECTPAYOUTREQUEST']._serialized_end=2940
+  _globals['_REJECTPAYOUTRESPONSE']._serialized_start=2942
+  _globals['_REJECTPAYOUTRESPONSE']._serialized_end=3008
+  _globals['_PAYOUTSERVICE']._serialized_start=3011
+  _globals['_PAYOUTSERVICE']._serialized_end=4147
 # @@protoc_insertion_point(module_scope)

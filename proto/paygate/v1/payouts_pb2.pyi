@@ -1,6 +1,7 @@
 from google.api import annotations_pb2 as _annotations_pb2
 from google.api import field_behavior_pb2 as _field_behavior_pb2
 from google.protobuf import struct_pb2 as _struct_pb2
+from paygate.v1 import addresses_pb2 as _addresses_pb2
 from paygate.v1 import options_pb2 as _options_pb2
 from paygate.v1 import refunds_pb2 as _refunds_pb2
 from google.protobuf.internal import containers as _containers
@@ -204,7 +205,7 @@ class ApprovalAction(_message.Message):
     def __init__(self, id: _Optional[str] = ..., action: _Optional[str] = ..., key_id: _Optional[str] = ..., comment: _Optional[str] = ..., created: _Optional[int] = ...) -> None: ...
 
 class ApprovalDetail(_message.Message):
-    __slots__ = ("resource_id", "resource_type", "approval_status", "approvals_required", "approvals_given", "actions", "payout", "refund")
+    __slots__ = ("resource_id", "resource_type", "approval_status", "approvals_required", "approvals_given", "actions", "payout", "refund", "payout_address")
     RESOURCE_ID_FIELD_NUMBER: _ClassVar[int]
     RESOURCE_TYPE_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -213,6 +214,7 @@ class ApprovalDetail(_message.Message):
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     PAYOUT_FIELD_NUMBER: _ClassVar[int]
     REFUND_FIELD_NUMBER: _ClassVar[int]
+    PAYOUT_ADDRESS_FIELD_NUMBER: _ClassVar[int]
     resource_id: str
     resource_type: str
     approval_status: str
@@ -221,7 +223,8 @@ class ApprovalDetail(_message.Message):
     actions: _containers.RepeatedCompositeFieldContainer[ApprovalAction]
     payout: Payout
     refund: _refunds_pb2.Refund
-    def __init__(self, resource_id: _Optional[str] = ..., resource_type: _Optional[str] = ..., approval_status: _Optional[str] = ..., approvals_required: _Optional[int] = ..., approvals_given: _Optional[int] = ..., actions: _Optional[_Iterable[_Union[ApprovalAction, _Mapping]]] = ..., payout: _Optional[_Union[Payout, _Mapping]] = ..., refund: _Optional[_Union[_refunds_pb2.Refund, _Mapping]] = ...) -> None: ...
+    payout_address: _addresses_pb2.MerchantAddress
+    def __init__(self, resource_id: _Optional[str] = ..., resource_type: _Optional[str] = ..., approval_status: _Optional[str] = ..., approvals_required: _Optional[int] = ..., approvals_given: _Optional[int] = ..., actions: _Optional[_Iterable[_Union[ApprovalAction, _Mapping]]] = ..., payout: _Optional[_Union[Payout, _Mapping]] = ..., refund: _Optional[_Union[_refunds_pb2.Refund, _Mapping]] = ..., payout_address: _Optional[_Union[_addresses_pb2.MerchantAddress, _Mapping]] = ...) -> None: ...
 
 class GetApprovalDetailRequest(_message.Message):
     __slots__ = ("resource_id",)

@@ -96,8 +96,8 @@ class PayoutServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListPendingApprovals(self, request, context):
-        """The payouts, then the refunds, of the caller's merchant and mode that wait
-        for approval.
+        """The payouts, then the refunds, then the payout addresses of the caller's
+        merchant and mode that wait for approval.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -4,11 +4,13 @@ change 1, index 0. Imports no web3: commands that only derive addresses stay qui
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from bip_utils import Bip44, Bip44Changes, Bip44Coins
 from eth_utils import to_checksum_address
 
+from server.rails.base import InvalidSignature
 from server.wallet import hd
 
 DEPOSIT = Bip44Changes.CHAIN_EXT
@@ -53,3 +55,19 @@ class EvmKeys:
 
     def display_address(self, stored: str) -> str:
         return str(to_checksum_address(stored))
+
+    def message_signer(self, message: str, signature: str) -> str:
+        """`MessageSigning`: EIP-191 version 0x45 (`personal_sign`), a 65-byte r‖s‖v signature in 0x-prefixed hex,
+        v 27/28 or 0/1 (wallets write either)."""
+        from eth_account import Account
+        from eth_account.messages import encode_defunct
+        from eth_keys.exceptions import BadSignature
+        from eth_utils.exceptions import ValidationError
+
+        if not re.fullmatch(r"0x[0-9a-fA-F]{130}", signature):
+            raise InvalidSignature("expected 65 bytes as 0x-prefixed hex (r, s, v: 132 characters)")
+        try:
+            signer = Account.recover_message(encode_defunct(text=message), signature=bytes.fromhex(signature[2:]))
+        except (BadSignature, ValidationError, ValueError) as e:  # v, r or s out of range, or no point recovered
+            raise InvalidSignature("not a valid signature: r, s or v out of range") from e
+        return str(signer).lower()

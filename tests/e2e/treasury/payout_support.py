@@ -3,29 +3,24 @@
 from __future__ import annotations
 
 import time
-from decimal import Decimal
 from typing import Any
 
 from tests.chain import Chain
 from tests.conftest import ok
 from tests.e2e.refunds.support import fund_treasury
 from tests.e2e.treasury.conftest import Merchant
-from tests.e2e.treasury.test_addresses import create, fresh_address, wait_sent
-from tests.e2e.treasury.test_sweeps import eth
+from tests.e2e.treasury.test_addresses import create, prove, wallet
 
 WAIT_SECONDS = 90
 
 
 def verified_address(chain: Chain, shop: Merchant, *, fund: bool = True) -> dict[str, Any]:
-    """A payout address verified through its micro-deposit; `fund`: its gas and amount sent to the treasury by hand
-    first (without, the merchant's available ETH at the treasury pays them)."""
+    """A payout address verified by its wallet's signature (DESIGN §16); `fund`: ETH for gas sent to the treasury
+    by hand first (without, the merchant's available ETH at the treasury pays the gas of what it sends)."""
     if fund:
         fund_treasury(chain, shop, wei=10**17)
-    address = fresh_address()
-    made = create(shop, address)
-    wait_sent(chain, shop, made["id"])
-    amount = format(Decimal(eth(chain, address)).scaleb(-18), "f")
-    return ok(shop.api.post(f"/v1/addresses/{made['id']}/verify", json={"amount": amount}))  # type: ignore[no-any-return]
+    owner = wallet()
+    return ok(prove(shop.api, create(shop, owner.address), owner))  # type: ignore[no-any-return]
 
 
 def available(shop: Merchant, asset_id: str) -> str:

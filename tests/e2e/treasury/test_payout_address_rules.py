@@ -85,3 +85,23 @@ def test_a_verification_amount_that_is_not_a_plain_decimal_is_refused_without_co
     fails(shop.api.post(f"/v1/addresses/{made['id']}/verify", json={"amount": amount}), 400, "parameter_invalid",
           "amount")
     assert ok(shop.api.get(f"/v1/addresses/{made['id']}"))["verification"]["tried_times"] == 0
+
+
+@pytest.mark.parametrize("signature", ["0x1234", "0x" + "zz" * 65, "11" * 65, "0x" + "11" * 66])
+def test_a_signature_that_is_not_65_bytes_of_hex_is_refused_without_renewing_the_nonce(
+        shop: Merchant, signature: str) -> None:
+    made: dict[str, Any] = create(shop, fresh_address())
+    fails(shop.api.post(f"/v1/addresses/{made['id']}/verify", json={"signature": signature}), 400,
+          "parameter_invalid", "signature")
+    assert ok(shop.api.get(f"/v1/addresses/{made['id']}"))["verification"]["nonce"] == made["verification"]["nonce"]
+
+
+def test_a_verification_without_signature_or_amount_is_refused(shop: Merchant) -> None:
+    made: dict[str, Any] = create(shop, fresh_address())
+    fails(shop.api.post(f"/v1/addresses/{made['id']}/verify", json={}), 400, "parameter_missing", "signature")
+
+
+def test_a_verification_with_both_signature_and_amount_is_refused(shop: Merchant) -> None:
+    made: dict[str, Any] = create(shop, fresh_address())
+    fails(shop.api.post(f"/v1/addresses/{made['id']}/verify", json={"signature": "0x" + "11" * 65, "amount": "1"}),
+          400, "parameter_invalid", "signature")
