@@ -12,8 +12,9 @@ log = logging.getLogger("paygate.scheduler")
 INTERVAL_SECONDS = 3
 
 def watchers(rt: Runtime) -> list[NetworkWatcher]:
-    """One watcher per watchable network of the runtime, over the runtime's chain rails and AML screening."""
-    return [NetworkWatcher(rt.db, rt.catalogue.networks[net_id], scanner, rt.screening)
+    """One watcher per watchable network of the runtime, over the runtime's chain rails and AML screening, each
+    ending its passes with the balance audit when due (coin sent by contract calls, server/watcher/internal.py)."""
+    return [NetworkWatcher(rt.db, rt.catalogue.networks[net_id], scanner, rt.screening, audit_balances=True)
             for net_id, scanner in rt.scanners.items()]
 
 

@@ -37,9 +37,20 @@ class TransferStatus(StrEnum):
 # Seen and not yet at the confirmation threshold: the watcher keeps counting their confirmations.
 UNCONFIRMED = frozenset({TransferStatus.SUBMITTED, TransferStatus.CONFIRMING})
 
+# Native coin a contract call sent to a watched address (an internal transfer, DESIGN §16), found by the address's
+# balance (server/watcher/internal.py): the n-th such transfer of a transaction is at INTERNAL_LOG_INDEX - n, far
+# below a native transfer's -1 and the indexes re-organisations park rows at (-2, -3, …). Never counted as paid.
+INTERNAL_LOG_INDEX = -1_000_000
+
+
+def by_contract_call(t: ChainTransfer) -> bool:
+    """Whether the row is native coin that reached its address inside a contract call, not by a transaction to it."""
+    return t.log_index <= INTERNAL_LOG_INDEX
+
 
 class ChainTransfer(SQLModel, table=True):
-    """One incoming transfer to a watched address: a native transfer (log_index -1) or an ERC-20 Transfer log.
+    """One incoming transfer to a watched address: a native transfer (log_index -1), an ERC-20 Transfer log, or native
+    coin sent by a contract call (log_index ≤ INTERNAL_LOG_INDEX; tx_hash `balance:…` when no trace named it).
 
     One row per transfer, across re-organisations: a transaction mined again in another block keeps its rows, each
     moved to its new block and log index (server/watcher/same_transfer.py). `created_at` is when the watcher first

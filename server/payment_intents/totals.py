@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from server.aml import AmlStatus
-from server.chains.models import UNCONFIRMED, ChainTransfer, TransferStatus
+from server.chains.models import UNCONFIRMED, ChainTransfer, TransferStatus, by_contract_call
 from server.payment_intents.models import Charge
 from server.payment_intents.states import ChargeStatus, Status
 
@@ -47,8 +47,10 @@ def counts_toward(charge: Charge, t: ChainTransfer, paid_asset_id: str = "", pri
     that arrived after the quote expired (`within_quote`): they would pay at a stale rate; the payer opens a new
     attempt instead. And so are funds on an attempt in another asset than the one the intent is paid in
     (`paid_asset_id`, '' while none is): payment_details are in one asset, so a second asset paid on an attempt
-    opened before the first funds arrived would be counted nowhere."""
-    return t.asset_id == charge.asset_id == (paid_asset_id or charge.asset_id) and within_quote(charge, t, priced_in)
+    opened before the first funds arrived would be counted nowhere. And so is native coin a contract call sent
+    (`by_contract_call`, DESIGN §16): found by the address's balance, not by a transaction to the address."""
+    return t.asset_id == charge.asset_id == (paid_asset_id or charge.asset_id) and within_quote(charge, t, priced_in) \
+        and not by_contract_call(t)
 
 
 def split(charge: Charge, transfers: Iterable[ChainTransfer], paid_asset_id: str = "",

@@ -147,6 +147,29 @@ class Ledger:
                 session.add(row)  # a count alone is not a change listeners act on
         return counts
 
+    async def record(self, session: AsyncSession, found: list[SeenTransfer], watched: dict[str, Watched],
+                     head: int) -> Counts:
+        """Transfers found outside a block scan (native coin sent by contract calls, internal.py), each new or a
+        reverted row of the same transfer (tx hash and log index) recorded again with what the chain shows now. The
+        caller leaves out what is stored and counts already."""
+        counts = Counts()
+        known = await self._known(session, {t.tx_hash for t in found})
+        checked = await self.screening.checked(
+            session, [r.id for rows in known.values() for r in rows if not r.aml_status])
+        for t in found:
+            confirmations = max(head - t.block_number, 0)
+            row = next((r for r in known.get(t.tx_hash, []) if r.log_index == t.log_index), None)
+            if row is None:
+                await self._insert(session, t, watched[t.to_address].owner_id, confirmations, None)
+                counts.inserted += 1
+            elif row.status == T.REVERTED:
+                row.block_number, row.block_hash, row.block_timestamp = t.block_number, t.block_hash, None
+                row.from_address, row.amount_base = t.from_address, Decimal(t.amount_base)
+                await self._move(session, row, status_for(confirmations, self.threshold), confirmations,
+                                 has_check=row.id in checked)
+                counts.recorded_again += 1
+        return counts
+
     async def _known(self, session: AsyncSession, tx_hashes: set[str]) -> dict[str, list[ChainTransfer]]:
         """Every stored row of these transactions on this network, whatever its status or block."""
         known: dict[str, list[ChainTransfer]] = {}

@@ -2,7 +2,8 @@
 
     claim the cursor's lease ─► head ─► watched addresses ─► where to resume ─► settle pending AML checks
         ─► for each batch of blocks up to the head: scan (JSON-RPC, no transaction open) ─► one short transaction
-           (fence the lease, record transfers, move the cursor) ─► release the lease
+           (fence the lease, record transfers, move the cursor) ─► every few blocks, the balance audit (coin sent
+           by contract calls, internal.py) ─► release the lease
 
 Nothing is missed or counted twice across restarts: the cursor (last block and its hash) is in the database and
 moves in the transaction that records the batch's transfers, and a transfer is unique by (network, tx_hash,
@@ -32,6 +33,7 @@ from server.clock import now_of
 from server.db import Database
 from server.rails.base import ChainScanner, ChainUnavailable
 from server.watcher import lease
+from server.watcher.internal import BalanceAudit, InternalFunds
 from server.watcher.ledger import Counts, Ledger, Watched
 
 log = logging.getLogger("paygate.watcher")
@@ -59,7 +61,10 @@ class PassReport:
 
 class NetworkWatcher:
     def __init__(self, db: Database, network: Network, scanner: ChainScanner, screening: Screening, *,
-                 holder: str | None = None, blocks_per_batch: int = BLOCKS_PER_BATCH) -> None:
+                 holder: str | None = None, blocks_per_batch: int = BLOCKS_PER_BATCH,
+                 audit_balances: bool = False) -> None:
+        """`audit_balances`: end each pass with the balance audit when it is due (internal.py). The scheduler's
+        watchers do (scheduler/chain_watch.py); a watcher built to measure or drive the block scan alone does not."""
         self.db = db
         self.network = network
         self.scanner = scanner
@@ -67,6 +72,8 @@ class NetworkWatcher:
         self.holder = holder or lease.holder_id()
         self.blocks_per_batch = blocks_per_batch
         self.ledger = Ledger(network.id, network.confirmations, screening)
+        self.internal = InternalFunds(db, network, scanner, self.ledger, self.holder) \
+            if audit_balances and isinstance(scanner, BalanceAudit) else None
         self._checked = False
 
     async def run_pass(self) -> PassReport:
@@ -107,6 +114,8 @@ class NetworkWatcher:
                 fenced.last_block, fenced.last_block_hash = end, result.hashes[end]
             report.scanned_from = start if report.scanned_from < 0 else report.scanned_from
             report.scanned_to, parent, start = end, result.hashes[end], end + 1
+        if self.internal is not None:
+            report.counts.add(await self.internal.check(watched, head))
 
     async def _watched(self) -> dict[str, Watched]:
         """Addresses whose watch has not ended. `watch_until` (the quote's or the intent's expiry plus the grace for

@@ -8,7 +8,7 @@ from typing import Any
 from web3 import AsyncWeb3
 from web3.exceptions import BlockNotFound
 from web3.providers import AsyncHTTPProvider
-from web3.types import BlockData, LogReceipt, TxReceipt
+from web3.types import BlockData, LogReceipt, RPCEndpoint, TxReceipt
 
 from server.rails.base import ChainUnavailable
 
@@ -95,6 +95,25 @@ class EvmClient:
             except Exception as e:
                 raise ChainUnavailable(f"{self.rpc_url}: eth_getLogs: {e}") from e
         return [log for logs in results for log in logs]
+
+    async def raw_batch(self, calls: Sequence[tuple[str, list[Any]]], *, size: int = 100) -> list[dict[str, Any]]:
+        """Plain JSON-RPC answers (`result` or `error`, nothing decoded) of `calls`, in order, `size` calls per HTTP
+        request. An `error` answer is the caller's to read, and so is a batch refused as a whole (one error object:
+        every call of it gets that answer); no answer at all, or a partial one, is ChainUnavailable."""
+        out: list[dict[str, Any]] = []
+        for start in range(0, len(calls), size):
+            chunk = [(RPCEndpoint(method), params) for method, params in calls[start:start + size]]
+            try:
+                answers = await self.w3.provider.make_batch_request(chunk)
+            except Exception as e:
+                raise ChainUnavailable(f"{self.rpc_url}: {chunk[0][0]}: {e}") from e
+            if isinstance(answers, dict) and "error" in answers:
+                out += [dict(answers)] * len(chunk)
+                continue
+            if not isinstance(answers, list) or len(answers) != len(chunk):
+                raise ChainUnavailable(f"{self.rpc_url}: {chunk[0][0]}: the batch was not answered: {answers!r:.200}")
+            out += [dict(a) for a in answers]
+        return out
 
     async def close(self) -> None:
         await self.w3.provider.disconnect()

@@ -4,18 +4,32 @@ Native coin: every transaction of every block whose `to` is watched, with a valu
 succeeded. Tokens: `eth_getLogs` on the ERC-20 `Transfer` topic of the network's token contracts, filtered by
 recipient topics. Every block of the range is fetched anyway, so the result also carries each block's canonical
 hash: the watcher compares them with what it stored to see re-organisations.
+
+Native coin sent by a contract call (an internal transfer: a Safe, an exchange's batch payout) is in no transaction's
+`to`; the watcher's balance audit finds it (server/watcher/internal.py) with the calls below: the native balances at
+a block, what the address paid for the transactions paygate signed from it, and `trace_filter` to name the
+transactions (where the node has the trace API: Anvil, Erigon, Reth, Nethermind, Besu; not geth).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+from web3 import AsyncWeb3
 from web3.exceptions import TransactionNotFound
 from web3.types import BlockData, LogReceipt
 
+from server.aml.service import chunks
 from server.assets.catalogue import Asset, Network
+from server.chains.models import INTERNAL_LOG_INDEX
 from server.rails.base import ChainUnavailable, ScanResult, SeenTransfer
-from server.rails.evm.client import EvmClient, address_from_topic
+from server.rails.evm.client import RECIPIENTS_PER_QUERY, EvmClient, address_from_topic
+from server.rails.evm.models import SignedTransaction
+from server.rails.evm.transactions import decoded
 
 
 @dataclass(frozen=True)
@@ -117,6 +131,73 @@ class EvmScanner:
                 asset_id=asset.id, amount_base=int(tx["value"]), decimals=asset.decimals))
         return found
 
+    # ------------------------------------------------------------------ the balance audit's calls (watcher/internal.py)
+
+    @property
+    def native_asset(self) -> Asset | None:
+        return self._assets.native
+
+    async def signed_from(self, session: AsyncSession, addresses: Sequence[str]) -> dict[str, list[tuple[str, str]]]:
+        """(tx hash, raw bytes) of every transaction paygate signed from each of `addresses` on this network (a
+        deposit address signs only its sweeps): the only way its coin leaves it. A database read, no network."""
+        out: dict[str, list[tuple[str, str]]] = {}
+        for part in chunks(sorted(addresses)):
+            rows = await session.exec(select(SignedTransaction.source_address, SignedTransaction.tx_hash,
+                                             SignedTransaction.raw)
+                                      .where(SignedTransaction.network == self.network,
+                                             col(SignedTransaction.source_address).in_(part)))
+            for source, tx_hash, raw in rows:
+                out.setdefault(source.lower(), []).append((tx_hash, raw))
+        return out
+
+    async def native_balances(self, addresses: Sequence[str], block: int) -> list[int]:
+        """Each address's wei at `block`, in order: eth_getBalance, 100 calls per HTTP request."""
+        answers = await self.client.raw_batch(
+            [("eth_getBalance", [AsyncWeb3.to_checksum_address(a), hex(block)]) for a in addresses])
+        out = []
+        for address, answer in zip(addresses, answers, strict=True):
+            if not isinstance(answer.get("result"), str):
+                raise ChainUnavailable(f"{self.network}: eth_getBalance {address} at {block}: {answer.get('error')}")
+            out.append(int(answer["result"], 16))
+        return out
+
+    async def spent(self, signed: dict[str, list[tuple[str, str]]], block: int) -> dict[str, int]:
+        """Wei each address paid by `block` for the transactions it signed (`signed_from`): a mined one's fee
+        (gas used times effective price, and an L2's L1 fee), and its value when it succeeded. One receipt per signed
+        transaction, in batches; the replacements of a nonce that were not mined have none."""
+        calls = [(address, tx_hash, raw) for address, txs in signed.items() for tx_hash, raw in txs]
+        receipts = await self.client.raw_batch([("eth_getTransactionReceipt", [tx_hash]) for _, tx_hash, _ in calls])
+        out = dict.fromkeys(signed, 0)
+        for (address, tx_hash, raw), answer in zip(calls, receipts, strict=True):
+            if "error" in answer:
+                raise ChainUnavailable(f"{self.network}: eth_getTransactionReceipt {tx_hash}: {answer['error']}")
+            receipt: dict[str, Any] | None = answer.get("result")
+            if not receipt or int(receipt["blockNumber"], 16) > block:
+                continue
+            fee = int(receipt["gasUsed"], 16) * int(receipt["effectiveGasPrice"], 16) \
+                + int(receipt.get("l1Fee") or "0x0", 16)
+            value = decoded(raw)[0].value if int(receipt["status"], 16) == 1 else 0
+            out[address] += fee + value
+        return out
+
+    async def internal_transfers(self, addresses: Sequence[str], start: int, end: int) -> list[SeenTransfer] | None:
+        """Native coin that calls inside transactions of [start, end] sent to `addresses` and that stayed sent (no
+        reverted call on its way), in chain order; the n-th of a transaction at INTERNAL_LOG_INDEX - n. None when
+        the node has no trace API (or refuses the query): the audit then records the funds without a transaction.
+        A top-level transfer is the block scan's, never returned here."""
+        asset = self._assets.native
+        if asset is None or not addresses:
+            return []
+        wanted = sorted(a.lower() for a in addresses)
+        groups = [wanted[i:i + RECIPIENTS_PER_QUERY] for i in range(0, len(wanted), RECIPIENTS_PER_QUERY)]
+        answers = await self.client.raw_batch(
+            [("trace_filter", [{"fromBlock": hex(start), "toBlock": hex(end), "toAddress": group}])
+             for group in groups], size=10)
+        if any(not isinstance(a.get("result"), list) for a in answers):
+            return None
+        traces = [t for a in answers for t in a["result"]]
+        return _internal(traces, set(wanted), asset)
+
     def _tokens(self, logs: list[LogReceipt], hashes: dict[int, str]) -> list[SeenTransfer]:
         found = []
         for log in logs:
@@ -133,3 +214,37 @@ class EvmScanner:
                 asset_id=asset.id, amount_base=int.from_bytes(bytes(log["data"])[:32], "big"),
                 decimals=asset.decimals))
         return found
+
+
+def _internal(traces: list[dict[str, Any]], recipients: set[str], asset: Asset) -> list[SeenTransfer]:
+    """The value transfers to `recipients` among parity-style traces (trace_filter), each tx's in trace order.
+
+    A call's value moved only if neither it nor any call it is nested in failed (`error`): a reverted frame undoes
+    its children, which the trace still lists. DELEGATECALL and STATICCALL move no value; SELFDESTRUCT sends the
+    dying contract's balance to its `refundAddress`."""
+    failed = {(t["transactionHash"], tuple(t.get("traceAddress") or ())) for t in traces if t.get("error")}
+    found: list[tuple[tuple[int, int, tuple[int, ...]], SeenTransfer]] = []
+    ordinal: dict[str, int] = {}
+    for t in sorted(traces, key=_order):
+        path = tuple(t.get("traceAddress") or ())
+        action, tx_hash = t.get("action") or {}, t.get("transactionHash") or ""
+        if not tx_hash or not path or any((tx_hash, path[:i]) in failed for i in range(len(path) + 1)):
+            continue  # a block reward, a top-level transfer (the scan's), or undone by a failed frame
+        if t.get("type") == "call" and action.get("callType") == "call":
+            to, sender, value = action.get("to"), action.get("from"), action.get("value")
+        elif t.get("type") == "suicide":
+            to, sender, value = action.get("refundAddress"), action.get("address"), action.get("balance")
+        else:
+            continue
+        if not to or to.lower() not in recipients or not value or int(value, 16) == 0:
+            continue
+        n = ordinal[tx_hash] = ordinal.get(tx_hash, 0) + 1
+        found.append((_order(t), SeenTransfer(
+            tx_hash=tx_hash, log_index=INTERNAL_LOG_INDEX - n, block_number=int(t["blockNumber"]),
+            block_hash=t["blockHash"], from_address=(sender or "").lower(), to_address=to.lower(),
+            asset_id=asset.id, amount_base=int(value, 16), decimals=asset.decimals)))
+    return [seen for _, seen in sorted(found, key=lambda f: f[0])]
+
+
+def _order(t: dict[str, Any]) -> tuple[int, int, tuple[int, ...]]:
+    return int(t.get("blockNumber") or 0), int(t.get("transactionPosition") or 0), tuple(t.get("traceAddress") or ())
