@@ -36,7 +36,7 @@ from paygate.v1 import payment_intents_pb2 as pb
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
-from server.cards import accounts, saved
+from server.cards import accounts, saved, velocity
 from server.cards.accounts import Account, Cards
 from server.clock import now_of
 from server.errors import Unavailable, invalid
@@ -128,6 +128,7 @@ async def open_card(session: AsyncSession, env: Env, cards: Cards, loaded: Loade
                     fiat: pb.FiatPaymentInput) -> Loaded:
     """`payment_method_type: cards`: a Pending card charge with its provider PaymentIntent; with `token`, confirmed
     server-side; with `payment_method_id`, paid off-session with that saved card."""
+    await velocity.check(session, env.settings, loaded)
     intent = loaded.intent
     now = now_of(session)
     attempts.check_open(loaded, now)

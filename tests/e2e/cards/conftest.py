@@ -16,6 +16,7 @@ import pytest
 
 from server.cli import set_card_provider
 from server.config import load_settings
+from tests.e2e.checkout_page.conftest import CARD_CAPS_RAISED
 from tests.harness import Service, start, stop
 from tests.localstripe import LocalStripe, start_localstripe, stop_localstripe
 
@@ -30,8 +31,10 @@ def localstripe(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStrip
 @pytest.fixture(scope="session", params=["sqlite", "postgresql"])
 def service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
             localstripe: LocalStripe) -> Iterator[Service]:
+    # The card tests' shoppers all pay from 127.0.0.1 on this one service: the caps on card attempts per client IP,
+    # customer and declines are raised (test_card_testing.py has a service of its own with the defaults).
     svc = start(request.param, Path(tmp_path_factory.mktemp(f"paygate-cards-{request.param}")),
-                extra_env={"PAYGATE_PROVIDER_A_API_BASE": localstripe.url})
+                extra_env={"PAYGATE_PROVIDER_A_API_BASE": localstripe.url, **CARD_CAPS_RAISED})
     yield svc
     stop(svc)
 

@@ -33,6 +33,9 @@ DESKTOP = {"width": 1280, "height": 800}
 # action gets, and on a loaded machine a page that opens a card charge at the provider outlives it. An upper bound:
 # an assertion returns as soon as it holds.
 STEP_TIMEOUT_MS = 20_000
+CARD_CAPS_RAISED = {"PAYGATE_CARD_ATTEMPTS_PER_IP_PER_HOUR": "1000000",
+                    "PAYGATE_CARD_ATTEMPTS_PER_CUSTOMER_PER_HOUR": "1000000",
+                    "PAYGATE_CARD_DECLINES_PER_HOUR": "1000000"}
 expect.set_options(timeout=STEP_TIMEOUT_MS)
 
 
@@ -63,6 +66,9 @@ def paygate(request: pytest.FixtureRequest, chain: Chain, mailbox: Mailbox,  # n
              **getattr(request.module, "EXTRA_ENV", {})}
     if getattr(request.module, "CARDS", False):  # card modules: provider_a is a localstripe of their own
         extra["PAYGATE_PROVIDER_A_API_BASE"] = request.getfixturevalue("localstripe").url
+        # Every card the module's browser tries comes from 127.0.0.1 on this one service, within the hour
+        # (tests/e2e/cards/test_card_testing.py checks the caps themselves).
+        extra = {**CARD_CAPS_RAISED, **extra}
     svc = start(request.param, Path(tmp_path_factory.mktemp(f"page-{request.param}")),
                 networks_file=chain.networks_file, extra_env=extra)
     yield svc
