@@ -7,8 +7,16 @@
                                                  the merchant's card provider keys (secrets sealed at rest)
     paygate merchants keys create --merchant M --mode test|live --role approver [--json]
                                                  a secret key that may only approve or reject payouts
-    paygate merchants set-approval --merchant M --approvals N [--threshold AMOUNT]
-                                                 payouts above AMOUNT need N approver keys' approvals
+    paygate merchants keys list --merchant M [--json]
+                                                 every key: mode, kind, role, hint, expiry, revocation
+    paygate merchants keys revoke --merchant M --key KEY_ID [--json]
+                                                 the key stops working at once
+    paygate merchants keys roll --merchant M --key KEY_ID [--grace-seconds N] [--json]
+                                                 a new key of the same mode, kind and role (shown once); the old
+                                                 one keeps working N s (default 86400, 0: stops at once)
+    paygate merchants set-approval --merchant M [--mode test|live] --approvals N [--threshold AMOUNT]
+                                                 payouts above AMOUNT need N approver keys' approvals in the mode
+                                                 (both when left out); 0 in live mode warns; each choice is kept
     paygate merchants set-settlement-currency --merchant M --currency CODE
                                                  the fiat of the balance's totals (a fiat of the catalogue; USD
                                                  by default)
@@ -81,8 +89,11 @@ def _parser() -> argparse.ArgumentParser:
     key.add_argument("--role", required=True, choices=["approver"],
                      help="approver: may only approve or reject payouts (DESIGN §15)")
     key.add_argument("--json", action="store_true")
-    approval = merchants.add_parser("set-approval", help="four eyes on payouts (DESIGN §15)")
+    _key_parsers(keys)
+    approval = merchants.add_parser("set-approval", help="four eyes on payouts (DESIGN §15, §16)")
     approval.add_argument("--merchant", required=True)
+    approval.add_argument("--mode", choices=["test", "live"],
+                          help="the mode it applies to; both when left out")
     approval.add_argument("--approvals", type=int, required=True,
                           help="approver keys' approvals a payout needs (0: none)")
     approval.add_argument("--threshold", default="0",
@@ -124,6 +135,23 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _key_parsers(keys: Any) -> None:
+    """`paygate merchants keys list|revoke|roll` (`keys`: the subparsers of `paygate merchants keys`)."""
+    listing = keys.add_parser("list", help="the merchant's keys, with their expiry and revocation")
+    listing.add_argument("--merchant", required=True)
+    listing.add_argument("--json", action="store_true")
+    revoke = keys.add_parser("revoke", help="stop a key at once")
+    revoke.add_argument("--merchant", required=True)
+    revoke.add_argument("--key", required=True, help="the key's id, key_… (`paygate merchants keys list`)")
+    revoke.add_argument("--json", action="store_true")
+    roll = keys.add_parser("roll", help="a new key in place of one (shown once); the old one works a while longer")
+    roll.add_argument("--merchant", required=True)
+    roll.add_argument("--key", required=True, help="the key's id, key_… (`paygate merchants keys list`)")
+    roll.add_argument("--grace-seconds", type=int, default=None,
+                      help="how long the old key keeps working: 0 to 604800 (7 days), default 86400 (24 h)")
+    roll.add_argument("--json", action="store_true")
+
+
 def main(argv: list[str] | None = None, *, clock: Clock | None = None) -> int:
     """`clock`: the runtime's clock for `serve` (the system clock when None; tests/clock.py passes its own)."""
     args = _parser().parse_args(argv)
@@ -140,15 +168,22 @@ def main(argv: list[str] | None = None, *, clock: Clock | None = None) -> int:
                                           args.publishable_key, webhook, provider=args.provider))
             print(f"merchant {args.merchant}: {args.provider} {args.mode} keys set "
                   f"(webhook: POST /webhooks/{args.provider}/{args.merchant})")
+        elif args.command == "merchants" and args.action == "keys" and args.keys_action != "create":
+            _keys_command(settings, args)
         elif args.command == "merchants" and args.action == "keys":
             made = asyncio.run(create_key(settings, args.merchant, args.mode == "live", args.role))
             print(json.dumps(made) if args.json else
                   f"{made['role']} key {made['id']} for {args.merchant} ({args.mode}): {made['secret_key']}\n"
                   "The secret key is shown once; store it now.")
         elif args.command == "merchants" and args.action == "set-approval":
-            asyncio.run(set_approval(settings, args.merchant, args.approvals, args.threshold))
-            print(f"merchant {args.merchant}: payouts taking a day's unapproved payouts above {args.threshold} "
-                  f"(settlement currency) need {args.approvals} approval(s)")
+            modes = [args.mode == "live"] if args.mode else [False, True]
+            asyncio.run(set_approval(settings, args.merchant, args.approvals, args.threshold, modes))
+            if args.approvals == 0 and True in modes:
+                print(f"paygate: warning: four eyes is off for merchant {args.merchant} in live mode: one live key "
+                      "alone can now pay out and refund to any address (this choice is kept in approval_settings)",
+                      file=sys.stderr)
+            print(f"merchant {args.merchant} ({args.mode or 'test and live'}): payouts taking a day's unapproved "
+                  f"payouts above {args.threshold} (settlement currency) need {args.approvals} approval(s)")
         elif args.command == "merchants" and args.action == "set-settlement-currency":
             code = asyncio.run(set_settlement_currency(settings, args.merchant, args.currency))
             print(f"merchant {args.merchant}: balances shown in {code}")
@@ -419,6 +454,101 @@ async def create_key(settings: Settings, merchant_id: str, livemode: bool, role:
     return {"id": row.id, "merchant_id": merchant_id, "livemode": livemode, "role": role, "secret_key": secret}
 
 
+def _keys_command(settings: Settings, args: argparse.Namespace) -> None:
+    """`paygate merchants keys list|revoke|roll`: the answer as JSON with `--json`, else for a person."""
+    if args.keys_action == "list":
+        listed = asyncio.run(list_keys(settings, args.merchant))
+        if args.json:
+            print(json.dumps({"merchant_id": args.merchant, "keys": listed}))
+            return
+        for k in listed:
+            ends = f" expires_at={k['expires_at']}" if k["expires_at"] is not None else ""
+            gone = f" revoked_at={k['revoked_at']}" if k["revoked_at"] is not None else ""
+            print(f"{k['id']}  {k['mode']:<4} {k['kind']:<6} {k['role'] or '-':<8} {k['hint']}…  "
+                  f"{k['status']}{ends}{gone}")
+    elif args.keys_action == "revoke":
+        revoked = asyncio.run(revoke_key(settings, args.merchant, args.key))
+        print(json.dumps(revoked) if args.json else
+              f"key {revoked['id']} of {args.merchant} revoked: it is refused from now on")
+    else:
+        rolled = asyncio.run(roll_key(settings, args.merchant, args.key, args.grace_seconds))
+        new = rolled.get("secret_key") or rolled["public_key"]
+        print(json.dumps(rolled) if args.json else
+              f"new {rolled['kind']} key {rolled['id']} for {args.merchant} ({_MODE[rolled['livemode']]}): {new}\n"
+              f"key {rolled['rolled_key_id']} works until {rolled['rolled_key_expires_at']} (Unix time), then is "
+              "refused." + ("\nThe secret key is shown once; store it now." if rolled["kind"] == "secret" else ""))
+
+
+_MODE = {False: "test", True: "live"}
+
+
+def _key_row(key: Any, now: int) -> dict[str, Any]:
+    from server.merchants.service import status
+
+    return {"id": key.id, "mode": _MODE[key.livemode], "livemode": key.livemode, "kind": key.kind,
+            "role": key.role, "hint": key.hint, "created": key.created, "expires_at": key.expires_at,
+            "revoked_at": key.revoked_at, "status": status(key, now)}
+
+
+async def _merchant_keys_change(settings: Settings, merchant_id: str, change: Any) -> Any:
+    """Runs `change(session)` in one transaction for an existing merchant; a refused change (`parameter_invalid`
+    naming its field) stops with that field as the option it came from, nothing written."""
+    from server.errors import InvalidArgument
+    from server.merchants.models import Merchant
+
+    _ensure_schema(settings)
+    db = _database(settings)
+    try:
+        async with db.transaction() as session:
+            if await session.get(Merchant, merchant_id) is None:
+                raise Stop(f"--merchant: no merchant {merchant_id!r}", 2)
+            return await change(session)
+    except InvalidArgument as e:
+        field, _, problem = str(e).partition(":")
+        raise Stop(f"--{field.replace('_', '-')}:{problem}", 2) from None
+    finally:
+        await db.close()
+
+
+async def list_keys(settings: Settings, merchant_id: str) -> list[dict[str, Any]]:
+    """`paygate merchants keys list`: every key of the merchant, oldest first; secret keys by their hint only."""
+    from server.clock import now_of
+    from server.merchants.service import all_keys
+
+    async def change(session: Any) -> list[dict[str, Any]]:
+        now = now_of(session)
+        return [_key_row(k, now) for k in await all_keys(session, merchant_id)]
+
+    return await _merchant_keys_change(settings, merchant_id, change)
+
+
+async def revoke_key(settings: Settings, merchant_id: str, key_id: str) -> dict[str, Any]:
+    """`paygate merchants keys revoke`: the key is refused from the next call on, in every process."""
+    from server.clock import now_of
+    from server.merchants import service
+
+    async def change(session: Any) -> dict[str, Any]:
+        key = await service.revoke_key(session, merchant_id, key_id)
+        return {**_key_row(key, now_of(session)), "merchant_id": merchant_id}
+
+    return await _merchant_keys_change(settings, merchant_id, change)
+
+
+async def roll_key(settings: Settings, merchant_id: str, key_id: str, grace_seconds: int | None) -> dict[str, Any]:
+    """`paygate merchants keys roll`: the new key (returned here only) and when the old one stops."""
+    from server.merchants import service
+
+    grace = service.ROLL_GRACE_SECONDS if grace_seconds is None else grace_seconds
+
+    async def change(session: Any) -> dict[str, Any]:
+        new, value, old = await service.roll_key(session, merchant_id, key_id, grace)
+        return {"id": new.id, "merchant_id": merchant_id, "livemode": new.livemode, "kind": new.kind,
+                "role": new.role, f"{new.kind}_key": value, "rolled_key_id": old.id,
+                "rolled_key_expires_at": old.expires_at}
+
+    return await _merchant_keys_change(settings, merchant_id, change)
+
+
 async def set_settlement_currency(settings: Settings, merchant_id: str, code: str) -> str:
     """`paygate merchants set-settlement-currency`: the fiat of `GET /v1/stats/balance`'s totals (DESIGN §15)."""
     from server.assets.catalogue import CatalogueError, load
@@ -446,11 +576,14 @@ async def set_settlement_currency(settings: Settings, merchant_id: str, code: st
         await db.close()
 
 
-async def set_approval(settings: Settings, merchant_id: str, approvals: int, threshold: str) -> None:
-    """`paygate merchants set-approval`: how many approvals a payout above the threshold needs (DESIGN §15)."""
+async def set_approval(settings: Settings, merchant_id: str, approvals: int, threshold: str,
+                       modes: list[bool]) -> None:
+    """`paygate merchants set-approval`: how many approvals a payout above the threshold needs in each of `modes`
+    (livemode values; DESIGN §15, §16), appended to the choices on record: the newest is in force."""
     from decimal import Decimal, InvalidOperation
 
-    from server.merchants.models import Merchant
+    from server.ids import new_id
+    from server.merchants.models import APPROVALS_ACTOR_CLI, ApprovalSetting, Merchant
 
     try:
         amount = Decimal(threshold)
@@ -467,8 +600,10 @@ async def set_approval(settings: Settings, merchant_id: str, approvals: int, thr
             merchant = await session.get(Merchant, merchant_id, with_for_update=True)
             if merchant is None:
                 raise Stop(f"--merchant: no merchant {merchant_id!r}", 2)
-            merchant.payout_approvals_required, merchant.payout_approval_threshold = approvals, amount
-            session.add(merchant)
+            for livemode in modes:
+                session.add(ApprovalSetting(id=new_id("aps"), merchant_id=merchant_id, livemode=livemode,
+                                            approvals_required=approvals, threshold=amount,
+                                            actor=APPROVALS_ACTOR_CLI, created=db.clock.now()))
     finally:
         await db.close()
 

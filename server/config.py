@@ -76,6 +76,12 @@ class Settings:
     # The scheduler sweeps deposit addresses into the treasury (DESIGN §15); off: the funds stay where they arrived.
     sweeps: bool = True
     max_body_bytes: int = 1 << 20
+    # Slow clients (DESIGN §16, server/http_deadlines.py): a request's head must arrive within the first, its body
+    # within the second after its head; each serving process holds at most `http_max_connections` connections and
+    # closes further ones as it accepts them.
+    http_header_timeout_seconds: int = 10
+    http_body_timeout_seconds: int = 10
+    http_max_connections: int = 1000
     tx_fee_percent: Decimal = Decimal("1")
     log_level: str = "INFO"
     providers: frozenset[str] = field(default_factory=frozenset)
@@ -93,6 +99,11 @@ class Settings:
     job_seconds: tuple[tuple[str, float], ...] = ()
     # Payment attempts (charges, each with its own watched deposit address) one intent may open in all.
     max_charges_per_intent: int = 20
+    # Stock holds (DESIGN §16, server/products/stock.py): an unpaid payment link purchase holds its tracked units this
+    # long after it was made (money on its way holds them longer), and one shopper (customer, else client IP) holds
+    # at most this many units of a variant at once.
+    checkout_hold_seconds: int = 900
+    max_held_units_per_shopper: int = 10
     # Fernet key(s) sealing secrets at rest, newest first, comma-separated; empty: a development key in var/
     # (test mode only).
     encryption_key: str = ""
@@ -144,6 +155,16 @@ class Settings:
     # Phone one-time codes: the domain of an e-mail-to-SMS gateway; a code for +4712345678 is mailed (through
     # smtp_url or mail_dir, like e-mailed codes) to 4712345678@<domain>. Empty: phone codes are refused.
     sms_email_gateway: str = ""
+    # One-time codes sent per client IP (across merchants) and per payment link in an hour, besides 5 per address
+    # (DESIGN §16): anyone may ask, so these bound the mail one client or one link can make paygate send.
+    code_sends_per_ip_per_hour: int = 10
+    code_sends_per_link_per_hour: int = 100
+    # Card testing (DESIGN §16): card attempts a shopper's client IP and a customer may make in an hour, declines in an
+    # hour for either before card payment is refused there for an hour, and card attempts one intent takes.
+    card_attempts_per_ip_per_hour: int = 10
+    card_attempts_per_customer_per_hour: int = 10
+    card_declines_per_hour: int = 3
+    card_attempts_per_intent: int = 5
 
     @property
     def card_js_url(self) -> str:
@@ -203,6 +224,17 @@ _ENV = {
     "PAYGATE_MAIL_FROM": "mail_from",
     "PAYGATE_MAIL_DIR": "mail_dir",
     "PAYGATE_SMS_EMAIL_GATEWAY": "sms_email_gateway",
+    "PAYGATE_CHECKOUT_HOLD_SECONDS": "checkout_hold_seconds",
+    "PAYGATE_MAX_HELD_UNITS_PER_SHOPPER": "max_held_units_per_shopper",
+    "PAYGATE_CODE_SENDS_PER_IP_PER_HOUR": "code_sends_per_ip_per_hour",
+    "PAYGATE_CODE_SENDS_PER_LINK_PER_HOUR": "code_sends_per_link_per_hour",
+    "PAYGATE_CARD_ATTEMPTS_PER_IP_PER_HOUR": "card_attempts_per_ip_per_hour",
+    "PAYGATE_CARD_ATTEMPTS_PER_CUSTOMER_PER_HOUR": "card_attempts_per_customer_per_hour",
+    "PAYGATE_CARD_DECLINES_PER_HOUR": "card_declines_per_hour",
+    "PAYGATE_CARD_ATTEMPTS_PER_INTENT": "card_attempts_per_intent",
+    "PAYGATE_HTTP_HEADER_TIMEOUT_SECONDS": "http_header_timeout_seconds",
+    "PAYGATE_HTTP_BODY_TIMEOUT_SECONDS": "http_body_timeout_seconds",
+    "PAYGATE_HTTP_MAX_CONNECTIONS": "http_max_connections",
 }
 
 
@@ -211,8 +243,9 @@ _WEBHOOK_ENV = {
     "PAYGATE_WEBHOOK_TIMEOUT_SECONDS": "timeout_seconds",
     "PAYGATE_WEBHOOK_SIGNATURE_HEADERS": "signature_headers",  # comma-separated
 }
-# `[grpc] reflection = false` in paygate.toml is `grpc_reflection`; `[rate_limit] burst = 50` is `rate_limit_burst`.
-_SECTIONS = ("grpc", "rate_limit")
+# `[grpc] reflection = false` in paygate.toml is `grpc_reflection`; `[rate_limit] burst = 50` is `rate_limit_burst`;
+# `[http] max_connections = 2000` is `http_max_connections`.
+_SECTIONS = ("grpc", "rate_limit", "http")
 
 
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
@@ -366,8 +399,18 @@ def _validate(raw: dict[str, object]) -> Settings:
     if not isinstance(charges, int) or isinstance(charges, bool) or not 1 <= charges <= 1000:
         raise ConfigError(f"max_charges_per_intent {charges!r}: expected a whole number from 1 to 1000")
     s["max_charges_per_intent"] = charges
+    # Up to an intent's longest life (30 days), past which a hold would outlast anything it holds for; a purchase
+    # buys at most 10,000 units (server/payment_intents/pricing.py).
+    s["checkout_hold_seconds"] = _whole(raw, "checkout_hold_seconds", Settings.checkout_hold_seconds, 1, 30 * 86_400)
+    s["max_held_units_per_shopper"] = _whole(raw, "max_held_units_per_shopper", Settings.max_held_units_per_shopper,
+                                             1, 10_000)
     s["database_pool_size"] = _whole(raw, "database_pool_size", Settings.database_pool_size, 1, 200)
     s["database_transaction_pooling"] = _flag(raw, "database_transaction_pooling", False)
+    s["http_header_timeout_seconds"] = _whole(raw, "http_header_timeout_seconds",
+                                              Settings.http_header_timeout_seconds, 1, 600)
+    s["http_body_timeout_seconds"] = _whole(raw, "http_body_timeout_seconds", Settings.http_body_timeout_seconds, 1,
+                                            600)
+    s["http_max_connections"] = _whole(raw, "http_max_connections", Settings.http_max_connections, 1, 100_000)
     s["webhooks"] = _webhooks(raw.get("webhooks"))
     s.update(_grpc_tls(raw))
     s["sweeps"] = _flag(raw, "sweeps", True)
@@ -408,7 +451,28 @@ def _mail(raw: dict[str, object]) -> dict[str, object]:
         raise ConfigError(f"sms_email_gateway {gateway!r}: expected a domain, e.g. sms.example.net")
     return {"smtp_url": smtp_url, "mail_from": mail_from, "quote_seconds": quote_seconds,
             "quote_grace_seconds": quote_grace,
-            "mail_dir": Path(str(raw.get("mail_dir") or Settings.mail_dir)), "sms_email_gateway": gateway}
+            "mail_dir": Path(str(raw.get("mail_dir") or Settings.mail_dir)), "sms_email_gateway": gateway,
+            "code_sends_per_ip_per_hour": _whole(raw, "code_sends_per_ip_per_hour",
+                                                 Settings.code_sends_per_ip_per_hour, 1, 1_000_000),
+            "code_sends_per_link_per_hour": _whole(raw, "code_sends_per_link_per_hour",
+                                                   Settings.code_sends_per_link_per_hour, 1, 1_000_000),
+            **{name: _whole(raw, name, getattr(Settings, name), 1, 1_000_000)
+               for name in ("card_attempts_per_ip_per_hour", "card_attempts_per_customer_per_hour",
+                            "card_declines_per_hour", "card_attempts_per_intent")}}
+
+
+def live_mail_problem(settings: Settings, roles: set[str]) -> str | None:
+    """Why `serve` must not start: a live deployment (`wallet_mnemonic` or `secret_key` configured, as for
+    `grpc.reflection`) whose mail-sending parts (gRPC: one-time codes; scheduler: invoices) have no `smtp_url`
+    would write shoppers' codes and pay links to files instead (DESIGN §16)."""
+    if settings.smtp_url or not _live(settings) or not roles & {"grpc", "scheduler"}:
+        return None
+    return ("smtp_url (PAYGATE_SMTP_URL): required in a live deployment (wallet_mnemonic or secret_key is set); "
+            "mail is written to mail_dir files only in development")
+
+
+def _live(settings: Settings) -> bool:
+    return not _reflection_default(settings.wallet_mnemonic, settings.secret_key)
 
 
 # A host name of two or more ASCII labels (the part after "@" of the e-mail-to-SMS gateway's addresses).

@@ -15,7 +15,8 @@ import uvicorn
 from server import hotpath, logs, money
 from server.cli import Stop, _ensure_schema, _reason, _runtime, _safe
 from server.clock import Clock
-from server.config import Settings
+from server.config import ConfigError, Settings, live_mail_problem
+from server.http_deadlines import Limits, protocol_class, raise_open_files_limit
 
 log = logging.getLogger("paygate")
 GRACE_SECONDS = 5.0
@@ -76,6 +77,8 @@ async def run(settings: Settings, roles: set[str], *, clock: Clock | None = None
     hotpath.install()
     logs.configure(settings.log_level)
     rt = _runtime(settings, clock)
+    if problem := live_mail_problem(settings, roles):
+        raise ConfigError(problem)
     db = rt.db
     if "grpc" in roles or "scheduler" in roles:
         await asyncio.to_thread(_ensure_schema, settings)
@@ -112,8 +115,12 @@ async def run(settings: Settings, roles: set[str], *, clock: Clock | None = None
                               in_process=local if settings.facade_channel == "in_process" else None)
             # proxy_headers off: uvicorn would take the client's address from X-Forwarded-For whenever the peer is
             # 127.0.0.1, before the gateway's own rule (`trusted_proxies`, in the facade) is applied.
+            # The protocol: uvicorn's httptools one with the slow-client deadlines and the connection cap.
+            limits = Limits(settings.http_header_timeout_seconds, settings.http_body_timeout_seconds,
+                            settings.http_max_connections)
+            raise_open_files_limit(limits.max_connections)
             http_server = _Uvicorn(uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
-                                                  proxy_headers=False, lifespan="on",
+                                                  proxy_headers=False, lifespan="on", http=protocol_class(limits),
                                                   timeout_graceful_shutdown=int(GRACE_SECONDS)))
             try:
                 sockets = [listening_socket(host, port, reuse_port=reuse_port)]

@@ -262,13 +262,23 @@ def start(kind: str, workdir: Path, *, only: tuple[str, ...] = (), networks_file
     """`only`: the parts to run (`paygate serve --only …`); all three when empty. `networks_file`: a real chain's
     (tests/chain.py) instead of the static test catalogue (`node_networks()`). `config`: paygate.toml content.
     `clock_file`: the service's clock is the wall clock plus the seconds written in this file (tests/clock.py)."""
+    service = prepare(kind, workdir, networks_file=networks_file, config=config, extra_env=extra_env,
+                      clock_file=clock_file)
+    return launch(service, only)
+
+
+def prepare(kind: str, workdir: Path, *, networks_file: Path | None = None, config: str = "",
+            extra_env: dict[str, str] | None = None, clock_file: Path | None = None,
+            database_url: str = "") -> Service:
+    """`start`'s service, not launched yet. `database_url`: a database of the test's own instead of a fresh copy at
+    the newest migration."""
     workdir.mkdir(parents=True, exist_ok=True)
     if networks_file is None:
         networks_file = workdir / "networks.toml"
         networks_file.write_text(node_networks())
     if config:
         (workdir / "paygate.toml").write_text(config)
-    url = migrated_copy(kind, workdir)
+    url = database_url or migrated_copy(kind, workdir)
     http_port, grpc_port = free_port(), free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAYGATE_")}
     env.update(PAYGATE_DATABASE_URL=url, PAYGATE_HTTP_ADDR=f"127.0.0.1:{http_port}",
@@ -286,11 +296,34 @@ def start(kind: str, workdir: Path, *, only: tuple[str, ...] = (), networks_file
                PAYGATE_RATE_LIMIT_IP_BURST="100000",
                # The suite runs several services per xdist worker against one PostgreSQL (max_connections 100 on
                # this machine), and a full run with 10 kept per service once ran out ("too many clients"): 4 here.
-               PAYGATE_DATABASE_POOL_SIZE="4", PAYGATE_JOB_SECONDS=json.dumps(TEST_JOB_SECONDS))
+               PAYGATE_DATABASE_POOL_SIZE="4", PAYGATE_JOB_SECONDS=json.dumps(TEST_JOB_SECONDS),
+               # The live secrets above make a live deployment, which refuses to serve without SMTP (DESIGN §16).
+               PAYGATE_SMTP_URL=mail_sink_url())
     env.update(extra_env or {})
-    service = Service(kind, url, f"http://127.0.0.1:{http_port}", f"127.0.0.1:{grpc_port}", env, workdir,
-                      clock_file=clock_file)
-    return launch(service, only)
+    return Service(kind, url, f"http://127.0.0.1:{http_port}", f"127.0.0.1:{grpc_port}", env, workdir,
+                   clock_file=clock_file)
+
+
+_mail_sink: Any = None
+
+
+def mail_sink_url() -> str:
+    """A real SMTP server (aiosmtpd on loopback) that accepts every message and keeps none: the `smtp_url` of the
+    services whose test reads no mail (tests/mail.py's `Mailbox` is the one that keeps them). One per test process,
+    started on first use."""
+    global _mail_sink
+    if _mail_sink is None:
+        from aiosmtpd.controller import Controller
+
+        class Drop:
+            async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+                return "250 OK"
+
+        sink = Controller(Drop(), hostname="127.0.0.1", port=free_port())
+        sink.start()
+        atexit.register(sink.stop)
+        _mail_sink = sink
+    return f"smtp://127.0.0.1:{_mail_sink.port}"
 
 
 def launch(service: Service, only: tuple[str, ...] = ()) -> Service:

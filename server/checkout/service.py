@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
+import sqlalchemy as sa
 from paygate.v1 import checkout_pb2 as pb
 from paygate.v1 import customers_pb2, payment_intents_pb2, subscriptions_pb2
 from paygate.v1.money_pb2 import Price
@@ -26,7 +28,8 @@ from server.checkout.sender import CodeMessage, Sender
 from server.customers import identity
 from server.customers.models import VerificationCode
 from server.errors import InvalidArgument, NotFound, RateLimited, invalid
-from server.merchants.models import ApiKey, Merchant
+from server.merchants.models import Merchant
+from server.merchants.service import keys_of
 from server.payment_intents import service as intents
 from server.payment_intents.aggregate import Loaded
 from server.payment_intents.env import Env
@@ -45,7 +48,8 @@ from server.validate import money_text
 
 CODE_LIFETIME_SECONDS = 600
 CENT = Decimal("0.01")
-# A shopper may ask for another code this long after the last one (and at most identity.MAX_CODES_PER_WINDOW an hour).
+# A shopper may ask for another code this long after the last one (and at most identity.MAX_CODES_PER_WINDOW an hour
+# per address, identity.SendCaps per client IP and per link).
 RESEND_SECONDS = 30
 # The cancellation_reason of a checkout the shopper replaced by editing their order.
 REPLACED = "replaced"
@@ -75,10 +79,10 @@ def link_caller(row: PaymentLink) -> Caller:
 
 
 async def public_key(session: AsyncSession, merchant_id: str, livemode: bool) -> str:
-    row = (await session.exec(select(ApiKey).where(
-        ApiKey.merchant_id == merchant_id, ApiKey.livemode == livemode, ApiKey.kind == "public",
-        col(ApiKey.revoked_at).is_(None)).order_by(col(ApiKey.created).desc()))).first()
-    return row.lookup if row else ""
+    """The public key the hosted page calls with: the merchant's newest that works in the mode (a rolled one's
+    successor, never a revoked or expired key: server/merchants/service.py `keys_of`)."""
+    keys = [k for k in await keys_of(session, merchant_id) if k.kind == "public" and k.livemode == livemode]
+    return keys[-1].lookup if keys else ""
 
 
 async def method_types(session: AsyncSession, merchant_id: str, livemode: bool) -> list[str]:
@@ -146,7 +150,8 @@ async def checkout_link(session: AsyncSession, auth: Authenticator, env: Env, li
     out.collect_shipping_address = product.collect_shipping_address
     out.collect_tax_address = product.collect_tax_address
     out.product_image_url = product.image_url
-    held = await stock.held(session, [v.id for v in loaded.variants.values() if v.inventory_quantity is not None])
+    held = await stock.held(session, [v.id for v in loaded.variants.values() if v.inventory_quantity is not None],
+                            hold_seconds=env.settings.checkout_hold_seconds)
     prices = []
     for item in loaded.items:
         variant = loaded.variants[item.variant_id]
@@ -164,8 +169,21 @@ async def checkout_link(session: AsyncSession, auth: Authenticator, env: Env, li
     return out
 
 
-async def send_code(session: AsyncSession, auth: Authenticator, senders: Mapping[str, Sender],
-                    request: pb.SendVerificationCodeRequest, *, now: int) -> pb.SendVerificationCodeResponse:
+@dataclass(frozen=True)
+class SavedCode:
+    """A code stored and not yet delivered: `message` goes to `channel`'s sender, and the row `code_id` is
+    forgotten if it cannot be (a code never delivered counts against no cap)."""
+
+    code_id: str
+    channel: str
+    message: CodeMessage
+    response: pb.SendVerificationCodeResponse
+
+
+async def save_code(session: AsyncSession, auth: Authenticator, senders: Mapping[str, Sender],
+                    request: pb.SendVerificationCodeRequest, *, now: int, caps: identity.SendCaps) -> SavedCode:
+    """The checks and the stored code of a code request; the caller sends it after the commit, so that no
+    transaction waits on the mail server (DESIGN §16)."""
     channel, address = _code_address(request, senders)
     row = await _link_row(session, auth, request.payment_link_id, request.key)
     if not row.active:
@@ -179,13 +197,17 @@ async def send_code(session: AsyncSession, auth: Authenticator, senders: Mapping
     if last is not None and now - last < RESEND_SECONDS:
         wait = RESEND_SECONDS - (now - last)
         raise RateLimited(wait, f"{channel}: a code was just sent; ask for another in {wait} s", field=channel)
-    code = await identity.issue_verification_code(session, caller, channel, subject, CODE_LIFETIME_SECONDS,
-                                                 now=now, field=channel)
-    # Sent before the commit: a code that could not be delivered is not stored (nor counted against the address).
-    await senders[channel].send(CodeMessage(to=subject, code=code,
-                                            merchant_name=await _merchant_name(session, row.merchant_id),
-                                            minutes=CODE_LIFETIME_SECONDS // 60))
-    return pb.SendVerificationCodeResponse(expires_at=now + CODE_LIFETIME_SECONDS, retry_after=RESEND_SECONDS)
+    code_id, code = await identity.issue_verification_code(session, caller, channel, subject, CODE_LIFETIME_SECONDS,
+                                                           now=now, field=channel, payment_link_id=row.id,
+                                                           caps=caps)
+    message = CodeMessage(to=subject, code=code, merchant_name=await _merchant_name(session, row.merchant_id),
+                          minutes=CODE_LIFETIME_SECONDS // 60)
+    return SavedCode(code_id, channel, message, pb.SendVerificationCodeResponse(
+        expires_at=now + CODE_LIFETIME_SECONDS, retry_after=RESEND_SECONDS))
+
+
+async def forget_code(session: AsyncSession, code_id: str) -> None:
+    await session.exec(sa.delete(VerificationCode).where(col(VerificationCode.id) == code_id))
 
 
 # E.164: "+", a country code not starting with 0, at most 15 digits in all; ASCII digits only.

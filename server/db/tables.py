@@ -3,11 +3,11 @@
 from server.aml.models import AmlCheck
 from server.cards.models import ProviderAccount, SavedPaymentMethod
 from server.chains.models import ChainTransfer, NetworkCursor, WatchedAddress
-from server.customers.models import AuthToken, Customer, EphemeralToken, VerificationCode
+from server.customers.models import AuthToken, Customer, EphemeralToken, VerificationCode, VerificationCodeFailure
 from server.events.models import Event
 from server.idempotency.models import IdempotencyKey
 from server.invoices.models import Invoice
-from server.merchants.models import ApiKey, Merchant
+from server.merchants.models import ApiKey, ApprovalSetting, Merchant
 from server.payment_intents.models import Charge, ChargeTransfer, PaymentIntent
 from server.payment_links.models import PaymentLink, PaymentLinkItem
 from server.products.models import Product, ProductVariant, SellingPlan
@@ -30,6 +30,7 @@ from server.webhooks.models import Delivery, WebhookEndpoint
 __all__ = [
     "AmlCheck",
     "ApiKey",
+    "ApprovalSetting",
     "AuthToken",
     "ChainTransfer",
     "Charge",
@@ -65,6 +66,7 @@ __all__ = [
     "TreasuryNonce",
     "TreasuryTransfer",
     "VerificationCode",
+    "VerificationCodeFailure",
     "WalletAccount",
     "WalletCounter",
     "WatchedAddress",

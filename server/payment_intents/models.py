@@ -54,6 +54,10 @@ class PaymentIntent(SQLModel, table=True):
     # A payment link purchase's product (`link_snapshot.product.id`), in a column of its own for the index above.
     link_product_id: str | None = Field(default=None, max_length=40)
     product_version: int | None = Field(default=None, sa_type=sa.BigInteger)
+    # A payment link purchase made by the shopper's own client (the hosted page): that client's address bucket
+    # (IPv6 by its /64), whose holds the per-shopper stock cap counts when there is no customer
+    # (server/products/stock.py). Empty when the merchant's server made it.
+    shopper_ip: str = Field(default="", max_length=100, sa_column_kwargs={"server_default": ""})
     # payment_details, maintained by the chain listener, in the paid asset.
     paid_asset_id: str = Field(default="", max_length=60)
     amount_captured: Decimal = _money()
@@ -82,7 +86,9 @@ class Charge(SQLModel, table=True):
     # Partial: only card charges whose confirmation went unanswered, which the scheduler asks about every few
     # seconds (server/cards/outcome.py `ask_unconfirmed`); empty almost always, however many charges there are.
     __table_args__ = (sa.Index("ix_charges_unconfirmed", "payment_intent_id", postgresql_where=_UNCONFIRMED,
-                               sqlite_where=_UNCONFIRMED),)
+                               sqlite_where=_UNCONFIRMED),
+                      # A shopper's card attempts of the last hour (server/cards/velocity.py).
+                      sa.Index("ix_charges_client_ip", "client_ip", "created"))
 
     id: str = Field(primary_key=True, max_length=40)
     payment_intent_id: str = Field(foreign_key="payment_intents.id", max_length=40, index=True)
@@ -117,6 +123,9 @@ class Charge(SQLModel, table=True):
     failure_message: str = Field(default="", max_length=500)
     # Last read-through of a pending card charge (Unix seconds): asked at most every few seconds per charge.
     provider_checked_at: int = Field(default=0, sa_type=sa.BigInteger)
+    # The address bucket of the shopper whose call opened this card attempt; "" when a merchant's secret key or
+    # paygate itself opened it (server/cards/velocity.py counts by it).
+    client_ip: str = Field(default="", max_length=100, sa_column_kwargs={"server_default": ""})
     created: int = Field(sa_type=sa.BigInteger)
     sort_key: int = Field(default_factory=clock.sort_key, sa_type=sa.BigInteger)
 

@@ -65,7 +65,8 @@ async def get(session: AsyncSession, caller: Caller, intent_id: str, *, for_upda
 
 async def _amount_and_currency(env: Env, session: AsyncSession, caller: Caller,
                                request: pb.CreatePaymentIntentRequest) -> tuple[Decimal, str, pricing.Priced | None]:
-    priced = await pricing.price_link(session, caller, request, env.catalogue) if request.payment_link_id else None
+    priced = await pricing.price_link(session, caller, request, env.catalogue, env.settings) \
+        if request.payment_link_id else None
     if priced is not None:
         trial = priced.plan is not None and priced.plan.trial_period_days > 0
         if priced.amount <= 0 and not trial:
@@ -134,6 +135,7 @@ async def create(session: AsyncSession, env: Env, caller: Caller, request: pb.Cr
         expired_at=now + expires_in, payment_link_id=priced.snapshot["payment_link_id"] if priced else None,
         link_snapshot=priced.snapshot if priced else None,
         link_product_id=str(priced.snapshot["product"]["id"]) if priced else None,
+        shopper_ip=priced.shopper_ip if priced else "",
         product_version=priced.product_version if priced else None, created=now, updated=now)
     session.add(intent)
     await session.flush()

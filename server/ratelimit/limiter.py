@@ -43,6 +43,10 @@ class Limiter:
         buckets: Buckets = PostgresBuckets(db, idle) if shared else MemoryBuckets()
         return cls(buckets, key=key, checkout=checkout, ip=ip, trusted_proxies=settings.trusted_proxies)
 
+    def client_of(self, metadata: dict[str, str], peer: str) -> str:
+        """The client's address of a call (`client_ip`), by this process's trusted proxies."""
+        return client_ip(metadata, peer, self._trusted)
+
     async def close(self) -> None:
         await self._buckets.close()
 
@@ -55,7 +59,7 @@ class Limiter:
                 wanted.append((f"key:{caller.merchant_id}:{'live' if caller.livemode else 'test'}", self._key))
         else:
             if self._ip:
-                wanted.append((f"ip:{bucket_of(client_ip(metadata, peer, self._trusted))}", self._ip))
+                wanted.append((f"ip:{bucket_of(self.client_of(metadata, peer))}", self._ip))
             secret = _client_secret(request)
             if self._checkout and secret:
                 # A digest: the table never holds a credential.

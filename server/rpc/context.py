@@ -32,6 +32,9 @@ class Caller:
 # Per call, not per process: each gRPC call runs in its own task, whose context holds these values.
 _caller: ContextVar[Caller | None] = ContextVar("caller", default=None)
 request_id: ContextVar[str] = ContextVar("request_id", default="")
+# The calling client's address as the pipeline believes it (server/ratelimit/client_ip.py: the facade's
+# `x-forwarded-for` only from a trusted peer); "" outside a call. Per-shopper limits key on it.
+client_ip: ContextVar[str] = ContextVar("client_ip", default="")
 # The facade's access-log line of the request being answered; an in-process call carries it to the pipeline
 # (server/rpc/inprocess.py), which puts its fields (method, code, merchant) there instead of writing a second line.
 # Read only where the call is made: a gRPC server's task may have inherited another request's context.

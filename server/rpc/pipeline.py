@@ -29,8 +29,9 @@ from server.db.engine import before_commit, run_to_end
 from server.errors import Conflict, DomainError, Unavailable, Unimplemented
 from server.idempotency import store
 from server.ratelimit import Limiter, RateLimited
+from server.ratelimit.client_ip import peer_address
 from server.rpc.auth import Authenticator, new_call_cache
-from server.rpc.context import optional_caller, request_id, request_id_of, set_caller
+from server.rpc.context import client_ip, optional_caller, request_id, request_id_of, set_caller
 from server.rpc.methods import MethodInfo, check_required
 from server.sealing import SecretBox
 
@@ -104,6 +105,8 @@ class Pipeline(grpc.aio.ServerInterceptor):
         metadata = {k: v for k, v in (context.invocation_metadata() or ()) if isinstance(v, str)}
         # The same rule as the facade's: the id goes into logs, so only a short plain one is kept.
         request_id.set(request_id_of(metadata.get("x-request-id")))
+        peer = context.peer()
+        client_ip.set(self._limits.client_of(metadata, peer) if self._limits else peer_address(peer))
         new_call_cache()
         started = time.perf_counter()
         status: status_pb2.Status | None = None
@@ -114,7 +117,7 @@ class Pipeline(grpc.aio.ServerInterceptor):
                 await self._auth.check_checkout_credentials(request)
             set_caller(caller)
             if self._limits is not None:
-                await self._limits.check(info, caller, request, metadata, context.peer())
+                await self._limits.check(info, caller, request, metadata, peer)
             key = metadata.get("idempotency-key")
             if key is not None and info.mutates and caller is not None:
                 return await self._idempotent(info, inner, request, context, key)

@@ -38,7 +38,7 @@ from server.rails.base import ChainUnavailable, InvalidAddress, Outcome, Payout,
 from server.rpc.context import Caller
 from server.runtime import Runtime
 from server.scoping import find_owned, get_owned, in_scope
-from server.treasury import approval_trail, gas, keys, ledger
+from server.treasury import addresses, approval_trail, gas, keys, ledger
 from server.treasury.ledger import Holder, Scope
 from server.treasury.listeners import treasury_of
 from server.treasury.models import Account, AddressStatus, CauseType, MerchantAddress, OutgoingStatus, TreasuryTransfer
@@ -93,6 +93,7 @@ async def _resolve(session: AsyncSession, catalogue: Catalogue, caller: Caller, 
             raise invalid("receive_address", "not a verified payout address of this network")
     else:
         raise MissingParameter("receive_account_id", "receive_account_id: or receive_address is required")
+    addresses.check_usable(row, "receive_account_id" if account_id else "receive_address", now_of(session))
     return asset, row, amount
 
 
@@ -142,14 +143,20 @@ async def create(rt: Runtime, caller: Caller, request: pb.CreatePayoutRequest) -
     note = validate.text("internal_note", request.internal_note, max_length=1000)
     descriptor = validate.text("statement_descriptor", request.statement_descriptor)
     async with rt.db.read() as session:
+        # Four eyes before the request's destination (DESIGN §16): a live merchant without approvers pays out
+        # nowhere, whichever address a caller names, and learns what to set up rather than that an address is
+        # missing (a live payout address also waits for an approver).
+        rule = await approval_trail.rule_of(session, caller.merchant_id, caller.livemode)
+        approval_trail.refuse_unless_allowed(rule, caller.merchant_id, "payouts")
         asset, address, amount = await _resolve(session, rt.catalogue, caller, rt, request)
         treasury = await treasury_of(rt, session, asset.network, caller.merchant_id, caller.livemode)
         merchant = await session.get(Merchant, caller.merchant_id)
-        summed = await approval_trail.recent_assets(session, merchant, caller.livemode, rt.clock.now())
+        summed = await approval_trail.recent_assets(session, rule, caller.merchant_id, caller.livemode,
+                                                    rt.clock.now())
     if not treasury:
         raise InsufficientFunds("source_amount: the merchant has no treasury in this mode", field="source_amount")
     # Rates for the four-eyes rule, read before its transaction (a live rate source is network I/O).
-    known = await approval_trail.prices(rt.rates, rt.catalogue, merchant, summed | {asset.id})
+    known = await approval_trail.prices(rt.rates, rt.catalogue, merchant, rule, summed | {asset.id})
     native = native_of(rt.catalogue, asset.network)
     assert native is not None
     try:
@@ -163,8 +170,8 @@ async def create(rt: Runtime, caller: Caller, request: pb.CreatePayoutRequest) -
             raise InsufficientFunds(f"source_amount: {text(amount)} is more than the available {text(free)}",
                                     field="source_amount")
         now = rt.clock.now()
-        # Four eyes (DESIGN §15): it waits, its amount locked like any other, until approvers decide. Decided with
-        # the wallet account locked: the day's other payouts it is summed with are all committed.
+        # Four eyes (DESIGN §15, §16): it waits, its amount locked like any other, until approvers decide. Decided
+        # with the wallet account locked: the day's other payouts it is summed with are all committed.
         needs = await approval_trail.required(session, caller.merchant_id, caller.livemode, asset.id, amount, known,
                                               now)
         row = PayoutRow(id=new_id("payout"), merchant_id=caller.merchant_id, livemode=caller.livemode,

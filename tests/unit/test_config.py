@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from server.config import DEFAULT_DATABASE_URL, ConfigError, load_settings, redact_url
+from server.config import DEFAULT_DATABASE_URL, ConfigError, live_mail_problem, load_settings, redact_url
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -267,6 +267,84 @@ def test_mail_from_must_hold_an_address():
     assert one_line_error({"PAYGATE_MAIL_FROM": "nobody"}).startswith("mail_from")
 
 
+def test_codes_sent_are_capped_at_10_an_hour_per_client_ip_and_100_per_payment_link_by_default():
+    settings = load_settings({})
+    assert (settings.code_sends_per_ip_per_hour, settings.code_sends_per_link_per_hour) == (10, 100)
+
+
+def test_the_caps_on_codes_sent_are_set_by_the_environment():
+    settings = load_settings({"PAYGATE_CODE_SENDS_PER_IP_PER_HOUR": "20",
+                              "PAYGATE_CODE_SENDS_PER_LINK_PER_HOUR": "500"})
+    assert (settings.code_sends_per_ip_per_hour, settings.code_sends_per_link_per_hour) == (20, 500)
+
+
+@pytest.mark.parametrize("name", ["CODE_SENDS_PER_IP_PER_HOUR", "CODE_SENDS_PER_LINK_PER_HOUR"])
+@pytest.mark.parametrize("value", ["0", "-1", "ten", "1000001"])
+def test_a_cap_on_codes_sent_is_a_whole_number_from_1(name, value):
+    assert one_line_error({f"PAYGATE_{name}": value}).startswith(name.lower())
+
+
+def test_card_attempts_are_capped_at_10_an_hour_per_client_ip_and_customer_3_declines_and_5_per_intent_by_default():
+    settings = load_settings({})
+    assert (settings.card_attempts_per_ip_per_hour, settings.card_attempts_per_customer_per_hour,
+            settings.card_declines_per_hour, settings.card_attempts_per_intent) == (10, 10, 3, 5)
+
+
+def test_the_caps_on_card_attempts_are_set_by_the_environment():
+    settings = load_settings({"PAYGATE_CARD_ATTEMPTS_PER_IP_PER_HOUR": "20",
+                              "PAYGATE_CARD_ATTEMPTS_PER_CUSTOMER_PER_HOUR": "30",
+                              "PAYGATE_CARD_DECLINES_PER_HOUR": "4", "PAYGATE_CARD_ATTEMPTS_PER_INTENT": "6"})
+    assert (settings.card_attempts_per_ip_per_hour, settings.card_attempts_per_customer_per_hour,
+            settings.card_declines_per_hour, settings.card_attempts_per_intent) == (20, 30, 4, 6)
+
+
+@pytest.mark.parametrize("name", ["CARD_ATTEMPTS_PER_IP_PER_HOUR", "CARD_ATTEMPTS_PER_CUSTOMER_PER_HOUR",
+                                  "CARD_DECLINES_PER_HOUR", "CARD_ATTEMPTS_PER_INTENT"])
+@pytest.mark.parametrize("value", ["0", "-1", "ten", "1000001"])
+def test_a_cap_on_card_attempts_is_a_whole_number_from_1(name, value):
+    assert one_line_error({f"PAYGATE_{name}": value}).startswith(name.lower())
+
+
+def _serve(env: dict[str, str], cwd: Path, *roles: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "server.cli", "serve", *roles], cwd=cwd, capture_output=True,
+                          text=True, timeout=60,
+                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT),
+                               "PAYGATE_DATABASE_URL": f"sqlite:///{cwd / 'p.db'}", **env})
+
+
+LIVE_MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
+
+
+@pytest.mark.parametrize("live", [{"PAYGATE_WALLET_MNEMONIC": LIVE_MNEMONIC},
+                                  {"PAYGATE_SECRET_KEY": "k" * 32}], ids=["wallet_mnemonic", "secret_key"])
+def test_a_live_deployment_refuses_to_serve_without_smtp_url_in_one_line(empty_cwd: Path, live):
+    done = _serve(live, empty_cwd)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "smtp_url" in lines[0] and "live" in lines[0], done.stderr
+    assert not (empty_cwd / "var" / "mail").exists()
+
+
+def test_a_live_scheduler_refuses_to_serve_without_smtp_url(empty_cwd: Path):
+    done = _serve({"PAYGATE_WALLET_MNEMONIC": LIVE_MNEMONIC}, empty_cwd, "--only", "scheduler")
+    assert done.returncode == 2 and "smtp_url" in done.stderr, done.stderr
+
+
+def test_a_live_facade_alone_sends_no_mail_and_needs_no_smtp_url():
+    settings = load_settings({"PAYGATE_WALLET_MNEMONIC": LIVE_MNEMONIC})
+    assert live_mail_problem(settings, {"http"}) is None
+    assert live_mail_problem(settings, {"http", "grpc"}) is not None
+
+
+def test_a_live_deployment_with_smtp_url_may_serve():
+    settings = load_settings({"PAYGATE_WALLET_MNEMONIC": LIVE_MNEMONIC, "PAYGATE_SMTP_URL": "smtp://mail.example"})
+    assert live_mail_problem(settings, {"http", "grpc", "scheduler"}) is None
+
+
+def test_development_without_live_secrets_may_write_mail_files():
+    assert live_mail_problem(load_settings({}), {"http", "grpc", "scheduler"}) is None
+
+
 def test_phone_codes_are_off_without_an_sms_email_gateway():
     assert load_settings({}).sms_email_gateway == ""
 
@@ -294,6 +372,23 @@ def test_quote_grace_seconds_defaults_to_thirty_seconds_and_is_bounded():
     assert load_settings({"PAYGATE_QUOTE_GRACE_SECONDS": "600"}).quote_grace_seconds == 600
     for bad in ("3601", "-1", "soon", "٣٠"):
         assert one_line_error({"PAYGATE_QUOTE_GRACE_SECONDS": bad}).startswith("quote_grace_seconds"), bad
+
+
+def test_checkout_hold_seconds_defaults_to_fifteen_minutes_and_is_bounded():
+    assert load_settings({}).checkout_hold_seconds == 900
+    assert load_settings({"PAYGATE_CHECKOUT_HOLD_SECONDS": "1"}).checkout_hold_seconds == 1
+    assert load_settings({"PAYGATE_CHECKOUT_HOLD_SECONDS": "2592000"}).checkout_hold_seconds == 30 * 86_400
+    for bad in ("0", "2592001", "-1", "soon", "\u0663\u0660"):  # Arabic-Indic 30
+        assert one_line_error({"PAYGATE_CHECKOUT_HOLD_SECONDS": bad}).startswith("checkout_hold_seconds"), bad
+
+
+def test_max_held_units_per_shopper_defaults_to_ten_and_is_bounded():
+    assert load_settings({}).max_held_units_per_shopper == 10
+    assert load_settings({"PAYGATE_MAX_HELD_UNITS_PER_SHOPPER": "1"}).max_held_units_per_shopper == 1
+    assert load_settings({"PAYGATE_MAX_HELD_UNITS_PER_SHOPPER": "10000"}).max_held_units_per_shopper == 10_000
+    for bad in ("0", "10001", "-1", "many", "\u0661\u0660"):  # Arabic-Indic 10
+        assert one_line_error({"PAYGATE_MAX_HELD_UNITS_PER_SHOPPER": bad}).startswith(
+            "max_held_units_per_shopper"), bad
 
 
 def test_approval_expiry_seconds_defaults_to_seven_days_and_is_bounded():
@@ -413,3 +508,42 @@ def test_job_seconds_that_are_not_a_mapping_are_refused(value: str) -> None:
 def test_transaction_pooling_is_off_by_default_and_set_by_env():
     assert load_settings({}).database_transaction_pooling is False
     assert load_settings({"PAYGATE_DATABASE_TRANSACTION_POOLING": "true"}).database_transaction_pooling is True
+
+
+# ---------------------------------------------------------------- slow clients (DESIGN §16)
+
+
+def test_http_header_and_body_deadlines_default_to_ten_seconds():
+    settings = load_settings({})
+    assert settings.http_header_timeout_seconds == 10
+    assert settings.http_body_timeout_seconds == 10
+
+
+def test_http_max_connections_defaults_to_one_thousand():
+    assert load_settings({}).http_max_connections == 1000
+
+
+def test_http_slow_client_settings_come_from_the_environment():
+    settings = load_settings({"PAYGATE_HTTP_HEADER_TIMEOUT_SECONDS": "2", "PAYGATE_HTTP_BODY_TIMEOUT_SECONDS": "30",
+                              "PAYGATE_HTTP_MAX_CONNECTIONS": "5"})
+    assert (settings.http_header_timeout_seconds, settings.http_body_timeout_seconds,
+            settings.http_max_connections) == (2, 30, 5)
+
+
+def test_http_max_connections_is_read_from_the_http_table_of_the_file(empty_cwd: Path):
+    (empty_cwd / "paygate.toml").write_text("[http]\nmax_connections = 2000\nheader_timeout_seconds = 5\n")
+    settings = load_settings({})
+    assert settings.http_max_connections == 2000 and settings.http_header_timeout_seconds == 5
+
+
+def test_http_deadlines_take_a_whole_number_of_seconds_from_one_to_six_hundred():
+    for name in ("PAYGATE_HTTP_HEADER_TIMEOUT_SECONDS", "PAYGATE_HTTP_BODY_TIMEOUT_SECONDS"):
+        assert load_settings({name: "600"}) and load_settings({name: "1"})
+        for bad in ("0", "601", "-1", "2.5", "ten"):
+            assert one_line_error({name: bad}).startswith(name.removeprefix("PAYGATE_").lower()), (name, bad)
+
+
+def test_http_max_connections_takes_a_whole_number_from_one_to_one_hundred_thousand():
+    assert load_settings({"PAYGATE_HTTP_MAX_CONNECTIONS": "100000"}).http_max_connections == 100_000
+    for bad in ("0", "100001", "-5", "many", "1e3"):
+        assert one_line_error({"PAYGATE_HTTP_MAX_CONNECTIONS": bad}).startswith("http_max_connections"), bad

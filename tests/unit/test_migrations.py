@@ -1,7 +1,9 @@
 """The Alembic revisions and the SQLModel tables describe the same schema."""
 
+from decimal import Decimal
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -130,3 +132,69 @@ def test_migration_0029_keeps_the_30_s_grace_of_charges_opened_before_it_and_by_
         found = dict(conn.execute(sa.text("SELECT id, quote_grace_seconds FROM charges")).all())
     engine.dispose()
     assert found == {"ch_before": 30, "ch_old_code": 30}
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_migration_0031_keeps_the_approvals_merchants_chose_before_it_in_both_modes(kind: str, tmp_path: Path) -> None:
+    """A merchant that had set approvals keeps them in test and live mode; one at 0 (never set, as far as anyone can
+    tell) gets the new default: no choice on record."""
+    from tests.harness import create_database, drop_database
+
+    url = f"sqlite:///{tmp_path / 'm.db'}" if kind == "sqlite" else create_database("postgresql", tmp_path)
+    try:
+        migrate.upgrade(url, "0030")
+        engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
+        with engine.begin() as conn:
+            for merchant_id, approvals, threshold in (("mch_chose", 2, "100"), ("mch_never", 0, "0")):
+                _insert(conn, "merchants", {"id": merchant_id, "name": "Shop", "created": 1,
+                                            "payout_approvals_required": approvals,
+                                            "payout_approval_threshold": threshold})
+        migrate.upgrade(url)
+        with engine.connect() as conn:
+            found = conn.execute(sa.text("SELECT merchant_id, livemode, approvals_required, threshold, actor "
+                                         "FROM approval_settings ORDER BY livemode")).all()
+        engine.dispose()
+        assert [(m, bool(live), n, Decimal(str(at)), actor) for m, live, n, at, actor in found] == [
+            ("mch_chose", False, 2, Decimal(100), "migration"), ("mch_chose", True, 2, Decimal(100), "migration")]
+    finally:
+        if kind == "postgresql":
+            drop_database(url)
+
+
+def _address(conn: sa.Connection, address_id: str, livemode: bool, status: str) -> None:
+    """A payout address row as code before 0032 writes it (no proof, approval or wait columns)."""
+    _insert(conn, "merchant_addresses", {
+        "id": address_id, "merchant_id": "mch_1", "livemode": livemode, "network": "ETH", "address": "0x" + "ab" * 20,
+        "alias": "", "status": status, "verification_id": "mav_" + address_id, "verification_status": "sent",
+        "verification_asset_id": "ETH-ETH", "verification_amount": "0.0000001234", "tried_times": 0,
+        "verified_at": 0, "aml_status": "approved", "aml_info": "", "deleted_at": 0, "created_at": 1,
+        "updated_at": 1, "sort_key": 1})
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_migration_0032_keeps_verified_addresses_usable_and_gives_waiting_ones_a_nonce_and_live_ones_an_approver(
+        kind: str, tmp_path: Path) -> None:
+    from tests.harness import create_database, drop_database
+
+    url = f"sqlite:///{tmp_path / 'm.db'}" if kind == "sqlite" else create_database("postgresql", tmp_path)
+    try:
+        migrate.upgrade(url, "0031")
+        engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
+        with engine.begin() as conn:
+            for address_id, live, status in (("ma_done", True, "verified"), ("ma_live", True, "pending_verification"),
+                                             ("ma_test", False, "pending_verification")):
+                _address(conn, address_id, live, status)
+        migrate.upgrade(url)
+        with engine.begin() as conn:
+            _address(conn, "ma_old_code", False, "pending_verification")  # during a rolling deploy
+            found = {r[0]: r[1:] for r in conn.execute(sa.text(
+                "SELECT id, status, proof_method, approval_status, approvals_required, length(verification_nonce), "
+                "usable_from FROM merchant_addresses"))}
+        engine.dispose()
+        assert found == {"ma_done": ("verified", "micro_deposit", "not_required", 0, 0, 0),
+                         "ma_live": ("pending_verification", "", "pending", 1, 32, 0),
+                         "ma_test": ("pending_verification", "", "not_required", 0, 32, 0),
+                         "ma_old_code": ("pending_verification", "", "not_required", 0, 0, 0)}
+    finally:
+        if kind == "postgresql":
+            drop_database(url)
