@@ -476,6 +476,10 @@ async def finish(session: AsyncSession, env: Env, cards: Cards, out: PayNow, ans
     payment = answer.payment or (answer.declined.payment if answer.declined is not None else None)
     if payment is not None and payment.id and not charge.provider_payment_id:
         charge.provider_payment_id, charge.provider_client_secret = payment.id, payment.client_secret
+    if answer.lost and not charge.provider_payment_id:
+        # An off-session payment with no answer: asked again under its key once a new window has passed
+        # (`calls.resume`), so the client's own retries and a slow answer settle first.
+        charge.provider_checked_at = now_of(session) + OUT_SECONDS
     if answer.declined is not None:
         await apply(session, env, loaded, charge, answer.declined.payment,
                     failure=(answer.declined.code, answer.declined.message), cards=cards)

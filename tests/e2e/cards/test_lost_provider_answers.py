@@ -147,7 +147,8 @@ def test_an_off_session_charge_whose_answer_was_lost_is_asked_again_under_the_sa
     assert [s for _, s in charges] == ["Pending"]  # the card may be charged: the charge stays, out at the provider
 
     def creates() -> list[tuple[str, dict[str, list[str]]]]:
-        return [(key, form) for method, path, key, form in proxy.seen if (method, path) == ("POST", "/v1/payment_intents")]
+        return [(key, form) for method, path, key, form in proxy.seen
+                if (method, path) == ("POST", "/v1/payment_intents")]
 
     assert len(creates()) == 2  # the call and the client's one retry, both answers lost
     assert renew(service, renewal["id"], pm["id"], "inv_1-attempt-1", api_base=proxy.url) == charges
