@@ -3,6 +3,8 @@
     models.py     card provider keys per merchant and mode (sealed), saved payment methods (`pm_`)
     accounts.py   `paygate merchants set-card-provider` and reading a merchant's keys back
     payments.py   a card charge: create, confirm (token or saved card), apply the provider's outcome
+    calls.py      save before calling out: no provider call inside a unit of work (replayed questions, `PayNow`)
+    limits.py     at most 4 provider calls per merchant at once
     outcome.py    the provider's webhook and the read-through of pending card charges
     recovery.py   a provider payment no charge records (a crash before our commit), rebuilt from its metadata, from
                   its webhook or the scheduler's pass over the provider's recent payments

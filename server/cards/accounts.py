@@ -1,22 +1,32 @@
 """A merchant's card provider keys per mode: set by the operator, sealed at rest, opened only to call the provider.
 
 `Cards` is what card code needs besides the database, passed explicitly (no module globals): the sealing box, the
-card rails of the registry by provider id (server/rails/card.py `CardRail`) and the read-through interval.
+card rails of the registry by provider id (server/rails/card.py `CardRail`), the read-through interval and the
+process's limit of provider calls per merchant (limits.py), which every opened account's client goes through.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Protocol
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from server.cards.limits import CallLimiter
 from server.cards.models import ProviderAccount
 from server.clock import now_of
 from server.errors import invalid
 from server.rails.card import BadKey, CardProvider, CardRail
 from server.sealing import SecretBox
+
+
+class ClientStandIn(Protocol):
+    """What a unit of work sees instead of a provider client (server/cards/calls.py `Replay`)."""
+
+    def client(self, account: str, real: CardProvider) -> CardProvider: ...
+
 
 # A pending card charge is asked about at most this often (per charge, whoever reads the intent).
 READ_THROUGH_SECONDS = 3
@@ -27,6 +37,8 @@ class Cards:
     box: SecretBox
     rails: Mapping[str, CardRail]  # provider id → its rail
     read_through_seconds: int = READ_THROUGH_SECONDS
+    limiter: CallLimiter = field(default_factory=CallLimiter)  # this process's places per merchant (limits.py)
+    replay: ClientStandIn | None = None  # inside `calls.unit`: no provider call from a unit of work
 
 
 @dataclass(frozen=True)
@@ -100,6 +112,9 @@ async def takes_cards(session: AsyncSession, merchant_id: str, livemode: bool) -
 
 def _opened(cards: Cards, row: ProviderAccount) -> Account:
     rail = cards.rails[row.provider]
+    client = cards.limiter.limited(row.merchant_id, rail.client(cards.box.open(row.secret_key)))
+    if cards.replay is not None:
+        client = cards.replay.client(f"{row.provider}:{row.merchant_id}:{int(row.livemode)}", client)
     return Account(merchant_id=row.merchant_id, livemode=row.livemode, provider=row.provider,
-                   publishable_key=row.publishable_key, client=rail.client(cards.box.open(row.secret_key)),
+                   publishable_key=row.publishable_key, client=client,
                    webhook_secret=cards.box.open(row.webhook_secret) if row.webhook_secret else "", rail=rail)

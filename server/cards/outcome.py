@@ -17,34 +17,18 @@ from collections.abc import Mapping
 import sqlalchemy as sa
 from sqlmodel import col, select
 
-from server.cards import accounts, payments, recovery
+from server.cards import accounts, calls, payments, recovery
 from server.cards.accounts import Cards
 from server.db import Database
 from server.errors import NotFound, Unavailable, invalid
-from server.payment_intents import settle
-from server.payment_intents.aggregate import Loaded, load_one
+from server.payment_intents.aggregate import Loaded
 from server.payment_intents.env import Env
 from server.payment_intents.models import Charge, PaymentIntent
 from server.payment_intents.states import Status
 from server.payment_intents.totals import ChargeStatus
-from server.rails.card import BadSignature, Payment, PaymentEvent, ProviderUnavailable
+from server.rails.card import BadSignature, PaymentEvent, ProviderUnavailable
 
 log = logging.getLogger("paygate.cards")
-
-
-async def _report(db: Database, env: Env, cards: Cards, charge_id: str, payment: Payment) -> None:
-    """Applies what the provider says about one charge, under the intent's lock."""
-    async with db.transaction() as session:
-        charge = await session.get(Charge, charge_id)
-        if charge is None:
-            return
-        intent = await settle.lock(session, charge.payment_intent_id)
-        if intent is None:
-            return
-        loaded = await load_one(session, intent)
-        current = next((c for c in loaded.charges if c.id == charge_id), None)
-        if current is not None:
-            await payments.apply(session, env, loaded, current, payment, cards=cards)
 
 
 async def refresh(db: Database, env: Env, cards: Cards, intent_id: str) -> bool:
@@ -76,7 +60,7 @@ async def refresh(db: Database, env: Env, cards: Cards, intent_id: str) -> bool:
         except ProviderUnavailable:
             log.warning("card read-through failed", extra={"charge": charge.id})
             continue
-        await _report(db, env, cards, charge.id, payment)
+        await recovery.report(db, env, cards, charge.id, payment)
         asked = True
     return asked
 
@@ -103,7 +87,7 @@ async def cancel_pending(db: Database, env: Env, cards: Cards, intent_id: str) -
             except ProviderUnavailable:
                 log.warning("card cancel failed", extra={"charge": charge.id})
                 continue
-        await _report(db, env, cards, charge.id, payment)
+        await recovery.report(db, env, cards, charge.id, payment)
 
 
 async def cancel_abandoned(db: Database, env: Env, cards: Cards, limit: int = 50) -> int:
@@ -131,13 +115,17 @@ async def ask_unconfirmed(db: Database, env: Env, cards: Cards, limit: int = 50)
     one that nobody reads is still settled: by what the provider did, or canceled there if it never received the
     confirmation. Each charge at most once per `read_through_seconds`, as for readers. The number asked about."""
     async with db.read() as session:
-        intent_ids = list(await session.exec(
-            select(Charge.payment_intent_id).distinct()
-            .where(Charge.provider_status == payments.UNCONFIRMED, Charge.status == ChargeStatus.PENDING)
+        unconfirmed = list(await session.exec(
+            select(Charge).where(Charge.provider_status == payments.UNCONFIRMED, Charge.status == ChargeStatus.PENDING)
             .limit(limit)))
     asked = 0
-    for intent_id in intent_ids:
+    now = db.clock.now()
+    for intent_id in dict.fromkeys(c.payment_intent_id for c in unconfirmed if c.provider_payment_id):
         asked += await refresh(db, env, cards, intent_id)
+    for charge in unconfirmed:
+        if not charge.provider_payment_id and charge.provider_checked_at <= now:
+            # An off-session payment whose process died before the provider's answer: asked again under its key.
+            asked += await calls.resume(db, env, cards, charge)
     return asked
 
 
@@ -186,7 +174,7 @@ async def webhook(db: Database, env: Env, cards: Cards, provider: str, merchant_
     except ProviderUnavailable:
         raise Unavailable(f"{provider} did not answer; send the webhook again") from None
     if charge is not None:
-        await _report(db, env, cards, charge.id, payment)
+        await recovery.report(db, env, cards, charge.id, payment)
     else:
         # No charge records it: its row was never committed (a crash after the provider's answer), or it is no
         # payment of ours. Rebuilt from the provider's metadata if it is ours, else logged (server/cards/recovery.py).

@@ -2,24 +2,21 @@
 applied to the charge and the intent through the intent's state machine, events in the same transaction.
 
 The charge is one PaymentIntent at the merchant's card provider (amount in minor units, idempotency key = our
-charge id, our ids in its metadata). Its row is written before the provider is asked, inside the caller's
-transaction that holds the intent's lock. A confirmation (a token, a saved card) charges the card inside that
-transaction: if the process dies after the provider's answer and before our commit, the provider holds a paid
-PaymentIntent that no row of ours names. Two things keep that payment from being lost or made twice:
+charge id, our ids in its metadata). Nothing here calls the provider inside a transaction (DESIGN §16,
+server/cards/calls.py): questions that move no money are answered by replay (the unit of work runs again with the
+answer), and the call that moves money is made after the charge is committed marked out at the provider
+(`mark_out`, `PayNow`), its answer applied in a new unit of work under the intent's lock (`finish`). What keeps a
+payment from being lost or made twice when a process dies, or an answer is lost, between the two:
 
-* the provider's webhook about it is matched by the ids in its metadata, and the charge rebuilt (`recovery.adopt`);
-* a fresh attempt's charge id is made from the intent and the attempt's place among its charges (`attempt_id`), and
-  the provider's idempotency keys from that id, so the shopper's retry after such a crash asks for the very same
-  provider PaymentIntent under the very same keys. The provider answers a key it has seen with its first answer
-  (and refuses it with other parameters): the paid PaymentIntent is not paid again, the retry's confirmation comes
-  back as the first one's or unanswered (`UNCONFIRMED`, below), and the read-through records the payment.
-
-A confirmation whose answer is lost (an error or a time-out after the provider may have charged the card) is not
-undone: the charge stays Pending, marked `UNCONFIRMED`, and the intent waits in Processing, so a retry cannot open
-a second charge. The provider's word settles it (webhook, read-through); a confirmation the provider never received
-is canceled there and the attempt fails (`outcome.refresh`). An off-session charge under an idempotency key (a
-renewal) gets an id made from that key, so a retry after a rolled-back attempt asks the provider the very same
-question under the same key, which the provider answers with the first attempt's payment.
+* the charge is committed before the money call, `UNCONFIRMED` (the provider may charge the card), and the intent
+  takes no other attempt while it is out (`CardCallOut`); once `OUT_SECONDS` have passed the read-through and the
+  scheduler ask the provider what happened (`outcome.refresh`, `calls.resume` for an off-session payment whose
+  provider id never came back), and a confirmation the provider never received is canceled there and the attempt
+  fails;
+* the provider's webhook about a payment is matched by the ids in its metadata (`recovery.adopt`, which also fills
+  in a charge that was out and never learned its provider payment);
+* charge ids are made from the intent and the attempt's place among its charges (`attempt_id`), or from an
+  off-session caller's key, and the provider's idempotency keys from those, so a retry asks the very same question.
 
 Outcomes, whoever reports them (the confirm answer, the webhook, the read-through), go through `apply`, which
 changes nothing once the charge is decided: a replayed or late report is harmless.
@@ -30,6 +27,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import logging
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from paygate.v1 import payment_intents_pb2 as pb
@@ -38,11 +36,12 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server import clock
 from server.cards import accounts, saved, velocity
 from server.cards.accounts import Account, Cards
+from server.cards.models import SavedPaymentMethod
 from server.clock import now_of
 from server.errors import Unavailable, invalid
 from server.ids import new_id
 from server.payment_intents import attempts, settle
-from server.payment_intents.aggregate import Loaded
+from server.payment_intents.aggregate import Loaded, load_one
 from server.payment_intents.env import Env
 from server.payment_intents.models import CARDS, Charge, PaymentIntent
 from server.payment_intents.states import Event, Status, UnexpectedState, allowed
@@ -64,12 +63,74 @@ UNSUBMITTED = frozenset({"requires_payment_method", "requires_confirmation"})
 WITHDRAWN = ("withdrawn", "the payer chose to pay another way; the card payment was canceled at the provider")
 # Our own mark on a charge whose confirmation was sent and not answered: the provider may have charged the card.
 UNCONFIRMED = "unconfirmed"
+# How long a money call is out at the provider before the read-through and the scheduler may ask what became of it:
+# the client's 10 s and its one retry's 10 s, a wait of up to 10 s for one of the merchant's places
+# (server/cards/limits.py), and a margin.
+OUT_SECONDS = 45
+INTERRUPTED = ("interrupted", "the card payment was interrupted before the card provider answered; nothing was "
+                              "charged by it; pay again")
 LOST_CONFIRMATION = ("confirmation_lost", "the card provider did not answer the confirmation and never received it; "
                                           "the payment was canceled there and nothing was charged; pay again")
 
 
 def is_card(charge: Charge) -> bool:
     return charge.payment_method_type == CARDS
+
+
+class CardCallOut(UnexpectedState):
+    """409 `payment_intent_unexpected_state`: a card payment of the intent is out at the provider; its answer decides
+    whether another attempt is needed."""
+
+    def __init__(self, status: str) -> None:
+        super().__init__(f"{status} (a card payment is being made; try again in a moment)", "open_a_payment_attempt")
+
+
+@dataclass(frozen=True)
+class PayNow:
+    """A money call to make once its charge, marked out, is committed (server/cards/calls.py `pay`): a token's
+    confirmation (`payment_id` set) or a saved card's off-session payment."""
+
+    intent_id: str
+    charge_id: str
+    provider: str
+    merchant_id: str
+    livemode: bool
+    payment_method: str  # the provider's card id
+    customer: str  # the provider customer ("" for a token confirmed without saving)
+    idempotency_key: str
+    payment_id: str = ""  # a confirmation: the provider PaymentIntent made beforehand
+    amount_minor: int = 0  # an off-session payment: what it asks for
+    currency: str = ""
+    metadata: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a money call came back with: the payment, a decline, or nothing (`lost`: the card may be charged)."""
+
+    payment: Payment | None = None
+    declined: Declined | None = None
+    lost: bool = False
+
+
+def is_out(charge: Charge, now: int) -> bool:
+    """A money call of this charge may be under way at the provider: within its window, or an off-session payment
+    whose provider payment is still unknown (only `calls.resume` may ask again)."""
+    return is_card(charge) and charge.status == ChargeStatus.PENDING and charge.provider_status == UNCONFIRMED \
+        and (charge.provider_checked_at > now or not charge.provider_payment_id)
+
+
+def check_nothing_out(loaded: Loaded, now: int) -> None:
+    """No new attempt, of any method, while a card payment of the intent is out at the provider."""
+    if any(is_out(c, now) for c in loaded.charges):
+        raise CardCallOut(loaded.intent.status)
+
+
+def mark_out(session: AsyncSession, charge: Charge, now: int) -> None:
+    """The charge as it must be committed before its money call: the card may be charged from here on."""
+    charge.provider_status = UNCONFIRMED
+    charge.provider_checked_at = now + OUT_SECONDS
+    session.add(charge)
 
 
 def metadata(charge: Charge) -> dict[str, str]:
@@ -125,13 +186,15 @@ def _check_payable(env: Env, loaded: Loaded, fiat: pb.FiatPaymentInput) -> None:
 
 
 async def open_card(session: AsyncSession, env: Env, cards: Cards, loaded: Loaded,
-                    fiat: pb.FiatPaymentInput) -> Loaded:
+                    fiat: pb.FiatPaymentInput) -> Loaded | PayNow:
     """`payment_method_type: cards`: a Pending card charge with its provider PaymentIntent; with `token`, confirmed
-    server-side; with `payment_method_id`, paid off-session with that saved card."""
+    server-side; with `payment_method_id`, paid off-session with that saved card. Those two return the `PayNow`
+    to make once this unit of work is committed (server/cards/calls.py)."""
     await velocity.check(session, env.settings, loaded)
     intent = loaded.intent
     now = now_of(session)
     attempts.check_open(loaded, now)
+    check_nothing_out(loaded, now)
     _check_payable(env, loaded, fiat)
     token, pm_id = fiat.token.strip(), fiat.payment_method_id.strip()
     if token and pm_id:
@@ -173,7 +236,7 @@ async def open_card(session: AsyncSession, env: Env, cards: Cards, loaded: Loade
     session.add(charge)
     _chosen(session, loaded, charge, now)
     if token:
-        await _confirm_token(session, env, acct, loaded, charge, token)
+        return await _confirm_token(session, env, acct, loaded, charge, token)
     return loaded
 
 
@@ -266,9 +329,10 @@ def _chosen(session: AsyncSession, loaded: Loaded, charge: Charge, now: int) -> 
 
 
 async def _confirm_token(session: AsyncSession, env: Env, acct: Account, loaded: Loaded, charge: Charge,
-                         token: str) -> None:
-    """The hosted page's flow: the card tokenized by Stripe.js, attached and confirmed here. 3-D Secure leaves the
-    charge Pending with `requires_action`, finished on the page with `confirmCardPayment(client_secret)`."""
+                         token: str) -> Loaded | PayNow:
+    """The hosted page's flow: the card tokenized by Stripe.js, attached and confirmed (after this unit of work, as a
+    `PayNow`). 3-D Secure leaves the charge Pending with `requires_action`, finished on the page with
+    `confirmCardPayment(client_secret)`."""
     intent = loaded.intent
     customer = ""
     try:
@@ -282,21 +346,15 @@ async def _confirm_token(session: AsyncSession, env: Env, acct: Account, loaded:
             card = await acct.client.card_from_token(token)
     except Declined as e:
         await apply(session, env, loaded, charge, e.payment, failure=(e.code, e.message))
-        return
+        return loaded
     except UnknownCard:
         raise invalid(f"{FIAT}.token", _unknown_token(acct)) from None  # the whole call is undone: nothing changes
     except ProviderUnavailable as e:
         raise Unavailable(f"{e}; try again") from None  # nothing was confirmed yet: undone, nothing charged
-    try:
-        payment = await acct.client.confirm_with(charge.provider_payment_id, card.id, customer=customer,
-                                                 idempotency_key=charge.id)
-    except Declined as e:
-        await apply(session, env, loaded, charge, e.payment, failure=(e.code, e.message))
-        return
-    except ProviderUnavailable:
-        await _unconfirmed(session, env, loaded, charge)
-        return
-    await apply(session, env, loaded, charge, payment)
+    mark_out(session, charge, now_of(session))
+    return PayNow(intent_id=intent.id, charge_id=charge.id, provider=acct.provider, merchant_id=intent.merchant_id,
+                  livemode=intent.livemode, payment_method=card.id, customer=customer,
+                  idempotency_key=charge.id, payment_id=charge.provider_payment_id)
 
 
 async def _unconfirmed(session: AsyncSession, env: Env, loaded: Loaded, charge: Charge) -> None:
@@ -316,6 +374,7 @@ async def save_for_trial(session: AsyncSession, env: Env, cards: Cards, loaded: 
     not charged, and the intent succeeds (`nothing_due`). A charge of 0 records which saved card it was: the
     subscription's renewals charge that one."""
     intent = loaded.intent
+    check_nothing_out(loaded, now_of(session))
     if not intent.customer_id:
         raise invalid(f"{FIAT}.token", "a free trial by card saves the card for the renewals: it needs a customer "
                                        "on the payment intent")
@@ -353,8 +412,9 @@ async def save_for_trial(session: AsyncSession, env: Env, cards: Cards, loaded: 
 
 
 async def pay_saved(session: AsyncSession, env: Env, cards: Cards, loaded: Loaded, payment_method_id: str, *,
-                    idempotency_key: str) -> Loaded:
-    """A saved card, charged server-side and off-session: no client library, no payer step."""
+                    idempotency_key: str) -> Loaded | PayNow:
+    """A saved card, charged server-side and off-session: no client library, no payer step. The charge is committed
+    marked out, and the payment made after (`PayNow`)."""
     intent = loaded.intent
     now = now_of(session)
     row = await saved.find(session, merchant_id=intent.merchant_id, livemode=intent.livemode,
@@ -370,19 +430,64 @@ async def pay_saved(session: AsyncSession, env: Env, cards: Cards, loaded: Loade
     charge = await _new_charge(session, env, loaded, acct, now, idempotency_key)
     charge.saved_payment_method_id = row.id
     _chosen(session, loaded, charge, now)
-    try:
-        payment = await acct.client.pay_off_session(
-            amount=charge_minor(env, charge), currency=charge.asset_id, customer=row.provider_customer_id,
-            payment_method=row.provider_payment_method_id, metadata=metadata(charge),
-            idempotency_key=idempotency_key or charge.id)
-    except Declined as e:
-        await apply(session, env, loaded, charge, e.payment, failure=(e.code, e.message))
-        return loaded
-    except ProviderUnavailable as e:
-        raise Unavailable(f"{e}; try again") from None
-    charge.provider_payment_id = payment.id
-    charge.provider_client_secret = payment.client_secret
-    await apply(session, env, loaded, charge, payment)
+    mark_out(session, charge, now)
+    return _off_session(env, charge, row.provider_customer_id, row.provider_payment_method_id)
+
+
+def _off_session(env: Env, charge: Charge, customer: str, payment_method: str) -> PayNow:
+    return PayNow(intent_id=charge.payment_intent_id, charge_id=charge.id, provider=charge.payment_provider,
+                  merchant_id=charge.merchant_id, livemode=charge.livemode, payment_method=payment_method,
+                  customer=customer, idempotency_key=charge.idempotency_key or charge.id,
+                  amount_minor=charge_minor(env, charge), currency=charge.asset_id, metadata=metadata(charge))
+
+
+async def resumed(session: AsyncSession, env: Env, cards: Cards, charge_id: str) -> PayNow | None:
+    """The off-session payment of a charge that was out and never learned its provider payment (its process died),
+    to ask again under its own key while its intent still wants it; else the charge fails (`interrupted`): a payment
+    the first request made after all is found by the recovery pass and recorded then (server/cards/recovery.py)."""
+    charge = await session.get(Charge, charge_id)
+    if charge is None:
+        return None
+    intent = await settle.lock(session, charge.payment_intent_id)
+    row = await session.get(SavedPaymentMethod, charge.saved_payment_method_id) \
+        if charge.saved_payment_method_id else None
+    if intent is None:
+        return None
+    loaded = await load_one(session, intent)
+    current = next((c for c in loaded.charges if c.id == charge_id), None)
+    if current is None or current.status != ChargeStatus.PENDING or current.provider_payment_id:
+        return None
+    # Processing is its own doing (an answer lost, `finish`); canceled or paid another way, it wants no payment.
+    if row is not None and intent.status != Status.CANCELED and not intent.paid_asset_id:
+        return _off_session(env, current, row.provider_customer_id, row.provider_payment_method_id)
+    await apply(session, env, loaded, current, None, failure=INTERRUPTED)
+    return None
+
+
+async def finish(session: AsyncSession, env: Env, cards: Cards, out: PayNow, answer: Answer) -> Loaded:
+    """A money call's answer, applied under the intent's lock: the payment (or the decline) through `apply`; no
+    answer leaves the charge `UNCONFIRMED` and the intent Processing until the provider's word arrives."""
+    intent = await settle.lock(session, out.intent_id)
+    assert intent is not None
+    loaded = await load_one(session, intent)
+    charge = next((c for c in loaded.charges if c.id == out.charge_id), None)
+    if charge is None or charge.status != ChargeStatus.PENDING:
+        return loaded  # decided meanwhile (its webhook, a read-through)
+    charge.provider_checked_at = now_of(session)  # the window ends: the read-through may ask from now on
+    payment = answer.payment or (answer.declined.payment if answer.declined is not None else None)
+    if payment is not None and payment.id and not charge.provider_payment_id:
+        charge.provider_payment_id, charge.provider_client_secret = payment.id, payment.client_secret
+    if answer.lost and not charge.provider_payment_id:
+        # An off-session payment with no answer: asked again under its key once a new window has passed
+        # (`calls.resume`), so the client's own retries and a slow answer settle first.
+        charge.provider_checked_at = now_of(session) + OUT_SECONDS
+    if answer.declined is not None:
+        await apply(session, env, loaded, charge, answer.declined.payment,
+                    failure=(answer.declined.code, answer.declined.message), cards=cards)
+    elif answer.payment is not None:
+        await apply(session, env, loaded, charge, answer.payment, cards=cards)
+    else:
+        await _unconfirmed(session, env, loaded, charge)
     return loaded
 
 
@@ -391,6 +496,7 @@ async def withdraw_open(session: AsyncSession, env: Env, cards: Cards, loaded: L
     card cannot be charged as well (3-D Secure finished later, or a page confirming an opened charge). One that
     succeeded meanwhile is applied instead: the intent is then paid, and the caller's `check_open` refuses the
     other way. A provider that answers neither leaves everything as it was (503): never two payments."""
+    check_nothing_out(loaded, now_of(session))
     for charge in list(loaded.charges):
         if not (is_card(charge) and charge.status == ChargeStatus.PENDING and charge.provider_payment_id):
             continue
@@ -490,14 +596,16 @@ async def _succeeded(session: AsyncSession, env: Env, loaded: Loaded, charge: Ch
 
 
 async def charge_saved_card(session: AsyncSession, env: Env, cards: Cards, loaded: Loaded, payment_method_id: str,
-                            idempotency_key: str) -> Loaded:
+                            idempotency_key: str) -> Loaded | PayNow:
     """Pays `loaded` (locked by the caller: `settle.lock`) with the customer's saved card, off-session: what a
     subscription renewal calls. The same `idempotency_key` never charges twice (it is also the provider's key).
-    A decline leaves a Failed charge and the intent RequiresPaymentMethod; the caller reads `loaded.latest_charge`."""
+    The payment is a `PayNow` for after the commit (server/cards/calls.py); a decline then leaves a Failed charge and
+    the intent RequiresPaymentMethod. The intent already charged under the key comes back as it is."""
     if not idempotency_key:
         raise invalid("idempotency_key", "an off-session charge needs an idempotency key")
     if charged_under(loaded, idempotency_key) is not None:
         return loaded
     attempts.check_open(loaded, now_of(session))
+    check_nothing_out(loaded, now_of(session))
     _check_payable(env, loaded, pb.FiatPaymentInput())
     return await pay_saved(session, env, cards, loaded, payment_method_id, idempotency_key=idempotency_key)

@@ -1,7 +1,8 @@
 """Card payments the provider made and paygate never recorded (DESIGN §9): rebuilt from the provider's word.
 
-A card is charged inside the transaction that writes its charge row (server/cards/payments.py), so a process that
-dies between the provider's answer and our commit leaves a paid provider PaymentIntent that no row names. It still
+A charge is committed before the call that charges its card (server/cards/calls.py), but an off-session payment
+learns its provider payment id only from the answer, so a process that dies before the answer leaves a paid provider
+PaymentIntent that no row names by that id (and payments made by releases before that rule left no row at all). It still
 carries our ids in its metadata (`payments.metadata`: merchant, intent, charge, and an off-session caller's key),
 and the provider's webhook about it reaches `outcome.webhook`, which finds no charge recording it and hands it here,
 read back from the provider with the merchant's key (the webhook's body is never trusted). A merchant with no webhook
@@ -43,7 +44,7 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.cards import accounts, payments, saved
+from server.cards import accounts, calls, payments, saved
 from server.cards.accounts import Account, Cards
 from server.clock import now_of
 from server.db import Database
@@ -51,6 +52,7 @@ from server.payment_intents import settle
 from server.payment_intents.aggregate import load_one
 from server.payment_intents.env import Env
 from server.payment_intents.models import Charge, PaymentIntent
+from server.payment_intents.totals import ChargeStatus
 from server.rails.card import Payment, ProviderUnavailable, from_minor
 
 log = logging.getLogger("paygate.cards")
@@ -93,6 +95,24 @@ async def recorded(session: AsyncSession, provider: str, payment_id: str) -> Cha
                                                     Charge.provider_payment_id == payment_id))).first()
 
 
+async def report(db: Database, env: Env, cards: Cards, charge_id: str, payment: Payment) -> None:
+    """Applies what the provider says about one charge, under the intent's lock (a card to save is read from the
+    provider outside it: server/cards/calls.py)."""
+    async def work(session: AsyncSession, replaying: Cards) -> None:
+        charge = await session.get(Charge, charge_id)
+        if charge is None:
+            return
+        intent = await settle.lock(session, charge.payment_intent_id)
+        if intent is None:
+            return
+        loaded = await load_one(session, intent)
+        current = next((c for c in loaded.charges if c.id == charge_id), None)
+        if current is not None:
+            await payments.apply(session, env, loaded, current, payment, cards=replaying)
+
+    await calls.unit(db, cards, work)
+
+
 async def adopt(db: Database, env: Env, cards: Cards, acct: Account, payment: Payment) -> bool:
     """Records `payment` (read back from `acct`'s provider, recorded by no charge when it was read) on the intent its
     metadata names, if it is one paygate could have made for `acct`'s merchant. True when it is recorded now."""
@@ -107,22 +127,30 @@ async def adopt(db: Database, env: Env, cards: Cards, acct: Account, payment: Pa
     if facts["named_merchant"] != acct.merchant_id:
         _not_credited(logging.WARNING, "card payment names another merchant; not credited", facts)
         return False
-    async with db.transaction() as session:
+    async def work(session: AsyncSession, replaying: Cards) -> Charge | None:
         intent = await settle.lock(session, facts["named_intent"]) if facts["named_intent"] else None
         if intent is None or intent.merchant_id != acct.merchant_id or intent.livemode != acct.livemode:
             _not_credited(logging.WARNING, "card payment names no payment intent of this merchant; not credited", facts)
-            return False
+            return None
         loaded = await load_one(session, intent)
         known = await recorded(session, acct.provider, payment.id)
         if known is not None:  # its call committed after all, while this waited for the intent's lock
             current = next((c for c in loaded.charges if c.id == known.id), None)
             if current is not None:
-                await payments.apply(session, env, loaded, current, payment, cards=cards)
-            return False
+                await payments.apply(session, env, loaded, current, payment, cards=replaying)
+            return None
         if not _same_amount(env, intent, payment):
             _not_credited(logging.ERROR, "card payment does not match its payment intent's amount; not credited", {
                 **facts, "intent_amount": str(intent.amount), "intent_currency": intent.currency})
-            return False
+            return None
+        out = next((c for c in loaded.charges if c.id == facts["named_charge"] and payments.is_card(c)
+                    and c.status == ChargeStatus.PENDING and not c.provider_payment_id), None)
+        if out is not None:
+            # Its charge was committed out at the provider and never learned the answer (its process died during
+            # an off-session payment): the payment is that charge's.
+            out.provider_payment_id, out.provider_client_secret = payment.id, payment.client_secret
+            await payments.apply(session, env, loaded, out, payment, cards=replaying)
+            return out
         charge = payments.card_charge(intent, acct, charge_id=await _free_id(session, intent, payment),
                                       now=now_of(session))
         charge.idempotency_key = _caller_key(charge, meta.get("paygate_idempotency_key", ""))
@@ -132,7 +160,12 @@ async def adopt(db: Database, env: Env, cards: Cards, acct: Account, payment: Pa
             intent.payment_method_type = payments.CARDS  # what the lost call had chosen
         payments.add_charge(session, loaded, charge)
         await session.flush()
-        await payments.apply(session, env, loaded, charge, payment, cards=cards)
+        await payments.apply(session, env, loaded, charge, payment, cards=replaying)
+        return charge
+
+    charge = await calls.unit(db, cards, work)
+    if charge is None:
+        return False
     log.info("card payment recorded from its provider's word", extra={**facts, "charge": charge.id})
     return True
 
@@ -185,14 +218,19 @@ async def sweep_account(db: Database, env: Env, cards: Cards, acct: Account, *, 
     if not found:
         return 0
     async with db.read() as session:
-        known = set(await session.exec(select(Charge.provider_payment_id).where(
-            Charge.payment_provider == acct.provider, col(Charge.provider_payment_id).in_([p.id for p in found]))))
+        known = {payment_id: (charge_id, status) for payment_id, charge_id, status in await session.exec(
+            select(Charge.provider_payment_id, Charge.id, Charge.status).where(
+                Charge.payment_provider == acct.provider, col(Charge.provider_payment_id).in_([p.id for p in found])))}
     adopted = 0
     for payment in found:
+        # Listed with the merchant's key, the payment is the provider's whole PaymentIntent: what the webhook's
+        # read-back gets, so it is not asked for again.
         if payment.id not in known:
-            # Listed with the merchant's key, the payment is the provider's whole PaymentIntent: what the webhook's
-            # read-back gets, so it is not asked for again.
             adopted += await adopt(db, env, cards, acct, payment)
+        elif known[payment.id][1] == ChargeStatus.PENDING:
+            # Its charge is still waiting for the word (out at the provider when its process died, and no webhook):
+            # the word is here.
+            await report(db, env, cards, known[payment.id][0], payment)
     return adopted
 
 

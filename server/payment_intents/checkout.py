@@ -14,6 +14,7 @@ from paygate.v1 import payment_intents_pb2 as pb
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.cards.accounts import Cards
+from server.cards.payments import PayNow
 from server.clock import now_of
 from server.errors import Conflict, NotFound, Unauthenticated
 from server.payment_intents import attempts, service, settle
@@ -75,7 +76,7 @@ def check_viewable(loaded: Loaded, now: int) -> None:
 
 
 async def choose(session: AsyncSession, env: Env, loaded: Loaded, request: pb.UpdateCheckoutPaymentIntentRequest,
-                 cards: Cards | None = None) -> Loaded:
+                 cards: Cards | None = None) -> Loaded | PayNow:
     check_viewable(loaded, now_of(session))
     try:
         return await service.choose_method(session, env, loaded, request.payment_method_type,

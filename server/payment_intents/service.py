@@ -181,9 +181,11 @@ def _method_of(method: str, options: pb.PaymentMethodOptionsInput) -> str:
 
 
 async def choose_method(session: AsyncSession, env: Env, loaded: Loaded, method: str,
-                        options: pb.PaymentMethodOptionsInput, cards: Cards | None = None) -> Loaded:
+                        options: pb.PaymentMethodOptionsInput, cards: Cards | None = None
+                        ) -> Loaded | card_payments.PayNow:
     """Choosing crypto opens a payment attempt (or returns the open one for the same asset); choosing cards opens a
-    card charge at its provider (server/cards)."""
+    card charge at its provider (server/cards), with the card payment to make after the commit when it moves money
+    (`PayNow`: run it under server/cards/calls.py `choose`)."""
     attempts.check_open(loaded, now_of(session))
     chosen = _method_of(method, options)
     if loaded.intent.amount == 0 and loaded.invoice is not None and chosen == CRYPTO:
@@ -202,7 +204,7 @@ async def choose_method(session: AsyncSession, env: Env, loaded: Loaded, method:
 
 
 async def update(session: AsyncSession, env: Env, caller: Caller, request: pb.UpdatePaymentIntentRequest,
-                 cards: Cards | None = None) -> Loaded:
+                 cards: Cards | None = None) -> Loaded | card_payments.PayNow:
     loaded = await get(session, caller, request.id, for_update=True)
     return await choose_method(session, env, loaded, request.payment_method_type, request.payment_method_options,
                                cards)
@@ -230,6 +232,7 @@ async def cancel(session: AsyncSession, env: Env, caller: Caller, request: pb.Ca
     loaded = await get(session, caller, request.id, for_update=True)
     intent = loaded.intent
     transition(intent.status, Event.CANCEL)  # refuses Processing (funds in flight), Success, PartialPaid, …
+    card_payments.check_nothing_out(loaded, now_of(session))  # a card payment out at the provider decides first
     if await _has_confirmed_funds(session, intent.id):  # e.g. frozen funds of a payment AML rejected
         raise UnexpectedState(f"{intent.status} with confirmed funds", Event.CANCEL)
     reason = validate.text("reason", request.reason.strip()) if request.HasField("reason") else ""

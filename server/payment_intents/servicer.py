@@ -3,8 +3,11 @@ from __future__ import annotations
 import grpc
 from paygate.v1 import payment_intents_pb2 as pb
 from paygate.v1 import payment_intents_pb2_grpc
+from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.cards import outcome
+from server.cards import calls, outcome
+from server.cards.accounts import Cards
+from server.cards.payments import PayNow
 from server.paging import page_of
 from server.payment_intents import checkout, service
 from server.payment_intents.aggregate import Loaded
@@ -64,8 +67,9 @@ class PaymentIntentServicer(payment_intents_pb2_grpc.PaymentIntentServiceService
     async def UpdatePaymentIntent(self, request: pb.UpdatePaymentIntentRequest,
                                   context: grpc.aio.ServicerContext) -> pb.UpdatePaymentIntentResponse:
         await self._rt.health.answering()  # an attempt opens only on a payable asset: probed outside the transaction
-        async with self._rt.db.transaction() as session:
-            loaded = await service.update(session, self._env, current_caller(), request, self._cards)
+        caller = current_caller()
+        loaded = await calls.choose(self._rt.db, self._env, self._cards,
+                                    lambda session, cards: service.update(session, self._env, caller, request, cards))
         # The spec's shape: the intent as a one-entry list.
         return pb.UpdatePaymentIntentResponse(payment_intents=[to_proto(self._env, loaded)], total=1, page=0,
                                               page_size=1)
@@ -98,8 +102,11 @@ class PaymentIntentServicer(payment_intents_pb2_grpc.PaymentIntentServiceService
         fields = merged(request)
         caller, trusted = await checkout.checkout_caller(self._rt.auth, optional_caller(), fields.key)
         await self._rt.health.answering()  # as in UpdatePaymentIntent
-        async with self._rt.db.transaction() as session:
+
+        async def choose(session: AsyncSession, cards: Cards) -> Loaded | PayNow:
             loaded = await checkout.open_intent(session, self._env, caller, trusted, fields.id, fields.client_secret,
                                                 for_update=True)
-            loaded = await checkout.choose(session, self._env, loaded, fields, self._cards)
+            return await checkout.choose(session, self._env, loaded, fields, cards)
+
+        loaded = await calls.choose(self._rt.db, self._env, self._cards, choose)
         return pb.UpdateCheckoutPaymentIntentResponse(payment_intent=checkout.answer(self._env, loaded, trusted))

@@ -10,6 +10,7 @@ key; its outcome is recorded in the charge's own transaction (`card_outcome`).
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from email.header import Header
 from email.message import Message
@@ -59,16 +60,21 @@ class CardResult:
     failure_message: str = ""
 
 
+Locked = Callable[[AsyncSession], Awaitable[None]]
+Outcome = Callable[[AsyncSession, CardResult], Awaitable[None]]
+
+
 class CardCharger(Protocol):
-    """The card rail's off-session charge of a saved card, paying one payment intent (the invoice's own).
+    """The card rail's off-session charge of a saved card, paying one payment intent (the invoice's own)
+    (server/subscriptions/card_rail.py `ProviderCards`). The intent's Success reaches the invoice through the outbox
+    like any payment (lifecycle.on_event); the result tells a decline apart.
 
-    The cards package provides `charge_saved_card(session, env, cards, loaded, payment_method_id, idempotency_key)`
-    on payment intents; an adapter with this one method wraps it (see `ProviderCards` once that package is
-    merged). The intent's Success reaches the invoice through the outbox like any payment (lifecycle.on_event);
-    this result tells a decline apart."""
+    The charger runs its own units of work, since the provider is never called inside one (DESIGN §16): each
+    starts with `lock(session)` (the caller's lock order), and the one that learns the result ends with
+    `outcome(session, result)`, so the result is recorded with the charge's."""
 
-    async def charge_saved_card(self, session: AsyncSession, intent_id: str, payment_method_id: str,
-                                idempotency_key: str) -> CardResult: ...
+    async def charge_saved_card(self, db: Database, intent_id: str, payment_method_id: str, idempotency_key: str, *,
+                                lock: Locked, outcome: Outcome) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -263,8 +269,9 @@ async def decided_attempts(session: AsyncSession, intent_id: str, invoice_id: st
 
 async def charge(db: Database, collector: Collector, invoice_id: str) -> None:
     """One off-session attempt for an invoice. A first transaction leases it (`next_payment_attempt` moves past the
-    lease, so no other sweep takes it meanwhile) and makes the invoice's intent; a second charges the card and
-    records the outcome on the intent, the invoice and the subscription together. The idempotency key is the
+    lease, so no other sweep takes it meanwhile) and makes the invoice's intent; the card charger then commits the
+    charge, charges the card with no transaction open, and records the outcome on the intent, the invoice and the
+    subscription together. The idempotency key is the
     invoice id and the attempt number, counted from the refused attempts: a replayed or interrupted attempt never
     charges twice, a retry after a decline is a new charge."""
     cards = collector.cards
@@ -286,12 +293,17 @@ async def charge(db: Database, collector: Collector, invoice_id: str) -> None:
         await billing.refresh_due(session, sub)
         session.add(sub)
         key, method = f"{inv.id}-{attempt}", sub.default_payment_method_id
-    async with db.transaction() as session:
+    sub_id = sub.id
+
+    async def lock(session: AsyncSession) -> None:
         # The lock order (locks.py): the intents the outcome may cancel (giving up closes the subscription's open
         # invoices), then the subscription (its outcome, after the charge).
-        await locks.payments(session, sub.id)
-        result = await cards.charge_saved_card(session, intent.id, method, key)
+        await locks.payments(session, sub_id)
+
+    async def outcome(session: AsyncSession, result: CardResult) -> None:
         await card_outcome(session, collector.env, invoice_id, result)
+
+    await cards.charge_saved_card(db, intent.id, method, key, lock=lock, outcome=outcome)
 
 
 async def card_outcome(session: AsyncSession, env: Env, invoice_id: str, result: CardResult) -> None:

@@ -34,7 +34,10 @@ if TYPE_CHECKING:
     import stripe
 
 log = logging.getLogger("paygate.provider_a")
-TIMEOUT_SECONDS = 20.0
+# DESIGN §16: a call is given up after 10 s and tried once more (`max_network_retries`), so a stuck provider holds
+# a payment at most about 20 s, and never a database transaction (server/cards/calls.py).
+TIMEOUT_SECONDS = 10.0
+RETRIES = 1
 PROVIDER = "provider_a"
 PAGE_SIZE = 100  # the most objects one page of a provider_a list holds
 
@@ -89,7 +92,7 @@ class ProviderA:
         stripe = _stripe()
         base = {"api": api_base} if api_base else None
         self._client = stripe.StripeClient(secret_key, base_addresses=base,
-                                           http_client=stripe.HTTPXClient(timeout=timeout), max_network_retries=2)
+                                           http_client=stripe.HTTPXClient(timeout=timeout), max_network_retries=RETRIES)
         self._v1 = self._client.v1
 
     async def _call(self, what: str, fn: Callable[..., Any], *args: Any, missing_card: bool = False,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -43,6 +44,12 @@ class ProviderProxy:
     rewrite: Callable[[str, str, Any], Any] | None = None
     # (Authorization, Idempotency-Key) → the first request's form body and the provider's answer to it
     answered: dict[tuple[str, str], tuple[dict[str, list[str]], Answer]] = field(default_factory=dict)
+    # (method, path) → seconds the request is held before it is forwarded (a slow provider)
+    delay: Callable[[str, str], float] = lambda method, path: 0.0
+    # requests being handled now, and the most that ever were at once (per secret key: the Authorization header)
+    in_flight: dict[str, int] = field(default_factory=dict)
+    most_in_flight: dict[str, int] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 @contextmanager
@@ -51,13 +58,30 @@ def provider_proxy(provider_url: str) -> Iterator[ProviderProxy]:
 
     class Forward(BaseHTTPRequestHandler):
         def _forward(self) -> None:
+            who = self.headers.get("Authorization") or ""
+            with proxy.lock:
+                proxy.in_flight[who] = proxy.in_flight.get(who, 0) + 1
+                proxy.most_in_flight[who] = max(proxy.most_in_flight.get(who, 0), proxy.in_flight[who])
+            try:
+                self._handle()
+            finally:
+                with proxy.lock:
+                    proxy.in_flight[who] -= 1
+
+        def _handle(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             path = self.path.split("?")[0]
             key, form = self.headers.get("Idempotency-Key") or "", parse_qs(body.decode())
             proxy.seen.append((self.command, path, key, form))
             mode = proxy.breaks(self.command, path)
+            held = proxy.delay(self.command, path)
+            if held:
+                time.sleep(held)
             seen_before = proxy.answered.get((self.headers.get("Authorization") or "", key)) \
                 if proxy.replays and key and self.command == "POST" else None
+            if seen_before is not None and mode in (ANSWER_LOST, NEVER_SENT):
+                self._answer(502, json.dumps({"error": {"type": "api_error"}}).encode(), "application/json")
+                return
             if seen_before is not None:
                 first_form, first_answer = seen_before
                 if form == first_form:
@@ -118,6 +142,8 @@ def fresh(proxy: ProviderProxy, service: Service) -> Iterator[None]:
     """For one test: the proxy passing everything, its records cleared; afterwards the service running again (a test
     that failed between a kill and the restart leaves the next one a service)."""
     proxy.breaks, proxy.crash, proxy.replays, proxy.rewrite = (lambda method, path: PASS), (lambda: None), False, None
+    proxy.delay = lambda method, path: 0.0
+    proxy.most_in_flight.clear()
     proxy.seen.clear()
     proxy.answered.clear()
     yield

@@ -1,5 +1,6 @@
-"""`charge_saved_card`, what subscription renewals call: a saved card charged off-session in the service, and the
-same idempotency key never charging twice. Called in-process against the service's own database and localstripe."""
+"""`ProviderCards.charge_saved_card`, what subscription renewals call: a saved card charged off-session in the
+service, and the same idempotency key never charging twice. Called in-process against the service's own database
+and localstripe."""
 
 from __future__ import annotations
 
@@ -8,38 +9,49 @@ import dataclasses
 from typing import Any
 
 import httpx
+from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.cards.payments import charge_saved_card
+from server.clock import Clock
 from server.config import load_settings
 from server.db import Database
-from server.payment_intents import settle
 from server.payment_intents.aggregate import load_one
+from server.payment_intents.models import PaymentIntent
 from server.rails.provider_a import ProviderARail
 from server.runtime import Runtime
+from server.subscriptions.card_rail import ProviderCards
+from server.subscriptions.collect import CardResult
 from tests.conftest import ok
 from tests.e2e.cards.support import SUCCEEDS, chose_card, new_intent
 from tests.harness import Service
 from tests.localstripe import LocalStripe
 
 
-def renew(service: Service, intent_id: str, payment_method_id: str, key: str, api_base: str = ""
-          ) -> list[tuple[str, str]]:
-    """Charges the intent with the saved card under `key` (provider_a at `api_base` if given); returns its charges
-    (id, status)."""
+def renew(service: Service, intent_id: str, payment_method_id: str, key: str, api_base: str = "",
+          clock: Clock | None = None) -> list[tuple[str, str]]:
+    """Charges the intent with the saved card under `key` (provider_a at `api_base` if given), as a renewal does
+    (`ProviderCards`, its own units of work); returns its charges (id, status)."""
     settings = load_settings({k: v for k, v in service.env.items() if k.startswith("PAYGATE_")})
 
     async def run() -> list[tuple[str, str]]:
-        db = Database(settings.database_url)
+        db = Database(settings.database_url, clock=clock)
         rt = Runtime.build(settings, db=db, var_dir=service.workdir)
         if api_base:
             rt = dataclasses.replace(rt, cards=dataclasses.replace(rt.cards,
                                                                    rails={"provider_a": ProviderARail(api_base)}))
+
+        async def nothing_to_lock(session: AsyncSession) -> None:
+            return None
+
+        async def noted(session: AsyncSession, result: CardResult) -> None:
+            return None
+
         try:
-            async with db.transaction() as session:
-                intent = await settle.lock(session, intent_id)
+            await ProviderCards(env=rt, cards=rt.cards).charge_saved_card(
+                db, intent_id, payment_method_id, key, lock=nothing_to_lock, outcome=noted)
+            async with db.read() as session:
+                intent = await session.get(PaymentIntent, intent_id)
                 assert intent is not None
-                loaded = await charge_saved_card(session, rt, rt.cards, await load_one(session, intent),
-                                                 payment_method_id, key)
+                loaded = await load_one(session, intent)
                 return [(c.id, c.status) for c in loaded.charges]
         finally:
             await db.close()

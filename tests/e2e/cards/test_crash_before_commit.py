@@ -1,12 +1,12 @@
-"""paygate killed after provider_a charged the card and before the charge was committed: the payment is never lost
-and never made twice (DESIGN §9).
+"""paygate killed after provider_a charged the card and before its answer was applied: the payment is never lost
+and never made twice (DESIGN §9, §16).
 
 The service here talks to provider_a through the shared proxy (tests/e2e/cards/provider_proxy.py), which forwards the
 request that charges the card to localstripe (the card is charged) and then SIGKILLs `paygate serve` before the
-answer reaches it: its transaction, holding the charge row, is never committed. paygate is then started again on the
-same database, and provider_a's webhook about that payment arrives, as the provider sends it again until it is
-received. localstripe keeps no idempotency keys; where the shopper tries again, the proxy keeps them as Stripe
-documents (`replays`).
+answer reaches it. The charge was committed before the call, marked out at the provider (Pending, `unconfirmed`);
+nothing else of the payment was. paygate is then started again on the same database, and provider_a's webhook about
+that payment arrives, as the provider sends it again until it is received, or the shopper tries again. localstripe
+keeps no idempotency keys; where the shopper tries again, the proxy keeps them as Stripe documents (`replays`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from typing import Any
 import httpx
 import pytest
 
-from server.cards.payments import keyed_charge_id
-from tests.conftest import ok
+from server.cards.payments import UNCONFIRMED, keyed_charge_id
+from tests.conftest import fails, ok
 from tests.e2e.cards.provider_proxy import CRASH, PASS, ProviderProxy, fresh, provider_proxy, proxied_service
 from tests.e2e.cards.support import (
     SUCCEEDS,
@@ -86,10 +86,12 @@ def _token(localstripe: LocalStripe, merchant: dict[str, Any]) -> str:
     return localstripe.tokenize(merchant["provider_a"]["publishable_key"], SUCCEEDS)
 
 
-def orphaned(service: Service, localstripe: LocalStripe, merchant: dict[str, Any],
-             intent_id: str) -> dict[str, Any]:
-    """Checks the crash left what it leaves: the card charged at provider_a, nothing at paygate. The payment."""
-    assert rows(service, "select id from charges where payment_intent_id = :i", i=intent_id) == []
+def out_at_provider(service: Service, localstripe: LocalStripe, merchant: dict[str, Any],
+                    intent_id: str) -> dict[str, Any]:
+    """Checks the crash left what it leaves: the card charged at provider_a; at paygate the charge committed before
+    the call, Pending and `unconfirmed` (the card may be charged), and the intent as it was. The payment."""
+    [charge] = rows(service, "select status, provider_status from charges where payment_intent_id = :i", i=intent_id)
+    assert (charge["status"], charge["provider_status"]) == ("Pending", UNCONFIRMED)
     [stored] = rows(service, "select status from payment_intents where id = :i", i=intent_id)
     assert stored["status"] == "RequiresPaymentMethod"
     [paid] = provider_payments(localstripe, merchant, intent_id)
@@ -102,7 +104,7 @@ def test_a_card_payment_whose_commit_was_lost_is_recorded_from_the_providers_web
         proxy: ProviderProxy) -> None:
     intent = new_intent(api)
     crash_during(service, proxy, CONFIRM, lambda: choose_card(api, intent["id"], token=_token(localstripe, merchant)))
-    paid = orphaned(service, localstripe, merchant, intent["id"])
+    paid = out_at_provider(service, localstripe, merchant, intent["id"])
     deliver(service, merchant, paid)
     seen = ok(api.get(f"/v1/payment_intents/{intent['id']}"))
     assert (seen["status"], seen["payment_method_type"]) == ("Success", "cards")
@@ -114,17 +116,19 @@ def test_a_card_payment_whose_commit_was_lost_is_recorded_from_the_providers_web
     assert len(succeeded_events(api, intent["id"])) == 1
 
 
-def test_after_the_crash_a_retry_finds_the_providers_payment_and_charges_the_card_no_second_time(
+def test_after_the_crash_a_retry_is_refused_and_the_one_payment_is_recorded(
         service: Service, api: httpx.Client, merchant: dict[str, Any], localstripe: LocalStripe,
         proxy: ProviderProxy) -> None:
     proxy.replays = True
     intent = new_intent(api)
     crash_during(service, proxy, CONFIRM, lambda: choose_card(api, intent["id"], token=_token(localstripe, merchant)))
-    paid = orphaned(service, localstripe, merchant, intent["id"])
-    # No webhook arrives: the shopper, who saw no answer, pays again with the card typed in again.
-    again = chose_card(api, intent["id"], token=_token(localstripe, merchant))
-    assert again["status"] in ("Processing", "Success")
-    done = wait_for(api, intent["id"], lambda i: i["status"] == "Success")
+    paid = out_at_provider(service, localstripe, merchant, intent["id"])
+    # No webhook arrives: the shopper, who saw no answer, pays again with the card typed in again. The first payment
+    # is out at the provider (or, past its window, found paid): no second attempt.
+    again = choose_card(api, intent["id"], token=_token(localstripe, merchant))
+    fails(again, 409, "payment_intent_unexpected_state")
+    # The read-through asks provider_a once the charge's 45 s window has passed.
+    done = wait_for(api, intent["id"], lambda i: i["status"] == "Success", seconds=90)
     assert [c["id"] for c in done["charges"]] == [paid["metadata"]["paygate_charge_id"]]
     assert [(p["id"], p["status"]) for p in provider_payments(localstripe, merchant, intent["id"])] == [
         (paid["id"], "succeeded")]
@@ -139,7 +143,7 @@ def test_a_saved_card_payment_whose_commit_was_lost_is_recorded_under_its_key(
     [pm] = ok(api.get("/v1/customers/payment_methods", params={"customer_id": ann["id"]}))["payment_methods"]
     intent = new_intent(api, customer=ann["id"])
     crash_during(service, proxy, OFF_SESSION, lambda: choose_card(api, intent["id"], payment_method_id=pm["id"]))
-    paid = orphaned(service, localstripe, merchant, intent["id"])
+    paid = out_at_provider(service, localstripe, merchant, intent["id"])
     deliver(service, merchant, paid)
     assert ok(api.get(f"/v1/payment_intents/{intent['id']}"))["status"] == "Success"
     # The charge's id and key are the lost call's, so a retry under that key finds it instead of paying again.

@@ -9,6 +9,9 @@ service, which talks to localstripe directly, so its read-through sees what loca
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,7 +19,13 @@ import httpx
 import pytest
 from paygate.v1 import payment_intents_pb2 as pb
 
+from server.cards import outcome
 from server.cards.payments import LOST_CONFIRMATION, UNCONFIRMED, keyed_charge_id
+from server.config import load_settings
+from server.db import Database
+from server.rails.provider_a import ProviderARail
+from server.runtime import Runtime
+from tests.clock import SetClock
 from tests.conftest import ok
 from tests.e2e.cards.provider_proxy import ANSWER_LOST, NEVER_SENT, PASS, ProviderProxy, provider_proxy
 from tests.e2e.cards.support import SUCCEEDS, choose_card, chose_card, new_intent, poll, rows, wait_for
@@ -122,22 +131,51 @@ def test_after_a_confirmation_that_never_arrived_the_payer_pays_once(
     assert sorted(_at_provider(localstripe, merchant, intent["id"])) == [("canceled", 1050), ("succeeded", 1050)]
 
 
-def test_an_off_session_charge_retried_after_a_lost_answer_asks_the_same_question_under_the_same_key(
+def test_an_off_session_charge_whose_answer_was_lost_is_asked_again_under_the_same_key_once_its_window_passed(
         service: Service, api: httpx.Client, merchant: dict[str, Any], localstripe: LocalStripe,
         proxy: ProviderProxy) -> None:
-    # localstripe ignores idempotency keys; the provider's contract is that the same key with the same request
-    # answers the first attempt's payment, so what is checked here is that the retry is that same request.
+    # localstripe ignores idempotency keys; the proxy keeps them as Stripe documents (`replays`), so what is checked
+    # here is that the second ask is the first one's request under its key, answered with the first's payment.
     ann = ok(api.post("/v1/customers", json={"name": "Ann", "email": "ann@example.com"}))
     first = new_intent(api, customer=ann["id"])
     chose_card(api, first["id"], save_payment_method=True, token=_token(localstripe, merchant))
     [pm] = ok(api.get("/v1/customers/payment_methods", params={"customer_id": ann["id"]}))["payment_methods"]
     renewal = new_intent(api, amount="7", customer=ann["id"])
+    proxy.replays = True
     proxy.breaks = lambda method, path: ANSWER_LOST if (method, path) == ("POST", "/v1/payment_intents") else PASS
-    for _ in range(2):
-        with pytest.raises(Exception, match="try again"):
-            renew(service, renewal["id"], pm["id"], "inv_1-attempt-1", api_base=proxy.url)
-    creates = [(key, form) for method, path, key, form in proxy.seen
-               if (method, path) == ("POST", "/v1/payment_intents")]
-    assert len(creates) >= 2 and all(c == creates[0] for c in creates)
-    assert creates[0][0] == "inv_1-attempt-1"
-    assert creates[0][1]["metadata[paygate_charge_id]"] == [keyed_charge_id(renewal["id"], "inv_1-attempt-1")]
+    charges = renew(service, renewal["id"], pm["id"], "inv_1-attempt-1", api_base=proxy.url)
+    assert [s for _, s in charges] == ["Pending"]  # the card may be charged: the charge stays, out at the provider
+
+    def creates() -> list[tuple[str, dict[str, list[str]]]]:
+        return [(key, form) for method, path, key, form in proxy.seen
+                if (method, path) == ("POST", "/v1/payment_intents")]
+
+    assert len(creates()) == 2  # the call and the client's one retry, both answers lost
+    assert renew(service, renewal["id"], pm["id"], "inv_1-attempt-1", api_base=proxy.url) == charges
+    assert len(creates()) == 2  # a renewal retried under the same key while the first is out asks nothing
+    proxy.breaks = lambda method, path: PASS
+    ask_unconfirmed_at(service, proxy.url, time.time() + 46)  # past the 45 s window
+    asked = creates()
+    assert len(asked) == 3 and all(c == asked[0] for c in asked)
+    assert asked[0][0] == "inv_1-attempt-1"
+    assert asked[0][1]["metadata[paygate_charge_id]"] == [keyed_charge_id(renewal["id"], "inv_1-attempt-1")]
+    paid = wait_for(api, renewal["id"], lambda i: i["status"] == "Success")
+    assert [c["status"] for c in paid["charges"]] == ["Success"]
+    assert _at_provider(localstripe, merchant, renewal["id"]) == [("succeeded", 700)]
+
+
+def ask_unconfirmed_at(service: Service, api_base: str, at: float) -> None:
+    """The scheduler's pass over card payments out at the provider, run in-process at time `at` (provider_a at
+    `api_base`)."""
+    settings = load_settings({k: v for k, v in service.env.items() if k.startswith("PAYGATE_")})
+
+    async def run() -> None:
+        db = Database(settings.database_url, clock=SetClock(int(at)))
+        rt = Runtime.build(settings, db=db, var_dir=service.workdir)
+        rt = dataclasses.replace(rt, cards=dataclasses.replace(rt.cards, rails={"provider_a": ProviderARail(api_base)}))
+        try:
+            await outcome.ask_unconfirmed(db, rt, rt.cards)
+        finally:
+            await db.close()
+
+    asyncio.run(run())

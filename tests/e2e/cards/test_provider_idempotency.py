@@ -17,6 +17,7 @@ import httpx
 import pytest
 from paygate.v1 import payment_intents_pb2 as pb
 
+from server.cards import calls
 from server.config import load_settings
 from server.db import Database
 from server.payment_intents import service as intents
@@ -48,12 +49,12 @@ def choose_cards(service: Service, merchant: dict[str, Any], intent_id: str, api
         rt = Runtime.build(settings, db=db, var_dir=service.workdir)
         rt = dataclasses.replace(rt, cards=dataclasses.replace(rt.cards,
                                                                rails={"provider_a": ProviderARail(api_base)}))
+        request = pb.UpdatePaymentIntentRequest(id=intent_id, payment_method_type="cards",
+                                                payment_method_options=pb.PaymentMethodOptionsInput(fiat=fiat))
         try:
-            async with db.transaction() as session:
-                loaded = await intents.update(session, rt, caller, pb.UpdatePaymentIntentRequest(
-                    id=intent_id, payment_method_type="cards",
-                    payment_method_options=pb.PaymentMethodOptionsInput(fiat=fiat)), rt.cards)
-                return loaded.intent.status, [(c.id, c.status) for c in loaded.charges]
+            loaded = await calls.choose(db, rt, rt.cards,
+                                        lambda session, cards: intents.update(session, rt, caller, request, cards))
+            return loaded.intent.status, [(c.id, c.status) for c in loaded.charges]
         finally:
             await db.close()
 

@@ -31,7 +31,7 @@ from tests.conftest import ok
 from tests.e2e.cards.provider_proxy import ProviderProxy, fresh, provider_proxy, proxied_service
 from tests.e2e.cards.support import choose_card, new_intent, paid_at_provider, provider_payments, rows
 from tests.e2e.cards.test_card_refund_retries import in_service, run_job
-from tests.e2e.cards.test_crash_before_commit import CONFIRM, _token, crash_during, orphaned
+from tests.e2e.cards.test_crash_before_commit import CONFIRM, _token, crash_during, out_at_provider
 from tests.e2e.cards.test_unrecorded_provider_payments import ids_of, recorded, succeeded_events
 from tests.harness import Service, stop
 from tests.localstripe import LocalStripe, start_localstripe, stop_localstripe
@@ -85,7 +85,7 @@ def test_a_card_payment_whose_commit_was_lost_is_recorded_by_the_scheduled_pass_
         proxy: ProviderProxy) -> None:
     intent = new_intent(api)
     crash_during(service, proxy, CONFIRM, lambda: choose_card(api, intent["id"], token=_token(localstripe, merchant)))
-    paid = orphaned(service, localstripe, merchant, intent["id"])
+    paid = out_at_provider(service, localstripe, merchant, intent["id"])
     run_job(service, JOB)
     seen = ok(api.get(f"/v1/payment_intents/{intent['id']}"))
     assert (seen["status"], seen["payment_method_type"]) == ("Success", "cards")
