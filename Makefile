@@ -10,7 +10,7 @@ export PAYGATE_TEST_PG ?= postgresql://postgres@127.0.0.1:5432/test
 # (services, CLI calls), and a machine that sets PYTHONDONTWRITEBYTECODE made each compile the whole code again.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test setup chromium pgbouncer gen check-gen lint fmt unit bench fuzz clean
+.PHONY: run test setup chromium pgbouncer gen check-gen lint fmt unit bench fuzz mutate clean
 
 LOCALSTRIPE_PORT ?= 8420
 
@@ -86,6 +86,37 @@ unit: setup
 
 fuzz: setup  ## the long schemathesis run (>= 10,000 requests per database) over /openapi.json; prints the count
 	PAYGATE_FUZZ_LONG=1 $(PY) -m pytest tests/fuzz/test_schemathesis.py -q -s -p no:cacheprovider
+
+# mutmut's settings ([tool.mutmut] in pyproject.toml) name the modules and the unit tests; MUTANTS narrows a run to
+# some mutants (`make mutate MUTANTS='server.products.stock.*'`), and a rerun retests only what changed.
+MUTATE_JOBS ?= 2
+MUTANTS ?=
+define MUTATE_SUMMARY
+import json, pathlib
+from mutmut.stats import status_by_exit_code
+killed_kinds = {"killed", "timeout", "caught by type check"}
+all_killed = all_tested = 0
+survivors = []
+for meta in sorted(pathlib.Path("mutants").rglob("*.py.meta")):
+    by_name = json.loads(meta.read_text())["exit_code_by_key"]
+    status = {name: status_by_exit_code[code] for name, code in by_name.items() if code is not None}
+    tested = [name for name, s in status.items() if s != "skipped"]
+    killed = [name for name in tested if status[name] in killed_kinds]
+    survivors += sorted(f"{name}: {status[name]}" for name in tested if status[name] not in killed_kinds)
+    all_killed, all_tested = all_killed + len(killed), all_tested + len(tested)
+    module = str(meta)[len("mutants/"):-len(".meta")]
+    if not tested:
+        print(f"{module:45} not run yet")
+        continue
+    print(f"{module:45} killed {len(killed):4} of {len(tested):4} ({100 * len(killed) / len(tested):.1f} %)")
+print(f"{'overall':45} killed {all_killed:4} of {all_tested:4} ({100 * all_killed / max(all_tested, 1):.1f} %)")
+print("\n".join(["survivors (mutmut show <name> prints the change):", *survivors]) if survivors else "no survivors")
+endef
+export MUTATE_SUMMARY
+
+mutate: setup  ## mutation testing (mutmut) of the money modules against their unit tests; prints the killed share. Slow, not in `make test`
+	$(VENV)/bin/mutmut run --max-children $(MUTATE_JOBS) $(MUTANTS)
+	@$(PY) -c "$$MUTATE_SUMMARY"
 
 bench: setup  ## request rates and latencies of the facade, direct gRPC and a bare Starlette handler
 	$(PY) bench/facade.py

@@ -7,6 +7,7 @@ below 0. On SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Iterator
 from decimal import Decimal
@@ -82,6 +83,11 @@ def test_a_purchase_buys_its_snapshots_units_per_variant() -> None:
     items = [{"variant_id": "var_a", "quantity": 2}, {"variant_id": "var_b", "quantity": 1}]
     assert stock.bought({"items": items}) == {"var_a": 2, "var_b": 1}
     assert stock.bought(None) == {}
+
+
+def test_a_variant_listed_twice_in_a_snapshot_is_bought_for_both_quantities() -> None:
+    items = [{"variant_id": "var_a", "quantity": 2}, {"variant_id": "var_a", "quantity": 3}]
+    assert stock.bought({"items": items}) == {"var_a": 5}
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -205,6 +211,16 @@ def test_money_on_its_way_keeps_the_hold_past_the_checkout_hold(url: str) -> Non
     assert with_merchant(url, work) == {SHIRT: 1 + 2 + 4}
 
 
+def test_a_card_payment_the_provider_already_decided_holds_nothing_past_the_checkout_hold(url: str) -> None:
+    """Submitted to the provider (not one of its unsubmitted states) but decided: nothing is under way any more."""
+    async def work(db: Database) -> Any:
+        await _shop(db, 99, purchase("pi_failed", 1, age=86_400),
+                    charges=(card_charge("pi_failed", "canceled", ChargeStatus.FAILED),))
+        return await _held(db)
+
+    assert with_merchant(url, work) == {}
+
+
 def test_a_shoppers_holds_are_their_customers_else_their_ips(url: str) -> None:
     """A purchase with a customer is that customer's, from whatever address; one without is the address's that
     made it; one the merchant's server made for no customer (no address kept) is nobody's."""
@@ -247,3 +263,64 @@ def test_a_sale_leaves_an_untracked_variant_untracked(url: str) -> None:
         return await _stock(db)
 
     assert with_merchant(url, work) is None
+
+
+def test_a_sale_leaves_the_stock_of_other_variants_alone(url: str) -> None:
+    async def work(db: Database) -> int | None:
+        await _shop(db, 5, purchase("pi_a", 2, Status.SUCCESS))
+        async with db.transaction() as s:
+            s.add(ProductVariant(id="var_mug", product_id="prod_1", position=1, price=Decimal(10), currency="USD",
+                                 inventory_quantity=4))
+        await _sell(db, "pi_a")
+        async with db.read() as s:
+            return (await s.exec(select(ProductVariant.inventory_quantity)
+                                 .where(ProductVariant.id == "var_mug"))).one()
+
+    assert with_merchant(url, work) == 4
+
+
+async def _sold_and_loaded(db: Database, intent_id: str) -> int | None:
+    """The shirt's stock as the session that sold it sees it afterwards: the row it had loaded, not read again."""
+    async with db.transaction() as s:
+        intent, variant = await s.get(PaymentIntent, intent_id), await s.get(ProductVariant, SHIRT)
+        assert intent is not None and variant is not None
+        await stock.consume(s, intent)
+        return variant.inventory_quantity
+
+
+def test_the_selling_session_sees_the_stock_left_after_the_sale(url: str) -> None:
+    async def work(db: Database) -> int | None:
+        await _shop(db, 5, purchase("pi_a", 2, Status.SUCCESS))
+        return await _sold_and_loaded(db, "pi_a")
+
+    assert with_merchant(url, work) == 3
+
+
+def test_the_selling_session_sees_no_stock_left_after_selling_all_of_it(url: str) -> None:
+    async def work(db: Database) -> int | None:
+        await _shop(db, 2, purchase("pi_a", 2, Status.SUCCESS))
+        return await _sold_and_loaded(db, "pi_a")
+
+    assert with_merchant(url, work) == 0
+
+
+def test_a_sale_beyond_the_stock_left_is_logged(url: str, caplog: pytest.LogCaptureFixture) -> None:
+    async def work(db: Database) -> None:
+        await _shop(db, 0, purchase("pi_a", 2, Status.SUCCESS))
+        await _sell(db, "pi_a")
+
+    with caplog.at_level(logging.WARNING, logger="paygate.products"):
+        with_merchant(url, work)
+    logged = [(r.getMessage(), r.__dict__.get("payment_intent"), r.__dict__.get("variant"), r.__dict__.get("bought"),
+               r.__dict__.get("stock_left")) for r in caplog.records if r.name == "paygate.products"]
+    assert logged == [("sold beyond the stock left", "pi_a", SHIRT, 2, 0)]
+
+
+def test_a_sale_of_exactly_the_stock_left_logs_nothing(url: str, caplog: pytest.LogCaptureFixture) -> None:
+    async def work(db: Database) -> None:
+        await _shop(db, 2, purchase("pi_a", 2, Status.SUCCESS))
+        await _sell(db, "pi_a")
+
+    with caplog.at_level(logging.WARNING, logger="paygate.products"):
+        with_merchant(url, work)
+    assert [r for r in caplog.records if r.name == "paygate.products"] == []

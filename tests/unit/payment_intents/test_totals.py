@@ -78,3 +78,84 @@ def test_a_late_transfer_counts_when_the_intent_is_priced_in_the_charges_own_ass
     charge = _charge(ETH)
     late = _late(charge)
     assert totals.split(charge, [late], priced_in=ETH)[0] == [late]  # no rate to go stale
+
+
+def test_an_attempt_in_another_asset_than_the_intent_is_paid_in_counts_nothing() -> None:
+    eth = _transfer(ETH, 10**15, 18)
+    own, unexpected = totals.split(_charge(ETH), [eth], paid_asset_id=USDT)
+    assert (own, unexpected) == ([], [eth])
+
+
+def test_a_transfer_in_the_charges_asset_counts_while_no_asset_is_paid_yet() -> None:
+    assert totals.counts_toward(_charge(ETH), _transfer(ETH, 10**15, 18))
+
+
+def test_the_totals_add_up_every_transfer_by_confirmation_and_screening() -> None:
+    seen = [
+        _transfer(ETH, 1, 18, status="reverted"),  # first, so that skipping it must not stop the count
+        _transfer(ETH, 2, 18, status="submitted", aml=""),
+        _transfer(ETH, 3, 18, status="confirming", aml=""),
+        _transfer(ETH, 1_500_000, 6),
+        _transfer(ETH, 2_000_000, 6),
+        _transfer(ETH, 250_000, 6, aml="rejected"),
+        _transfer(ETH, 500_000, 6, aml="rejected"),
+        _transfer(ETH, 4, 18, aml=""),  # confirmed, still being screened
+    ]
+    assert totals.charge_totals(seen) == totals.ChargeTotals(
+        approved=Decimal("3.5"), rejected=Decimal("0.75"), confirmed=5, pending=3, live=7)
+
+
+def test_less_than_one_unit_approved_is_a_success() -> None:
+    counted = totals.ChargeTotals(approved=Decimal("0.5"), confirmed=1, live=1)
+    assert totals.charge_status(counted) == totals.ChargeStatus.SUCCESS
+
+
+def test_less_than_one_unit_all_rejected_is_a_failure() -> None:
+    counted = totals.ChargeTotals(rejected=Decimal("0.5"), confirmed=1, live=1)
+    assert totals.charge_status(counted) == totals.ChargeStatus.FAILED
+
+
+def test_an_open_charge_that_received_nothing_is_expired_from_its_quotes_last_second() -> None:
+    charge = _charge(ETH)
+    shown = totals.shown_status(charge, totals.ChargeTotals(), "RequiresPaymentMethod", now=charge.quote_expires_at)
+    assert shown == "Expired"
+
+
+def test_an_open_charge_that_received_nothing_is_pending_while_its_quote_holds() -> None:
+    charge = _charge(ETH)
+    shown = totals.shown_status(charge, totals.ChargeTotals(), "RequiresPaymentMethod",
+                                now=charge.quote_expires_at - 1)
+    assert shown == "Pending"
+
+
+def test_an_open_charge_of_a_canceled_intent_that_received_nothing_is_expired() -> None:
+    charge = _charge(ETH)
+    shown = totals.shown_status(charge, totals.ChargeTotals(), "Canceled", now=charge.quote_expires_at - 1)
+    assert shown == "Expired"
+
+
+def test_an_open_charge_with_a_transfer_on_its_way_is_not_expired() -> None:
+    charge = _charge(ETH)
+    shown = totals.shown_status(charge, totals.ChargeTotals(pending=1, live=1), "RequiresPaymentMethod",
+                                now=charge.quote_expires_at + 60)
+    assert shown == "Pending"
+
+
+def test_a_closed_charge_keeps_its_status_after_its_quote() -> None:
+    charge = _charge(ETH)
+    charge.status = totals.ChargeStatus.FAILED
+    shown = totals.shown_status(charge, totals.ChargeTotals(), "RequiresPaymentMethod",
+                                now=charge.quote_expires_at + 60)
+    assert shown == "Failed"
+
+
+def test_a_fee_is_the_percent_of_the_captured_amount() -> None:
+    assert totals.fee(Decimal(200), Decimal("2.5"), 2) == Decimal("5.00")
+
+
+def test_a_fee_rounds_half_a_minor_unit_up() -> None:
+    assert totals.fee(Decimal("0.25"), Decimal(10), 2) == Decimal("0.03")  # 0.025: half-even would give 0.02
+
+
+def test_an_amount_is_written_without_exponent_or_trailing_zeros() -> None:
+    assert [totals.text(Decimal(v)) for v in ("10", "1", "0.0033340", "0", "-0")] == ["10", "1", "0.003334", "0", "0"]

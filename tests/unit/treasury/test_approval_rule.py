@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
+
 from server.ids import new_id
 from server.merchants.models import ROLE_APPROVER, ApprovalSetting, Merchant
 from server.merchants.service import create_role_key, revoke_key
@@ -174,3 +176,11 @@ def test_a_revoked_approver_key_does_not_count(world: World) -> None:  # noqa: F
             await revoke_key(s, m, key_id)
     world.run(revoke())
     assert rule(world, m, True).refused
+
+
+def test_a_refusal_names_the_two_commands_that_lift_it() -> None:
+    with pytest.raises(approval_trail.ApprovalRequired) as refused:
+        approval_trail.refuse_unless_allowed(approval_trail.Rule(1, Decimal(0), refused=True), "mch_1", "payouts")
+    assert str(refused.value).startswith("payouts in live mode need an approver's approval")
+    assert "(paygate merchants keys create --merchant mch_1 --mode live --role approver)" in str(refused.value)
+    assert "(paygate merchants set-approval --merchant mch_1 --mode live --approvals N)" in str(refused.value)

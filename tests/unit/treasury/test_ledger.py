@@ -125,3 +125,21 @@ def test_an_unbalanced_posting_is_never_written(world: World) -> None:  # noqa: 
     with pytest.raises(ledger.Unbalanced):
         asyncio.run(go())
     assert world.entries(m) == []
+
+
+def test_the_available_balance_is_what_is_available_in_that_asset_for_that_merchant_and_mode(
+        world: World) -> None:  # noqa: F811
+    m, other = world.merchant(), world.merchant()
+    address = world.deposit_address(m)
+    t = world.transfer(address, "10.5")
+    world.transfer(address, "10.5", "confirmed", "approved", transfer_id=t)  # 10.395 available, the 1 % fee off
+    world.transfer(address, "3")  # still pending: not available
+    elsewhere = world.deposit_address(other)
+    world.transfer(elsewhere, "5", "confirmed", "approved", transfer_id=world.transfer(elsewhere, "5"))
+
+    async def go() -> tuple[Decimal, ...]:
+        async with world.db.transaction() as s:
+            return (await ledger.available(s, m, False, USDT), await ledger.available(s, m, False, USDT, lock=True),
+                    await ledger.available(s, m, True, USDT), await ledger.available(s, m, False, ETH))
+
+    assert world.run(go()) == (Decimal("10.395"), Decimal("10.395"), Decimal(0), Decimal(0))
