@@ -23,7 +23,7 @@ def random_base62(length: int = 24) -> str:
 # these and `_` (its route table): `/v1/payment_intents/some_thing` is an unbound path, not an intent id.
 PREFIXES = frozenset({
     "apa", "aps", "ch", "cus", "evt", "evtd", "inv", "key", "le", "lp", "ma", "mav", "mch", "payout", "pd", "pi", "pl",
-    "pm", "prod", "rf", "rtx", "sd", "sp", "stx", "sub", "sw", "swtx", "ttx", "tx", "var", "vc", "we",
+    "pm", "prod", "rf", "rtx", "sd", "sp", "stx", "sub", "sw", "swtx", "ttx", "tx", "var", "vc", "vcf", "we",
 })
 
 

@@ -34,7 +34,7 @@ class CallLimiter:
     _places: dict[str, _Places] = field(default_factory=dict)
 
     def limited(self, merchant_id: str, client: CardProvider) -> CardProvider:
-        return _Limited(self, merchant_id, client)
+        return Limited(self, merchant_id, client)
 
     async def run(self, merchant_id: str, call: Callable[[], Awaitable[T]]) -> T:
         places = self._places.get(merchant_id)
@@ -62,11 +62,16 @@ class CallLimiter:
         return places.users if places is not None else 0
 
 
-class _Limited:
+class Limited:
     """A merchant's `CardProvider` whose every call goes through the merchant's places."""
 
     def __init__(self, limiter: CallLimiter, merchant_id: str, client: CardProvider) -> None:
         self._run, self._merchant, self._client = limiter.run, merchant_id, client
+
+    @property
+    def inner(self) -> CardProvider:
+        """The rail's own client under the limit."""
+        return self._client
 
     async def create_payment(self, *, amount: int, currency: str, metadata: dict[str, str], idempotency_key: str,
                              customer: str = "") -> Payment:

@@ -16,6 +16,7 @@ from cryptography.fernet import Fernet
 
 from server.cards import accounts, outcome
 from server.cards.accounts import Cards
+from server.cards.limits import Limited
 from server.cards.models import ProviderAccount
 from server.config import load_settings
 from server.db import Database
@@ -124,7 +125,8 @@ def test_a_merchants_account_opens_at_the_provider_it_has_keys_at(db: Database, 
             assert await accounts.account_at(session, cards, "provider_a", merchant_id, False) is None
             row = await session.get(ProviderAccount, (merchant_id, False, "provider_x"))
         assert acct is not None and acct.provider == "provider_x" and acct.publishable_key == "xpk_public"
-        assert acct.client == XClient("xsk_secret")  # the rail's client, with the key opened from its seal
+        assert isinstance(acct.client, Limited)  # every call through the merchant's places (DESIGN §16)
+        assert acct.client.inner == XClient("xsk_secret")  # the rail's client, with the key opened from its seal
         assert row is not None and "xsk_secret" not in row.secret_key  # sealed at rest
 
     asyncio.run(run())
