@@ -1,10 +1,27 @@
 """Alembic environment: the URL comes from the caller (`paygate migrate`), never from a file."""
 
+import importlib.util
+import sys
+from pathlib import Path
+
 from alembic import context
 from sqlalchemy import engine_from_config, pool
 from sqlmodel import SQLModel
 
-import server.db.tables  # noqa: F401  (fills the metadata)
+
+def _fill_metadata() -> None:
+    """Imports `tables.py` beside this file: Alembic loads env.py by path, so `migrations` is not a package here."""
+    name = "migrations.tables"
+    if name in sys.modules:
+        return
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("tables.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+
+
+_fill_metadata()
 
 config = context.config
 target_metadata = SQLModel.metadata

@@ -9,7 +9,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlmodel import SQLModel
 
-import server.db.tables  # noqa: F401
+import migrations.tables  # noqa: F401  (fills the metadata)
 from server.db import migrate
 
 

@@ -5,8 +5,7 @@ comes from an outside review that showed it leaking or breaking."""
 from __future__ import annotations
 
 import asyncio
-from email.message import EmailMessage
-from types import SimpleNamespace
+from email.message import EmailMessage, Message
 
 import pytest
 from paygate.v1 import payment_intents_pb2 as pb
@@ -85,12 +84,12 @@ def test_a_code_mail_for_a_merchant_named_across_two_lines_is_sent_with_a_one_li
     sent: list[EmailMessage] = []
 
     class Keep:
-        async def deliver(self, mail: EmailMessage) -> None:
+        async def send(self, mail: Message) -> None:
+            assert isinstance(mail, EmailMessage)
             sent.append(mail)
 
-    settings = SimpleNamespace(mail_from="paygate <no-reply@paygate.invalid>")
     message = CodeMessage(to="ann@example.com", code="123456", merchant_name="Acme\r\nBcc: x@y.example", minutes=10)
-    asyncio.run(EmailSender(settings, Keep()).send(message))  # type: ignore[arg-type]
+    asyncio.run(EmailSender(Keep()).send(message))
     [mail] = sent
     assert mail["Subject"] == "123456 is your code for Acme Bcc: x@y.example"
     assert mail["Bcc"] is None and [a.addr_spec for a in mail["To"].addresses] == ["ann@example.com"]

@@ -12,7 +12,7 @@ from paygate.v1 import payment_intents_pb2 as pb
 from sqlmodel import SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-import server.db.tables  # noqa: F401
+import migrations.tables  # noqa: F401  (fills the metadata)
 from server.clock import now_of
 from server.composition import compose
 from server.config import load_settings

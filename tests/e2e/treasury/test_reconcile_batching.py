@@ -16,7 +16,7 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import SQLModel
 
-import server.db.tables  # noqa: F401
+import migrations.tables  # noqa: F401  (fills the metadata)
 from server.composition import compose
 from server.config import load_settings
 from server.rails.evm.node import BATCH_SIZE, Node

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from paygate.v1 import payment_intents_pb2 as pb
 from sqlmodel import SQLModel, col, select
 
-import server.db.tables  # noqa: F401
+import migrations.tables  # noqa: F401  (fills the metadata)
 from server.chains import hooks
 from server.chains.models import ChainTransfer, WatchedAddress
 from server.composition import compose

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from paygate.v1 import payment_intents_pb2 as pb
 from sqlmodel import SQLModel
 
-import server.db.tables  # noqa: F401
+import migrations.tables  # noqa: F401  (fills the metadata)
 from server.assets.catalogue import Catalogue, Network
 from server.composition import compose
 from server.config import Settings, load_settings

@@ -18,7 +18,7 @@ from sqlmodel import SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from web3 import Web3
 
-import server.db.tables  # noqa: F401
+import migrations.tables  # noqa: F401  (fills the metadata)
 from server.assets.catalogue import Asset, Catalogue, CatalogueError, load
 from server.clock import now_of
 from server.config import load_settings

@@ -12,7 +12,7 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import SQLModel, col, select
 
-import server.db.tables  # noqa: F401
+import migrations.tables  # noqa: F401  (fills the metadata)
 from server.chains import hooks
 from server.chains.models import ChainTransfer, WatchedAddress
 from server.composition import compose

@@ -1,4 +1,5 @@
-"""Imports every table so that `SQLModel.metadata` is complete (Alembic and the tests read it)."""
+"""Imports every table so that `SQLModel.metadata` is complete: only Alembic (`env.py`) and the tests read it, so no
+package of `server/` depends on every domain's models."""
 
 from server.aml.models import AmlCheck
 from server.cards.models import ProviderAccount, SavedPaymentMethod
