@@ -49,6 +49,9 @@ class MailError(Exception):
 
 
 class Mailer(Protocol):
+    """Sends one message, stamped with the mailer's From (unless it has one), a Date and a Message-ID; raises
+    `MailError` when it was not handed over, whichever mailer it is (callers catch that one error)."""
+
     async def send(self, message: Message) -> None: ...
 
 
@@ -96,7 +99,11 @@ class FileMailer:
         self._private = False  # the folder was checked to be the owner's only (once per process)
 
     async def send(self, message: Message) -> None:
-        path = self._write(bytes(_stamp(message, self._sender)))
+        try:
+            path = self._write(bytes(_stamp(message, self._sender)))
+        except OSError as e:  # a full disk or a folder that cannot be made: not handed over, as with SMTP
+            log.warning("e-mail not written", extra={"error": e.__class__.__name__})
+            raise MailError(e.__class__.__name__) from None
         log.info("e-mail written", extra={"path": path})
 
     async def send_many(self, messages: Sequence[Message]) -> int:
