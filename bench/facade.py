@@ -44,7 +44,7 @@ import httpx  # noqa: E402
 import sqlalchemy as sa  # noqa: E402
 from paygate.v1 import customers_pb2, customers_pb2_grpc  # noqa: E402
 
-from server.cli import create_merchant_record  # noqa: E402
+from server.boot.cli import create_merchant_record  # noqa: E402
 from server.config import load_settings  # noqa: E402
 from tests.harness import free_port, paygate  # noqa: E402
 
@@ -723,7 +723,7 @@ def main(argv: list[str] | None = None) -> int:
             name = "facade" if len(args.workers) == 1 else f"facade-{count}w"
             http_port, grpc_port = free_port(), free_port()
             served = dict(env, PAYGATE_HTTP_ADDR=f"127.0.0.1:{http_port}", PAYGATE_GRPC_ADDR=f"127.0.0.1:{grpc_port}")
-            serve = processes.launch(name, [sys.executable, "-m", "server.cli", "serve", "--only", "http",
+            serve = processes.launch(name, [sys.executable, "-m", "server.boot.cli", "serve", "--only", "http",
                                             "--only", "grpc", "--workers", str(count)], served)
             processes.wait_ready(name, serve, f"http://127.0.0.1:{http_port}/healthz")
             urls[name], pids[name] = f"http://127.0.0.1:{http_port}", serve.pid

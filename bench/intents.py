@@ -38,7 +38,7 @@ for path in (ROOT, ROOT / "bench"):
 import httpx  # noqa: E402
 from facade import KEEPALIVE_SECONDS, Processes, Row, run_batch  # noqa: E402
 
-from server.cli import create_merchant_record  # noqa: E402
+from server.boot.cli import create_merchant_record  # noqa: E402
 from server.config import load_settings  # noqa: E402
 from tests.harness import create_database, drop_database, free_port, node_networks, paygate  # noqa: E402
 
@@ -122,7 +122,7 @@ def run_one(kind: str, workers: int, args: argparse.Namespace, workdir: Path) ->
             raise SystemExit(f"paygate migrate failed:\n{migrated.stderr}")
         settings = load_settings({k: v for k, v in env.items() if k.startswith("PAYGATE_")})
         merchant = asyncio.run(create_merchant_record(settings, "Bench merchant"))
-        serve = processes.launch("paygate", [sys.executable, "-m", "server.cli", "serve", "--only", "http",
+        serve = processes.launch("paygate", [sys.executable, "-m", "server.boot.cli", "serve", "--only", "http",
                                              "--only", "grpc", "--workers", str(workers)], env)
         processes.wait_ready("paygate", serve, f"http://127.0.0.1:{http_port}/healthz")
         return asyncio.run(measure(f"http://127.0.0.1:{http_port}", merchant["test"]["secret_key"], args.requests,

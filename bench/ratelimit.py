@@ -33,7 +33,7 @@ if str(ROOT) not in sys.path:
 import grpc  # noqa: E402
 from paygate.v1 import customers_pb2, customers_pb2_grpc  # noqa: E402
 
-from server.cli import create_merchant_record  # noqa: E402
+from server.boot.cli import create_merchant_record  # noqa: E402
 from server.config import load_settings  # noqa: E402
 from tests.harness import (  # noqa: E402
     TEST_MNEMONIC,
@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         for target, limits in LIMITS.items():
             addrs[target] = f"127.0.0.1:{free_port()}"
             env = {**base, **limits, "PAYGATE_GRPC_ADDR": addrs[target]}
-            processes[target] = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--only", "grpc"],
+            processes[target] = subprocess.Popen([sys.executable, "-m", "server.boot.cli", "serve", "--only", "grpc"],
                                                  env=env, cwd=workdir, stdout=subprocess.DEVNULL)
             _wait(addrs[target], processes[target])
         merchant = asyncio.run(create_merchant_record(load_settings(base), "bench"))

@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from server import clock  # noqa: E402
-from server.composition import compose  # noqa: E402
+from server.boot.composition import compose  # noqa: E402
 from server.config import load_settings  # noqa: E402
 from server.customers.models import Customer  # noqa: E402
 from server.db import Database, migrate  # noqa: E402

@@ -48,7 +48,7 @@ if str(ROOT) not in sys.path:
 
 from paygate.v1 import customers_pb2  # noqa: E402
 
-from server.cli import create_merchant_record  # noqa: E402
+from server.boot.cli import create_merchant_record  # noqa: E402
 from server.clock import now_of  # noqa: E402
 from server.config import load_settings  # noqa: E402
 from server.db import Database  # noqa: E402
@@ -215,7 +215,7 @@ def round_(env: dict[str, str], workdir: Path, url: str, merchant_id: str, recei
     before = len(receiver.received)
     env = {**env, "PAYGATE_WEBHOOK_POLL_SECONDS": "0.1", "PAYGATE_LOG_LEVEL": "INFO"}
     logs = [workdir / f"scheduler-{processes}-{i}.log" for i in range(processes)]
-    procs = [subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--only", "scheduler"], env=env,
+    procs = [subprocess.Popen([sys.executable, "-m", "server.boot.cli", "serve", "--only", "scheduler"], env=env,
                               cwd=workdir, stdout=log.open("wb"), stderr=subprocess.STDOUT)
              for log in logs]
     spy = profiled(procs[0].pid, profile) if profile else None

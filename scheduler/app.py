@@ -65,6 +65,6 @@ class Scheduler:
 
 
 def build(rt: Runtime) -> Scheduler:
-    """A scheduler with every job the packages registered into `rt` (server/composition.py); a run that overlaps
+    """A scheduler with every job the packages registered into `rt` (server/boot/composition.py); a run that overlaps
     the previous one of the same job is skipped."""
     return Scheduler(rt)

@@ -1,4 +1,4 @@
-"""The scheduler's own jobs (the packages register theirs: server/composition.py). Each is safe to run in several
+"""The scheduler's own jobs (the packages register theirs: server/boot/composition.py). Each is safe to run in several
 scheduler processes at once: a DELETE of lapsed rows claims nothing and does the same work whoever runs it."""
 
 from __future__ import annotations

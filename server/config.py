@@ -611,7 +611,7 @@ MIN_JOB_SECONDS, MAX_JOB_SECONDS = 0.1, 86_400.0
 
 def _job_seconds(raw: object) -> tuple[tuple[str, float], ...]:
     """`[job_seconds]` (or PAYGATE_JOB_SECONDS as a JSON object): job name to seconds between its runs. Whether each
-    name is a job is checked once the jobs are registered (server/composition.py)."""
+    name is a job is checked once the jobs are registered (server/boot/composition.py)."""
     error = ("job_seconds (PAYGATE_JOB_SECONDS): expected a mapping of job name to seconds between runs, "
              'e.g. {"watch_chains": 1}')
     if raw is None:

@@ -2,7 +2,7 @@
 
 `Runtime.build(settings)` makes the database, the catalogue, the authenticator, the rates, the wallet keys, the
 client secrets, the webhook sealing key, the AML screening, the chain rails, the RPC health probe and the clock;
-`compose(settings)` (server/composition.py) builds one and lets each package register its listeners and jobs into it
+`compose(settings)` (server/boot/composition.py) builds one and lets each package register its listeners and jobs into it
 (`register(runtime)` in each package's `wiring.py`). Servicers, listeners and jobs receive it explicitly; nothing
 reads it from a module global. Tests build their own (`Runtime.build(settings, clock=…)`).
 """

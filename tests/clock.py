@@ -43,6 +43,6 @@ class SetClock:
 
 
 if __name__ == "__main__":
-    from server.cli import main
+    from server.boot.cli import main
 
     sys.exit(main(sys.argv[2:], clock=FileOffsetClock(Path(sys.argv[1]))))

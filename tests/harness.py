@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 import sqlalchemy as sa
 
-from server.cli import create_merchant_record
+from server.boot.cli import create_merchant_record
 from server.config import load_settings
 from server.rails.evm import devchain, solidity
 from server.rails.evm.devchain import DevChain
@@ -253,7 +253,7 @@ def log_lines(service: Service, **fields: Any) -> list[dict[str, Any]]:
 
 
 def paygate(env: dict[str, str], workdir: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "server.cli", *args], env=env, cwd=workdir, text=True,
+    return subprocess.run([sys.executable, "-m", "server.boot.cli", *args], env=env, cwd=workdir, text=True,
                           capture_output=True, timeout=timeout)
 
 
@@ -330,7 +330,7 @@ def launch(service: Service, only: tuple[str, ...] = ()) -> Service:
     """Runs `paygate serve` for `service` (again, after a crash) and waits until it answers /healthz."""
     log = (service.workdir / "serve.log").open("ab")
     roles = [arg for part in only for arg in ("--only", part)]
-    program = ["-m", "tests.clock", str(service.clock_file)] if service.clock_file else ["-m", "server.cli"]
+    program = ["-m", "tests.clock", str(service.clock_file)] if service.clock_file else ["-m", "server.boot.cli"]
     service.process = subprocess.Popen([sys.executable, *program, "serve", *roles], env=service.env,
                                        cwd=service.workdir, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 90  # a loaded machine (parallel test files, helpers) starts Python slowly

@@ -7,7 +7,7 @@ from __future__ import annotations
 import paygate.v1 as api
 
 from gateway_http.routes import Binding, bindings
-from server.app import SERVICERS
+from server.boot.grpc_server import SERVICERS
 
 
 def all_bindings() -> list[Binding]:

@@ -49,20 +49,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from server.config import DEFAULT_NETWORKS_FILE, ConfigError, Settings, load_settings, redact_url
+from server.boot.startup import Stop, database, ensure_schema, migrate_schema, runtime
+from server.config import DEFAULT_NETWORKS_FILE, ConfigError, Settings, load_settings
 
 if TYPE_CHECKING:
     from server.clock import Clock
-    from server.db.engine import Database
-    from server.runtime import Runtime
-
-
-class Stop(Exception):
-    """Ends the command with one line for the operator and an exit status."""
-
-    def __init__(self, message: str, status: int = 1) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -160,7 +151,7 @@ def main(argv: list[str] | None = None, *, clock: Clock | None = None) -> int:
             return _devchain(args.port, args.networks_file, args.block_time)
         settings = load_settings()
         if args.command == "migrate":
-            _migrate(settings, announce=True)
+            migrate_schema(settings, announce=True)
         elif args.command == "merchants" and args.action == "set-card-provider":
             secret = sys.stdin.readline().strip() if args.secret_key == "-" else args.secret_key
             webhook = sys.stdin.readline().strip() if args.webhook_secret == "-" else args.webhook_secret
@@ -190,19 +181,19 @@ def main(argv: list[str] | None = None, *, clock: Clock | None = None) -> int:
         elif args.command == "merchants":
             _print_merchant(asyncio.run(create_merchant_record(settings, args.name)), as_json=args.json)
         elif args.command == "serve":
-            from server import workers
-            from server.serve import run
+            from server.boot import workers
+            from server.boot.serve import run
 
             roles = set(args.only or ["http", "grpc", "scheduler"])
             if problem := workers.check(args.workers):
                 raise ConfigError(problem)
             if args.workers > 1 and not args.worker_process:
                 if "grpc" in roles or "scheduler" in roles:
-                    _ensure_schema(settings)  # once, before the workers start
+                    ensure_schema(settings)  # once, before the workers start
                 return workers.supervise(roles, args.workers)
             asyncio.run(run(settings, roles, clock=clock, reuse_port=args.worker_process))
         elif args.command == "demo":
-            from server.demo import seed
+            from server.boot.demo import seed
 
             result = asyncio.run(seed(settings))
             print(json.dumps(result, indent=None if args.json else 2))
@@ -243,27 +234,6 @@ def _devchain(port: int, networks_file: Path, block_time: float | None) -> int:
     return 0
 
 
-def _migrate(settings: Settings, *, announce: bool = False) -> None:
-    from server.db import migrate
-
-    try:
-        migrate.upgrade(settings.database_url)
-    except Exception as e:
-        raise Stop(f"cannot migrate the database at {_safe(settings.database_url)}: {_reason(e)}") from None
-    if announce:
-        print(f"database at revision {migrate.head_revision()}")
-
-
-def _safe(url: str) -> str:
-    """The URL without a password (config.redact_url)."""
-    return redact_url(url)
-
-
-def _reason(e: BaseException) -> str:
-    text = str(getattr(e, "orig", None) or e).strip().splitlines()
-    return text[0] if text else type(e).__name__
-
-
 async def create_merchant_record(settings: Settings, name: str) -> dict[str, Any]:
     """The JSON of `paygate merchants create --json`: id, name, and each mode's keys."""
     from server.merchants.service import create_merchant
@@ -273,8 +243,8 @@ async def create_merchant_record(settings: Settings, name: str) -> dict[str, Any
 
     if not name.strip():
         raise Stop("--name must not be empty", 2)
-    _ensure_schema(settings)
-    db, wallet, scheme = _database(settings), Keys.of(settings), merchant_key_scheme()
+    ensure_schema(settings)
+    db, wallet, scheme = database(settings), Keys.of(settings), merchant_key_scheme()
     try:
         async with db.transaction() as session:
             merchant, keys = await create_merchant(session, name)
@@ -291,32 +261,12 @@ async def create_merchant_record(settings: Settings, name: str) -> dict[str, Any
     return out
 
 
-def _runtime(settings: Settings, clock: Clock | None = None) -> Runtime:
-    """The process's runtime (server/composition.py); a bad networks file stops the command."""
-    from server.assets.catalogue import CatalogueError
-    from server.composition import compose
-
-    try:
-        return compose(settings, clock=clock)
-    except CatalogueError as e:
-        raise Stop(str(e), 2) from None
-
-
-def _database(settings: Settings) -> Database:
-    """The database alone, for commands that touch no chain: composing the runtime loads the rails (web3, key
-    derivation), seconds of start-up an operator's one-row change should not wait for."""
-    from server.db.engine import Database
-
-    return Database(settings.database_url, group_commit=False,
-                    transaction_pooling=settings.database_transaction_pooling)
-
-
 async def reconcile_treasury(settings: Settings) -> list[Any]:
     """`paygate treasury reconcile`: every treasury's and deposit address's holdings against the ledger."""
     from server.treasury.reconcile import reconcile
 
-    _ensure_schema(settings)
-    rt = _runtime(settings)
+    ensure_schema(settings)
+    rt = runtime(settings)
     try:
         return await reconcile(rt)
     finally:
@@ -327,8 +277,8 @@ async def backfill_ledger(settings: Settings) -> dict[str, int]:
     """`paygate treasury backfill-ledger`: opening entries for money that moved before the ledger existed."""
     from server.treasury.backfill import backfill
 
-    _ensure_schema(settings)
-    rt = _runtime(settings)
+    ensure_schema(settings)
+    rt = runtime(settings)
     try:
         done = await backfill(rt)
     finally:
@@ -341,8 +291,8 @@ async def record_funding(settings: Settings, network: str, tx_hash: str) -> list
     from server.payment_intents.totals import text
     from server.treasury.funding import FundingRefused, record
 
-    _ensure_schema(settings)
-    rt = _runtime(settings)
+    ensure_schema(settings)
+    rt = runtime(settings)
     try:
         done = await record(rt, network, tx_hash)
     except FundingRefused as e:
@@ -390,8 +340,8 @@ async def refund_unexpected(settings: Settings, intent_id: str, asset_id: str, a
     from server.refunds import convert, service
     from server.rpc.context import Caller
 
-    _ensure_schema(settings)
-    rt = _runtime(settings)
+    ensure_schema(settings)
+    rt = runtime(settings)
     try:
         async with rt.db.read() as session:
             intent = await session.get(PaymentIntent, intent_id.strip())
@@ -422,8 +372,8 @@ async def set_card_provider(settings: Settings, merchant_id: str, livemode: bool
     rail = rails.get(provider)
     if rail is None:
         raise Stop(f"--provider: no card provider {provider!r} (registered: {', '.join(sorted(rails))})", 2)
-    _ensure_schema(settings)
-    db, box = _database(settings), SecretBox(settings.encryption_key)
+    ensure_schema(settings)
+    db, box = database(settings), SecretBox(settings.encryption_key)
     try:
         async with db.transaction() as session:
             if await session.get(Merchant, merchant_id) is None:
@@ -442,8 +392,8 @@ async def create_key(settings: Settings, merchant_id: str, livemode: bool, role:
     from server.merchants.models import Merchant
     from server.merchants.service import create_role_key
 
-    _ensure_schema(settings)
-    db = _database(settings)
+    ensure_schema(settings)
+    db = database(settings)
     try:
         async with db.transaction() as session:
             if await session.get(Merchant, merchant_id) is None:
@@ -496,8 +446,8 @@ async def _merchant_keys_change(settings: Settings, merchant_id: str, change: An
     from server.errors import InvalidArgument
     from server.merchants.models import Merchant
 
-    _ensure_schema(settings)
-    db = _database(settings)
+    ensure_schema(settings)
+    db = database(settings)
     try:
         async with db.transaction() as session:
             if await session.get(Merchant, merchant_id) is None:
@@ -554,12 +504,12 @@ async def set_settlement_currency(settings: Settings, merchant_id: str, code: st
     from server.assets.catalogue import CatalogueError, load
     from server.merchants.models import Merchant
 
-    _ensure_schema(settings)
+    ensure_schema(settings)
     try:
         catalogue = load(settings.networks_file, settings.providers)
     except CatalogueError as e:
         raise Stop(str(e), 2) from None
-    db = _database(settings)
+    db = database(settings)
     try:
         currency = catalogue.currency(code.strip().upper())
         if currency is None or not currency.is_fiat:
@@ -593,8 +543,8 @@ async def set_approval(settings: Settings, merchant_id: str, approvals: int, thr
         raise Stop("--threshold: must be 0 or more", 2)
     if not 0 <= approvals <= 10:
         raise Stop("--approvals: must be 0 to 10", 2)
-    _ensure_schema(settings)
-    db = _database(settings)
+    ensure_schema(settings)
+    db = database(settings)
     try:
         async with db.transaction() as session:
             merchant = await session.get(Merchant, merchant_id, with_for_update=True)
@@ -608,24 +558,6 @@ async def set_approval(settings: Settings, merchant_id: str, approvals: int, thr
         await db.close()
 
 
-def _ensure_schema(settings: Settings) -> None:
-    """SQLite (the embedded default) is migrated on the spot; PostgreSQL must be migrated on purpose."""
-    from server.db import migrate
-
-    try:
-        current = migrate.current_revision(settings.database_url)
-    except Exception as e:
-        raise Stop(f"cannot reach the database at {_safe(settings.database_url)}: {_reason(e)}") from None
-    head = migrate.head_revision()
-    if current == head:
-        return
-    if settings.is_sqlite:
-        _migrate(settings)
-        return
-    raise Stop(f"the database schema is at revision {current or 'none'}, this build needs {head}: "
-               "run `paygate migrate` first")
-
-
 def _print_merchant(info: dict[str, Any], *, as_json: bool) -> None:
     if as_json:
         print(json.dumps(info))
@@ -637,8 +569,8 @@ def _print_merchant(info: dict[str, Any], *, as_json: bool) -> None:
 
 
 if __name__ == "__main__":
-    # `python -m server.cli` runs this file as __main__; the modules it starts import `server.cli` (its `Stop`), a
-    # second copy whose exceptions this copy's `main` would not catch. So the command runs in that one.
-    from server.cli import main as imported_main
+    # `python -m server.boot.cli` runs this file as __main__; the modules it starts import `server.boot.cli`, a second
+    # copy whose exceptions this copy's `main` would not catch. So the command runs in that one.
+    from server.boot.cli import main as imported_main
 
     sys.exit(imported_main())

@@ -1,6 +1,6 @@
 """The composition root: one Runtime per process, with every package's listeners and jobs registered into it.
 
-Called once at start-up by `paygate serve` (server/serve.py), the CLI's commands (server/cli.py, server/demo.py)
+Called once at start-up by `paygate serve` (server/boot/serve.py), the CLI's commands (server/boot/cli.py, server/boot/demo.py)
 and by tests that run the domain in-process. A new package with listeners or jobs adds its `register` here.
 `http_facade` wires the HTTP facade (gateway_http) of a serving process: the one place in server/ that knows it.
 """

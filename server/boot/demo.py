@@ -9,7 +9,8 @@ import httpx
 from paygate.v1 import payment_links_pb2, products_pb2
 from paygate.v1.money_pb2 import Price
 
-from server.cli import _runtime, create_merchant_record, set_card_provider
+from server.boot.cli import create_merchant_record, set_card_provider
+from server.boot.startup import runtime
 from server.config import Settings
 from server.payment_links import service as links
 from server.payment_links.convert import url_of
@@ -21,7 +22,7 @@ from server.tls import client_context
 async def seed(settings: Settings) -> dict[str, Any]:
     merchant = await create_merchant_record(settings, "Demo Coffee Roasters")
     caller = Caller(merchant["merchant_id"], livemode=False, key_kind="secret")
-    rt = _runtime(settings)
+    rt = runtime(settings)
     try:
         async with rt.db.transaction() as session:
             product = await products.create(session, caller, rt.catalogue,

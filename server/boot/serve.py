@@ -12,8 +12,9 @@ from collections.abc import Iterator
 import grpc
 import uvicorn
 
-from server import hotpath, logs, money
-from server.cli import Stop, _ensure_schema, _reason, _runtime, _safe
+from server import logs, money
+from server.boot import process_patches
+from server.boot.startup import Stop, ensure_schema, reason, runtime, safe_url
 from server.clock import Clock
 from server.config import ConfigError, Settings, live_mail_problem
 from server.http_deadlines import Limits, protocol_class, raise_open_files_limit
@@ -71,21 +72,21 @@ def listening_socket(host: str, port: int, *, reuse_port: bool = False) -> socke
 
 
 async def run(settings: Settings, roles: set[str], *, clock: Clock | None = None, reuse_port: bool = False) -> None:
-    """The composition root of a serving process: one runtime (server/composition.py) for every part it runs.
-    `reuse_port`: one of several workers sharing the ports (server/workers.py)."""
+    """The composition root of a serving process: one runtime (server/boot/composition.py) for every part it runs.
+    `reuse_port`: one of several workers sharing the ports (server/boot/workers.py)."""
     money.install()  # before any task or thread starts, so that each inherits the 60-digit precision
-    hotpath.install()
+    process_patches.install()
     logs.configure(settings.log_level)
-    rt = _runtime(settings, clock)
+    rt = runtime(settings, clock)
     if problem := live_mail_problem(settings, roles):
         raise ConfigError(problem)
     db = rt.db
     if "grpc" in roles or "scheduler" in roles:
-        await asyncio.to_thread(_ensure_schema, settings)
+        await asyncio.to_thread(ensure_schema, settings)
     try:
         await db.ping()
     except Exception as e:
-        raise Stop(f"cannot reach the database at {_safe(settings.database_url)}: {_reason(e)}") from None
+        raise Stop(f"cannot reach the database at {safe_url(settings.database_url)}: {reason(e)}") from None
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -99,7 +100,7 @@ async def run(settings: Settings, roles: set[str], *, clock: Clock | None = None
     sched = None
     try:
         if "grpc" in roles:
-            from server.app import build
+            from server.boot.grpc_server import build
 
             try:
                 grpc_server, port, local = await build(rt, settings.grpc_addr, server_credentials(settings),
@@ -108,7 +109,7 @@ async def run(settings: Settings, roles: set[str], *, clock: Clock | None = None
                 raise Stop(str(e)) from None
             log.info("grpc listening", extra={"addr": f"{_split(settings.grpc_addr)[0]}:{port}"})
         if "http" in roles:
-            from server.composition import http_facade
+            from server.boot.composition import http_facade
 
             host, port = _split(settings.http_addr)
             app = http_facade(settings, _dial(settings.grpc_addr), same_process="grpc" in roles,

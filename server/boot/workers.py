@@ -21,7 +21,7 @@ from types import FrameType
 
 log = logging.getLogger("paygate")
 WORKER_FLAG = "--worker-process"  # internal: marks a worker's command line (binds with SO_REUSEPORT)
-# A worker stops its scheduler (scheduler/app.py: up to 10 s), then HTTP and gRPC (server/serve.py: 5 s each)
+# A worker stops its scheduler (scheduler/app.py: up to 10 s), then HTTP and gRPC (server/boot/serve.py: 5 s each)
 # before its database: the supervisor waits for all of that, and a margin, before it kills.
 GRACE_SECONDS = 30.0
 
@@ -35,7 +35,7 @@ def check(workers: int) -> str | None:
 
 def worker_argv(roles: set[str]) -> list[str]:
     only = [arg for role in sorted(roles) for arg in ("--only", role)]
-    return [sys.executable, "-m", "server.cli", "serve", *only, WORKER_FLAG]
+    return [sys.executable, "-m", "server.boot.cli", "serve", *only, WORKER_FLAG]
 
 
 def supervise(roles: set[str], workers: int) -> int:

@@ -12,7 +12,7 @@ from server.config import ConfigError
 
 class WalletError(ConfigError):
     """The mnemonic is unusable; the message says why (never the words). A configuration error: the command stops
-    with one line (server/cli.py)."""
+    with one line (server/boot/cli.py)."""
 
 
 def new_mnemonic() -> str:

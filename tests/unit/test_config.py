@@ -213,7 +213,7 @@ def test_providers_not_a_list_is_one_line_error(empty_cwd: Path):
 
 def test_cli_stops_with_one_line_and_status_2_on_bad_configuration(empty_cwd: Path):
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "PAYGATE_HTTP_ADDR": "no-port-here"}
-    done = subprocess.run([sys.executable, "-m", "server.cli", "serve"], env=env, cwd=empty_cwd,
+    done = subprocess.run([sys.executable, "-m", "server.boot.cli", "serve"], env=env, cwd=empty_cwd,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
@@ -306,7 +306,7 @@ def test_a_cap_on_card_attempts_is_a_whole_number_from_1(name, value):
 
 
 def _serve(env: dict[str, str], cwd: Path, *roles: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "server.cli", "serve", *roles], cwd=cwd, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "server.boot.cli", "serve", *roles], cwd=cwd, capture_output=True,
                           text=True, timeout=60,
                           env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT),
                                "PAYGATE_DATABASE_URL": f"sqlite:///{cwd / 'p.db'}", **env})
@@ -459,7 +459,7 @@ def test_a_database_url_with_an_unknown_scheme_is_refused_without_its_password()
 
 def test_cli_stops_with_one_line_and_status_2_on_a_mnemonic_that_is_not_bip39(empty_cwd: Path):
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "PAYGATE_WALLET_MNEMONIC": "not a valid phrase at all"}
-    done = subprocess.run([sys.executable, "-m", "server.cli", "serve"], env=env, cwd=empty_cwd,
+    done = subprocess.run([sys.executable, "-m", "server.boot.cli", "serve"], env=env, cwd=empty_cwd,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
@@ -472,7 +472,7 @@ def test_cli_stops_with_one_line_when_the_http_port_is_in_use(empty_cwd: Path):
         taken.listen()
         port = taken.getsockname()[1]
         env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "PAYGATE_HTTP_ADDR": f"127.0.0.1:{port}"}
-        done = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--only", "http"], env=env,
+        done = subprocess.run([sys.executable, "-m", "server.boot.cli", "serve", "--only", "http"], env=env,
                               cwd=empty_cwd, capture_output=True, text=True, timeout=120)
     assert done.returncode == 1, done.stderr
     problems = [line for line in done.stderr.splitlines() if "cannot listen" in line or "Traceback" in line

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from server.composition import compose
+from server.boot.composition import compose
 from server.config import load_settings
 from server.db import Database
 from server.db.engine import async_url

@@ -1,4 +1,4 @@
-"""`serve --workers N` listens on SO_REUSEPORT sockets it makes itself (server/serve.py): their connections must get
+"""`serve --workers N` listens on SO_REUSEPORT sockets it makes itself (server/boot/serve.py): their connections must get
 TCP_NODELAY like uvicorn's own, or every response waits out Nagle against the client's delayed ACK."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import socket
 
-from server.serve import listening_socket
+from server.boot.serve import listening_socket
 from tests.harness import free_port
 
 

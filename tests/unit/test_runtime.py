@@ -1,4 +1,4 @@
-"""The composition root (server/composition.py): a runtime is built explicitly, each package registers into it,
+"""The composition root (server/boot/composition.py): a runtime is built explicitly, each package registers into it,
 and nothing it holds is shared between two runtimes through a module."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from server.boot.composition import compose
 from server.chains.hooks import TRANSFER_CHANGED
-from server.composition import compose
 from server.config import ConfigError, load_settings
 from server.events.outbox import EVENT_RECORDED
 from server.runtime import Runtime
@@ -94,4 +94,4 @@ def test_only_the_composition_root_imports_the_http_facade() -> None:
     server = Path(__file__).resolve().parents[2] / "server"
     importers = sorted(str(p.relative_to(server.parent)) for p in server.rglob("*.py")
                        if "gateway_http" in p.read_text())
-    assert importers == ["server/composition.py"]
+    assert importers == ["server/boot/composition.py"]

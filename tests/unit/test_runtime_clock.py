@@ -13,8 +13,8 @@ from sqlmodel import SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import migrations.tables  # noqa: F401  (fills the metadata)
+from server.boot.composition import compose
 from server.clock import now_of
-from server.composition import compose
 from server.config import load_settings
 from server.db import Database
 from server.events.models import Event

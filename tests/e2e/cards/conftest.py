@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from server.cli import set_card_provider
+from server.boot.cli import set_card_provider
 from server.config import load_settings
 from tests.e2e.checkout_page.conftest import CARD_CAPS_RAISED
 from tests.harness import Service, start, stop

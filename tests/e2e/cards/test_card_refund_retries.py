@@ -18,8 +18,8 @@ import httpx
 import pytest
 from paygate.v1 import refunds_pb2 as pb
 
+from server.boot.composition import compose
 from server.cards import refunds as card_refunds
-from server.composition import compose
 from server.config import load_settings
 from server.db import Database
 from server.rails.provider_a import ProviderARail
@@ -99,7 +99,7 @@ CREATE_THEN_DIE = textwrap.dedent("""
     from paygate.v1 import refunds_pb2 as pb
 
     from server.cards import refunds as card_refunds
-    from server.composition import compose
+    from server.boot.composition import compose
     from server.config import load_settings
     from server.rpc.context import Caller
 

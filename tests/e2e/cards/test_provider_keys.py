@@ -39,7 +39,7 @@ def test_set_card_provider_refuses_an_unknown_merchant(service: Service) -> None
 
 def test_set_card_provider_reads_a_live_secret_key_from_stdin(service: Service, merchant: dict[str, Any]) -> None:
     # The README's way for real keys: `--secret-key -` keeps the key out of the process list.
-    done = subprocess.run([sys.executable, "-m", "server.cli", "merchants", "set-card-provider", "--merchant",
+    done = subprocess.run([sys.executable, "-m", "server.boot.cli", "merchants", "set-card-provider", "--merchant",
                            merchant["merchant_id"], "--mode", "live", "--secret-key", "-",
                            "--publishable-key", "pk_live_cli0123456789", "--webhook-secret", "whsec_live0123456789"],
                           env=service.env, cwd=service.workdir, input="sk_live_stdin0123456789\n", text=True,

@@ -21,8 +21,8 @@ from typing import Any
 import httpx
 import pytest
 
+from server.boot.cli import set_card_provider
 from server.cards import accounts, recovery
-from server.cli import set_card_provider
 from server.config import load_settings
 from server.db import Database
 from server.ids import new_id

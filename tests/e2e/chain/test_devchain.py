@@ -34,7 +34,7 @@ assets = [{ coin = "ETH", decimals = 18 }]
 def start_devchain(networks_file: Path) -> tuple[subprocess.Popen[str], dict[str, Any]]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAYGATE_")}
     process = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "devchain", "--port", str(free_port()), "--networks-file",
+        [sys.executable, "-m", "server.boot.cli", "devchain", "--port", str(free_port()), "--networks-file",
          str(networks_file)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert process.stdout is not None
     line = process.stdout.readline()

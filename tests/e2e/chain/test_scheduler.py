@@ -27,7 +27,7 @@ def scheduler(chain: Chain, tmp_path: Path, database_url: str) -> Iterator[Rig]:
                PYTHONPATH=str(ROOT))
     rig = Rig(url, chain.networks_file, deny_list_screening(chain.accounts[DENIED_SENDER].address))
     log = (tmp_path / "serve.log").open("wb")
-    process = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--only", "scheduler"], env=env,
+    process = subprocess.Popen([sys.executable, "-m", "server.boot.cli", "serve", "--only", "scheduler"], env=env,
                                cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT)
     yield rig
     process.send_signal(signal.SIGTERM)

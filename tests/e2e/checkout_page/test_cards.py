@@ -17,7 +17,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, Request, expect
 
-from server.cli import set_card_provider
+from server.boot.cli import set_card_provider
 from server.config import load_settings
 from tests.conftest import ok
 from tests.e2e.checkout_page.conftest import DESKTOP, PHONE, artifacts_dir, coffee_link, page_url

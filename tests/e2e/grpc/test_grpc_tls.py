@@ -155,7 +155,7 @@ def test_only_http_facade_talks_tls_to_an_only_grpc_server(tls_service: Service,
     # A gRPC server alone (TLS on, the TLS service's database), then a facade alone whose channel trusts the CA.
     grpc_env = {**tls_service.env, "PAYGATE_GRPC_ADDR": f"127.0.0.1:{free_port()}"}
     grpc_log = tmp_path / "grpc.log"
-    server = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--only", "grpc"], env=grpc_env,
+    server = subprocess.Popen([sys.executable, "-m", "server.boot.cli", "serve", "--only", "grpc"], env=grpc_env,
                               cwd=tls_service.workdir, stdout=grpc_log.open("ab"), stderr=subprocess.STDOUT)
     try:
         _wait_for_port(grpc_env["PAYGATE_GRPC_ADDR"], server, grpc_log)

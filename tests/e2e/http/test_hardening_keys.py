@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from paygate.v1 import customers_pb2 as pb
 from paygate.v1 import customers_pb2_grpc
 
-from server.cli import main
+from server.boot.cli import main
 from server.db import Database
 from tests.conftest import fails, http_client, ok
 from tests.e2e.grpc.support import fails as grpc_fails

@@ -60,8 +60,8 @@ def workers(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     svc.process.terminate()  # the single process made the database ready; the workers take over its ports
     svc.process.wait(timeout=15)
     log = (svc.workdir / "workers.log").open("ab")
-    svc.process = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--only", "http", "--only", "grpc",
-                                    "--workers", str(WORKERS)], env=svc.env, cwd=svc.workdir, stdout=log,
+    svc.process = subprocess.Popen([sys.executable, "-m", "server.boot.cli", "serve", "--only", "http", "--only",
+                                    "grpc", "--workers", str(WORKERS)], env=svc.env, cwd=svc.workdir, stdout=log,
                                    stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
@@ -113,6 +113,6 @@ def test_sigterm_stops_every_worker(workers: Service) -> None:
 def test_workers_are_at_least_one(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAYGATE_")}
     env.update(PAYGATE_DATABASE_URL=f"sqlite:///{tmp_path / 'p.db'}", PYTHONPATH=str(Path(__file__).parents[3]))
-    done = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--workers", "0"], env=env, cwd=tmp_path,
+    done = subprocess.run([sys.executable, "-m", "server.boot.cli", "serve", "--workers", "0"], env=env, cwd=tmp_path,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "--workers: at least 1" in done.stderr, done.stderr

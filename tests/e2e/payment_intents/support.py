@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 from sqlmodel import col, select
 
-from server.composition import compose
+from server.boot.composition import compose
 from server.config import load_settings
 from server.db import Database
 from server.events.models import Event

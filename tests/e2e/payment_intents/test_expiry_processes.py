@@ -38,7 +38,7 @@ class SchedulerProcess:
     def __init__(self, service: Service, workdir: Path) -> None:
         self.log_path = workdir / f"scheduler-{os.urandom(3).hex()}.log"
         self._log = self.log_path.open("wb")
-        self.process = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--only", "scheduler"],
+        self.process = subprocess.Popen([sys.executable, "-m", "server.boot.cli", "serve", "--only", "scheduler"],
                                         env=service.env, cwd=service.workdir, stdout=self._log,
                                         stderr=subprocess.STDOUT)
 

@@ -114,7 +114,7 @@ async def due_at(db: Database, sub_id: str) -> int | None:
 
 
 def collector(db: Database, url: str, tmp_path: Path) -> Collector:
-    from server.composition import compose
+    from server.boot.composition import compose
 
     settings = load_settings({"PAYGATE_DATABASE_URL": url,
                               "PAYGATE_SECRET_KEY": "test-secret-key-0123456789-abcdefghijklmnop"})

@@ -58,7 +58,7 @@ async def seed(db: Database) -> None:
 
 def test_every_renewal_invoice_is_emailed_once_and_marked_sent_when_the_sweep_returns(url: str, tmp_path: Path) \
         -> None:
-    from server.composition import compose
+    from server.boot.composition import compose
 
     async def run() -> None:
         db = Database(url)

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from sqlmodel import SQLModel
 
 import migrations.tables  # noqa: F401  (fills the metadata)
-from server.composition import compose
+from server.boot.composition import compose
 from server.config import load_settings
 from server.rails.evm.node import BATCH_SIZE, Node
 from server.treasury.reconcile import reconcile

@@ -40,7 +40,7 @@ def second_scheduler(paygate: Service) -> Iterator[None]:
     workdir.mkdir(exist_ok=True)
     other = replace(paygate, workdir=workdir, process=None)
     with (workdir / "serve.log").open("ab") as log:
-        process = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--only", "scheduler"],
+        process = subprocess.Popen([sys.executable, "-m", "server.boot.cli", "serve", "--only", "scheduler"],
                                    env=other.env, cwd=workdir, stdout=log, stderr=subprocess.STDOUT)
     try:
         yield

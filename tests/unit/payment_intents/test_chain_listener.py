@@ -15,9 +15,9 @@ from paygate.v1 import payment_intents_pb2 as pb
 from sqlmodel import SQLModel, col, select
 
 import migrations.tables  # noqa: F401  (fills the metadata)
+from server.boot.composition import compose
 from server.chains import hooks
 from server.chains.models import ChainTransfer, WatchedAddress
-from server.composition import compose
 from server.config import load_settings
 from server.db import Database
 from server.events.models import Event

@@ -18,7 +18,7 @@ from sqlmodel import SQLModel
 
 import migrations.tables  # noqa: F401  (fills the metadata)
 from server.assets.catalogue import Catalogue, Network
-from server.composition import compose
+from server.boot.composition import compose
 from server.config import Settings, load_settings
 from server.db import Database
 from server.merchants.service import create_merchant

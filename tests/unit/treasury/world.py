@@ -13,9 +13,9 @@ import sqlalchemy as sa
 from sqlmodel import SQLModel, col, select
 
 import migrations.tables  # noqa: F401  (fills the metadata)
+from server.boot.composition import compose
 from server.chains import hooks
 from server.chains.models import ChainTransfer, WatchedAddress
-from server.composition import compose
 from server.config import load_settings
 from server.ids import new_id
 from server.merchants.service import create_merchant

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from paygate.v1 import customers_pb2
 
-from server.cli import create_merchant_record
+from server.boot.cli import create_merchant_record
 from server.clock import now_of
 from server.config import load_settings
 from server.db import Database
