@@ -2,14 +2,14 @@
 
 `Runtime.build(settings)` makes the database, the catalogue, the authenticator, the rates, the wallet keys, the
 client secrets, the webhook sealing key, the AML screening, the chain rails, the RPC health probe and the clock;
-`compose(settings)` (server/boot/composition.py) builds one and lets each package register its listeners and jobs into it
-(`register(runtime)` in each package's `wiring.py`). Servicers, listeners and jobs receive it explicitly; nothing
-reads it from a module global. Tests build their own (`Runtime.build(settings, clock=…)`).
+`compose(settings)` (server/boot/composition.py) builds one and lets each package register its servicer, listeners
+and jobs into it (`register(runtime)` in each package's `wiring.py`). Servicers, listeners and jobs receive it
+explicitly; nothing reads it from a module global. Tests build their own (`Runtime.build(settings, clock=…)`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -59,6 +59,8 @@ class Runtime:
     health: RpcHealth  # whether each network's RPC answered recently: what makes its assets payable (DESIGN §12)
     clock: Clock
     jobs: list[Job] = field(default_factory=list)  # filled by the packages' register(runtime) at start-up
+    # The gRPC service each package implements (full name → servicer factory), filled by register(runtime) too.
+    servicers: dict[str, Callable[[Runtime], object]] = field(default_factory=dict)
     tasks: Tasks = field(default_factory=Tasks)  # work a call starts and does not wait for (server/background.py)
 
     @classmethod
@@ -81,6 +83,13 @@ class Runtime:
                    scanners=chain_scanners(catalogue), rails=Rails(catalogue, db, settings),
                    cards=Cards(box=box, rails=card_rails(settings)),
                    health=RpcHealth(catalogue.networks.values(), probe), clock=clock)
+
+    def add_servicers(self, services: Mapping[str, Callable[[Runtime], object]]) -> None:
+        """`services` by the API's full name (`paygate.v1.CustomerService`); two packages claiming one is a bug."""
+        for service, factory in services.items():
+            if service in self.servicers:
+                raise ValueError(f"{service} is registered twice")
+            self.servicers[service] = factory
 
     def add_job(self, name: str, run: Callable[[Runtime], Awaitable[None]], seconds: float) -> None:
         """`seconds` is the job's default; the operator's `job_seconds` setting for `name` wins."""

@@ -7,7 +7,9 @@ from __future__ import annotations
 import paygate.v1 as api
 
 from gateway_http.routes import Binding, bindings
-from server.boot.grpc_server import SERVICERS
+from server.boot.composition import implemented_services
+
+SERVICERS = implemented_services()
 
 
 def all_bindings() -> list[Binding]:

@@ -1,31 +1,48 @@
-"""The composition root: one Runtime per process, with every package's listeners and jobs registered into it.
+"""The composition root: one Runtime per process, with every package's servicer, listeners and jobs registered
+into it.
 
-Called once at start-up by `paygate serve` (server/boot/serve.py), the CLI's commands (server/boot/cli.py, server/boot/demo.py)
-and by tests that run the domain in-process. A new package with listeners or jobs adds its `register` here.
+Called once at start-up by `paygate serve` (server/boot/serve.py), the CLI's commands (server/boot/cli.py,
+server/boot/demo.py) and by tests that run the domain in-process. A new package adds its wiring module to PACKAGES.
 `http_facade` wires the HTTP facade (gateway_http) of a serving process: the one place in server/ that knows it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
 
 import grpc
 
 from scheduler import jobs as scheduler_jobs
 from server import keyfiles
+from server.assets import wiring as assets
 from server.assets.catalogue import Catalogue
 from server.cards import wiring as cards
+from server.checkout import wiring as checkout
 from server.clock import Clock
 from server.config import ConfigError, Settings
+from server.customers import wiring as customers
 from server.db import Database
+from server.events import wiring as events
+from server.invoices import wiring as invoices
+from server.merchants import wiring as merchants
 from server.payment_intents import wiring as payment_intents
+from server.payment_links import wiring as payment_links
+from server.products import wiring as products
 from server.refunds import wiring as refunds
 from server.runtime import Runtime
 from server.subscriptions import wiring as subscriptions
 from server.treasury import wiring as treasury
 from server.webhooks import wiring as webhooks
+
+
+class Package(Protocol):
+    """A package's wiring module (`server/<package>/wiring.py`; the scheduler's `scheduler/jobs.py`)."""
+
+    def register(self, rt: Runtime) -> None: ...
+
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -33,15 +50,24 @@ if TYPE_CHECKING:
     from gateway_http.tls import ChannelTls
     from server.rpc.inprocess import InProcessChannel
 
-REGISTRATIONS = (payment_intents.register, cards.register, refunds.register, webhooks.register,
-                 subscriptions.register, treasury.register, scheduler_jobs.register)
+# Each package's wiring names its servicer (SERVICES), jobs and listeners (`register`); where their order matters it
+# is declared where they listen (server/chains/hooks.py's stages), not by this tuple's order. The outbox's
+# subscribers run in this order (webhooks' fan-out, subscriptions' lifecycle, the treasury's ledger); each reads only
+# rows the others do not write.
+PACKAGES: tuple[Package, ...] = (assets, checkout, customers, events, invoices, merchants, payment_links, products,
+                                 payment_intents, cards, refunds, webhooks, subscriptions, treasury, scheduler_jobs)
+
+
+def implemented_services() -> dict[str, Callable[[Runtime], object]]:
+    """Every gRPC service a package implements, by the API's full name (the rest answer UNIMPLEMENTED)."""
+    return {name: factory for package in PACKAGES for name, factory in getattr(package, "SERVICES", {}).items()}
 
 
 def compose(settings: Settings, *, db: Database | None = None, catalogue: Catalogue | None = None,
             var_dir: Path = keyfiles.VAR, clock: Clock | None = None) -> Runtime:
     rt = Runtime.build(settings, db=db, catalogue=catalogue, var_dir=var_dir, clock=clock)
-    for register in REGISTRATIONS:
-        register(rt)
+    for package in PACKAGES:
+        package.register(rt)
     jobs = {job.name for job in rt.jobs}
     unknown = sorted({name for name, _ in settings.job_seconds} - jobs)
     if unknown:

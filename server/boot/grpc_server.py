@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 
 import grpc
 import paygate.v1 as api
@@ -12,48 +11,13 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
-from server.assets.servicer import AssetServicer
-from server.cards.servicer import ProviderWebhookServicer
-from server.checkout.servicer import CheckoutServicer
-from server.customers.servicer import CustomerServicer
-from server.events.servicer import EventServicer
-from server.invoices.servicer import InvoiceServicer
-from server.merchants.servicer import MerchantServicer
-from server.payment_intents.servicer import PaymentIntentServicer
-from server.payment_links.servicer import PaymentLinkServicer
-from server.products.servicer import ProductServicer
-from server.refunds.servicer import RefundServicer
 from server.rpc.inprocess import InProcessChannel, Tee
 from server.rpc.methods import registry
 from server.rpc.pipeline import Pipeline
 from server.runtime import Runtime
-from server.subscriptions.servicer import SubscriptionServicer
-from server.treasury.address_servicer import AddressServicer
-from server.treasury.payout_servicer import PayoutServicer
-from server.treasury.servicer import TreasuryServicer
-from server.webhooks.servicer import WebhookEndpointServicer
 
 log = logging.getLogger("paygate.server")
 
-# Implemented resources. A service of the API that is not listed answers UNIMPLEMENTED (its generated base class).
-SERVICERS: dict[str, Callable[[Runtime], object]] = {
-    "paygate.v1.AddressService": AddressServicer,
-    "paygate.v1.AssetService": AssetServicer,
-    "paygate.v1.CheckoutService": CheckoutServicer,
-    "paygate.v1.CustomerService": CustomerServicer,
-    "paygate.v1.EventService": EventServicer,
-    "paygate.v1.InvoiceService": InvoiceServicer,
-    "paygate.v1.MerchantService": MerchantServicer,
-    "paygate.v1.PaymentIntentService": PaymentIntentServicer,
-    "paygate.v1.PaymentLinkService": PaymentLinkServicer,
-    "paygate.v1.PayoutService": PayoutServicer,
-    "paygate.v1.ProductService": ProductServicer,
-    "paygate.v1.ProviderWebhookService": ProviderWebhookServicer,
-    "paygate.v1.RefundService": RefundServicer,
-    "paygate.v1.SubscriptionService": SubscriptionServicer,
-    "paygate.v1.TreasuryService": TreasuryServicer,
-    "paygate.v1.WebhookEndpointService": WebhookEndpointServicer,
-}
 HEALTH_INTERVAL_SECONDS = 5.0
 MAX_MESSAGE_BYTES = 4 << 20
 
@@ -63,7 +27,7 @@ async def build(rt: Runtime, addr: str, credentials: grpc.ServerCredentials | No
     """A started server, the port it listens on (`addr` may end in :0) and a channel calling the same handlers
     in-process (for the facade of this process); TLS when `credentials` are given. `reuse_port`: several processes
     listen on the same port (SO_REUSEPORT, `paygate serve --workers N`); off, a port in use is an error."""
-    services = api.services()
+    services = api.services()  # a service of the API no package registered answers UNIMPLEMENTED
     pipeline = Pipeline(registry(services), rt.auth, rt.db, rt.limiter, box=rt.box)
     server = grpc.aio.server(
         interceptors=[pipeline],
@@ -73,7 +37,7 @@ async def build(rt: Runtime, addr: str, credentials: grpc.ServerCredentials | No
     both = Tee(server, local)
     for service in services:
         module = api.grpc_module(service)
-        factory = SERVICERS.get(service.full_name)
+        factory = rt.servicers.get(service.full_name)  # what the packages registered (server/boot/composition.py)
         servicer = factory(rt) if factory else getattr(module, f"{service.name}Servicer")()
         getattr(module, f"add_{service.name}Servicer_to_server")(servicer, both)
     health = health_aio.HealthServicer()

@@ -3,9 +3,17 @@ that asks the card provider again about card refunds it did not answer."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from server.cards import refunds as card_refunds
 from server.refunds import sender
+from server.refunds.servicer import RefundServicer
 from server.runtime import Runtime
+
+# The gRPC services this package implements (the API's full names); composition registers them.
+SERVICES: dict[str, Callable[[Runtime], object]] = {
+    "paygate.v1.RefundService": RefundServicer,
+}
 
 
 async def retry_card_refunds(rt: Runtime) -> None:
@@ -13,5 +21,6 @@ async def retry_card_refunds(rt: Runtime) -> None:
 
 
 def register(rt: Runtime) -> None:
+    rt.add_servicers(SERVICES)
     rt.add_job("send_refunds", sender.RefundJob().run, sender.INTERVAL_SECONDS)
     rt.add_job("retry_card_refunds", retry_card_refunds, sender.INTERVAL_SECONDS)

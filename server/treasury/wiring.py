@@ -4,16 +4,28 @@ the chain, and end approvals nobody gave in time."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 from server.chains import hooks
 from server.events import outbox
 from server.runtime import Runtime
 from server.treasury import approval_expiry, listeners, reconcile, sweeps, verifications
+from server.treasury.address_servicer import AddressServicer
+from server.treasury.payout_servicer import PayoutServicer
+from server.treasury.servicer import TreasuryServicer
+
+# The gRPC services this package implements (the API's full names); composition registers them.
+SERVICES: dict[str, Callable[[Runtime], object]] = {
+    "paygate.v1.AddressService": AddressServicer,
+    "paygate.v1.PayoutService": PayoutServicer,
+    "paygate.v1.TreasuryService": TreasuryServicer,
+}
 
 
 def register(rt: Runtime) -> None:
-    hooks.listen(rt.db, partial(listeners.on_transfer_changed, rt))
+    rt.add_servicers(SERVICES)
+    hooks.listen(rt.db, stage=hooks.Stage.POST, listener=partial(listeners.on_transfer_changed, rt))
     outbox.subscribe(rt.db, partial(listeners.on_event, rt))
     rt.add_job("send_sweeps", sweeps.send_sweeps, sweeps.INTERVAL_SECONDS)
     rt.add_job("send_treasury_transfers", verifications.send_verifications, verifications.INTERVAL_SECONDS)

@@ -1,5 +1,5 @@
-"""`serve --workers N` listens on SO_REUSEPORT sockets it makes itself (server/boot/serve.py): their connections must get
-TCP_NODELAY like uvicorn's own, or every response waits out Nagle against the client's delayed ACK."""
+"""`serve --workers N` listens on SO_REUSEPORT sockets it makes itself (server/boot/serve.py): their connections must
+get TCP_NODELAY like uvicorn's own, or every response waits out Nagle against the client's delayed ACK."""
 
 from __future__ import annotations
 

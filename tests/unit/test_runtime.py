@@ -9,22 +9,30 @@ from pathlib import Path
 import pytest
 
 from server.boot.composition import compose
-from server.chains.hooks import TRANSFER_CHANGED
-from server.config import ConfigError, load_settings
+from server.chains.hooks import listeners
+from server.config import ConfigError, Settings, load_settings
+from server.customers import wiring as customers_wiring
 from server.events.outbox import EVENT_RECORDED
+from server.payment_intents import chain_listener
+from server.payment_intents import wiring as payment_intents_wiring
 from server.runtime import Runtime
 from server.subscriptions.lifecycle import on_event
 from server.treasury import listeners as treasury_listeners
+from server.treasury import wiring as treasury_wiring
 from server.webhooks.queue import fan_out
 from tests.harness import TEST_NETWORKS
 
 
-def build(workdir: Path, **env: str) -> Runtime:
+def build_settings(workdir: Path, **env: str) -> Settings:
     workdir.mkdir(parents=True, exist_ok=True)
     networks = workdir / "networks.toml"
     networks.write_text(TEST_NETWORKS)
-    return compose(load_settings({"PAYGATE_DATABASE_URL": f"sqlite:///{workdir / 'p.db'}",
-                                  "PAYGATE_NETWORKS": str(networks), **env}), var_dir=workdir / "var")
+    return load_settings({"PAYGATE_DATABASE_URL": f"sqlite:///{workdir / 'p.db'}", "PAYGATE_NETWORKS": str(networks),
+                          **env})
+
+
+def build(workdir: Path, **env: str) -> Runtime:
+    return compose(build_settings(workdir, **env), var_dir=workdir / "var")
 
 
 def close(*runtimes: Runtime) -> None:
@@ -73,7 +81,7 @@ def test_each_runtimes_transfer_listener_settles_with_that_runtime(tmp_path: Pat
     first, second = build(tmp_path / "a"), build(tmp_path / "b")
     try:
         # The payments' listener, then the treasury ledger's: each bound to its own runtime.
-        (one, ledger_one), (two, ledger_two) = first.db.hooks.of(TRANSFER_CHANGED), second.db.hooks.of(TRANSFER_CHANGED)
+        (one, ledger_one), (two, ledger_two) = listeners(first.db), listeners(second.db)
         assert one.args == (first,) and two.args == (second,)  # type: ignore[attr-defined]
         assert ledger_one.args == (first,) and ledger_two.args == (second,)  # type: ignore[attr-defined]
     finally:
@@ -84,7 +92,7 @@ def test_a_runtime_built_without_composition_has_no_listeners_nor_jobs(tmp_path:
     rt = Runtime.build(load_settings({"PAYGATE_DATABASE_URL": f"sqlite:///{tmp_path / 'p.db'}"}),
                        var_dir=tmp_path / "var")
     try:
-        assert rt.jobs == [] and rt.db.hooks.of(TRANSFER_CHANGED) == () and rt.db.hooks.of(EVENT_RECORDED) == ()
+        assert rt.jobs == [] and listeners(rt.db) == () and rt.db.hooks.of(EVENT_RECORDED) == ()
     finally:
         close(rt)
 
@@ -95,3 +103,36 @@ def test_only_the_composition_root_imports_the_http_facade() -> None:
     importers = sorted(str(p.relative_to(server.parent)) for p in server.rglob("*.py")
                        if "gateway_http" in p.read_text())
     assert importers == ["server/boot/composition.py"]
+
+
+def test_compose_registers_the_servicer_of_each_of_the_16_services(tmp_path: Path) -> None:
+    rt = build(tmp_path)
+    try:
+        assert sorted(rt.servicers) == [f"paygate.v1.{name}Service" for name in (
+            "Address", "Asset", "Checkout", "Customer", "Event", "Invoice", "Merchant", "PaymentIntent",
+            "PaymentLink", "Payout", "Product", "ProviderWebhook", "Refund", "Subscription", "Treasury",
+            "WebhookEndpoint")]
+    finally:
+        close(rt)
+
+
+def test_a_service_registered_by_two_packages_is_refused(tmp_path: Path) -> None:
+    rt = build(tmp_path)
+    try:
+        with pytest.raises(ValueError, match=r"^paygate.v1.CustomerService is registered twice$"):
+            customers_wiring.register(rt)
+    finally:
+        close(rt)
+
+
+def test_a_transfer_is_attributed_before_the_ledger_posts_it_whatever_order_the_packages_register_in(
+        tmp_path: Path) -> None:
+    rt = Runtime.build(build_settings(tmp_path), var_dir=tmp_path / "var")
+    try:
+        treasury_wiring.register(rt)  # the ledger's package first: the stages, not this order, decide
+        payment_intents_wiring.register(rt)
+        attribute, post = listeners(rt.db)
+        assert attribute.func is chain_listener.on_transfer_changed  # type: ignore[attr-defined]
+        assert post.func is treasury_listeners.on_transfer_changed  # type: ignore[attr-defined]
+    finally:
+        close(rt)

@@ -141,7 +141,7 @@ def world(tmp_path: Path) -> Iterator[World]:
     clock = SetClock()
     rt = compose(load_settings({"PAYGATE_DATABASE_URL": url, "PAYGATE_NETWORKS": str(networks)}),
                  var_dir=tmp_path / "var", clock=clock)
-    assert len(rt.db.hooks.of(hooks.TRANSFER_CHANGED)) == 2  # payments and the treasury ledger listen
+    assert len(hooks.listeners(rt.db)) == 2  # payments and the treasury ledger listen
     # The servicers probe the RPCs before each update; these tests call the service directly, so they probe once.
     assert asyncio.run(rt.health.answering()) == {"ETH-TEST"}
     yield World(rt.db, rt, clock)

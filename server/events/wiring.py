@@ -1,0 +1,17 @@
+"""Events' part of the composition root: the events API."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from server.events.servicer import EventServicer
+from server.runtime import Runtime
+
+# The gRPC services this package implements (the API's full names); composition registers them.
+SERVICES: dict[str, Callable[[Runtime], object]] = {
+    "paygate.v1.EventService": EventServicer,
+}
+
+
+def register(rt: Runtime) -> None:
+    rt.add_servicers(SERVICES)
