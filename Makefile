@@ -71,11 +71,12 @@ check-gen: setup  ## fail when the committed stubs differ from what the protos g
 	    test -e $$tmp/paygate/v1/$$(basename $$f) || { echo "orphan stub: $$f (run make gen)"; rm -rf $$tmp; exit 1; }; \
 	  done; rm -rf $$tmp; echo "stubs up to date"
 
-lint: setup  ## buf lint + format, ruff, mypy
+lint: setup  ## buf lint + format, ruff, mypy, the import contracts (pyproject's [tool.importlinter])
 	$(BUF) lint
 	$(BUF) format -d --exit-code
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
 
 fmt: setup
 	$(BUF) format -w

@@ -41,7 +41,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from server.aml import DenyListScreener, Screening  # noqa: E402
-from server.assets.catalogue import load  # noqa: E402
+from server.catalogue.catalogue import load  # noqa: E402
 from server.chains.models import WatchedAddress  # noqa: E402
 from server.db import Database, migrate, sync_url  # noqa: E402
 from server.rails.evm import devchain  # noqa: E402

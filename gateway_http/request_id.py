@@ -13,7 +13,7 @@ import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from server.rpc.context import access_log, request_id_of
+from server.context import access_log, request_id_of
 
 log = logging.getLogger("paygate.http")
 class RequestIdMiddleware:

@@ -15,7 +15,7 @@ import sys
 import time
 from typing import Any
 
-from server.rpc.context import request_id
+from server.context import request_id
 
 # scheme://[userinfo@]host[:port] then anything up to the end of the URL (not past a JSON string's quote or escape)
 _URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://)(?:[^\s/?#@\"\\]*@)?([^\s/?#\"\\]*)[^\s\"\\<>']*")

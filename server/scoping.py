@@ -14,10 +14,10 @@ from typing import Any, Protocol, TypeVar
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from server.context import Caller
 from server.db.construct import read_by_key
 from server.db.engine import READ_ONLY
 from server.errors import Forbidden, NotFound
-from server.rpc.context import Caller
 
 
 class Owned(Protocol):

@@ -28,8 +28,8 @@ from server.config import load_settings
 from server.rails.evm import devchain, solidity
 from server.rails.evm.devchain import DevChain
 from server.rails.evm.solidity import Compiled
+from server.rails.hd import new_mnemonic
 from server.tls import client_context
-from server.wallet.hd import new_mnemonic
 
 # One TLS context for every test client: httpx builds a new one per client by loading certifi's CA bundle, about 40 ms
 # of CPU, which was a quarter of a test process's CPU (the suite's clients talk plain HTTP on loopback anyway).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Sequence
 
 import sqlalchemy as sa
 from sqlmodel import col, select
@@ -22,15 +22,10 @@ from server.chains.models import ChainTransfer
 from server.clock import now_of
 from server.config import Settings
 from server.db import Database
+from server.db.sets import chunks
 
 log = logging.getLogger("paygate.aml")
 SETTLE_BATCH = 200
-IN_CHUNK = 500  # ids per IN (…) list: well under SQLite's bound on a statement's parameters
-
-
-def chunks(items: Sequence[str], size: int = IN_CHUNK) -> Iterator[Sequence[str]]:
-    for i in range(0, len(items), size):
-        yield items[i:i + size]
 
 
 class Screening:

@@ -6,9 +6,9 @@ from decimal import Decimal
 import grpc
 from paygate.v1 import assets_pb2, assets_pb2_grpc
 
-from server.assets.catalogue import Asset
+from server.catalogue.catalogue import Asset
+from server.context import current_caller
 from server.errors import Unauthenticated
-from server.rpc.context import current_caller
 from server.runtime import Runtime
 
 

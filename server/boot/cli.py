@@ -334,11 +334,11 @@ async def refund_unexpected(settings: Settings, intent_id: str, asset_id: str, a
     the intent's merchant in the intent's mode; prints the refund as the API shows it. The running scheduler sends
     it."""
     from server import validate
+    from server.context import Caller
     from server.errors import DomainError
     from server.events.outbox import snapshot
     from server.payment_intents.models import PaymentIntent
     from server.refunds import convert, service
-    from server.rpc.context import Caller
 
     ensure_schema(settings)
     rt = runtime(settings)
@@ -501,7 +501,7 @@ async def roll_key(settings: Settings, merchant_id: str, key_id: str, grace_seco
 
 async def set_settlement_currency(settings: Settings, merchant_id: str, code: str) -> str:
     """`paygate merchants set-settlement-currency`: the fiat of `GET /v1/stats/balance`'s totals (DESIGN §15)."""
-    from server.assets.catalogue import CatalogueError, load
+    from server.catalogue.catalogue import CatalogueError, load
     from server.merchants.models import Merchant
 
     ensure_schema(settings)

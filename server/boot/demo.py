@@ -12,10 +12,10 @@ from paygate.v1.money_pb2 import Price
 from server.boot.cli import create_merchant_record, set_card_provider
 from server.boot.startup import runtime
 from server.config import Settings
+from server.context import Caller
 from server.payment_links import service as links
 from server.payment_links.convert import url_of
 from server.products import service as products
-from server.rpc.context import Caller
 from server.tls import client_context
 
 

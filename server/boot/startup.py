@@ -44,8 +44,8 @@ def reason(e: BaseException) -> str:
 
 def runtime(settings: Settings, clock: Clock | None = None) -> Runtime:
     """The process's runtime (server/boot/composition.py); a bad networks file stops the command."""
-    from server.assets.catalogue import CatalogueError
     from server.boot.composition import compose
+    from server.catalogue.catalogue import CatalogueError
 
     try:
         return compose(settings, clock=clock)

@@ -38,6 +38,7 @@ from server import structs, validate
 from server.background import Tasks
 from server.cards import accounts, payments
 from server.cards.accounts import Cards
+from server.context import Caller
 from server.customers import totals as customer_totals
 from server.db import Database
 from server.errors import MissingParameter, invalid
@@ -53,7 +54,6 @@ from server.refunds import service as refunds
 from server.refunds.errors import InvalidPaymentIntent, RefundAmountExceeded
 from server.refunds.models import Refund
 from server.refunds.states import HOLDING, Event, Status
-from server.rpc.context import Caller
 
 log = logging.getLogger("paygate.cards")
 BATCH = 50

@@ -32,13 +32,13 @@ from sqlmodel.sql.expression import SelectOfScalar
 
 from server.clock import now_of
 from server.config import Settings
+from server.context import client_ip, optional_caller
 from server.db.sets import on_postgres
 from server.errors import RateLimited
 from server.payment_intents.aggregate import Loaded
 from server.payment_intents.models import CARDS, Charge, PaymentIntent
 from server.payment_intents.states import ChargeStatus
 from server.ratelimit.client_ip import bucket_of
-from server.rpc.context import client_ip, optional_caller
 
 log = logging.getLogger("paygate.cards")
 

@@ -25,6 +25,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.cards.accounts import takes_cards
 from server.checkout.sender import CodeMessage, Sender
+from server.context import Caller
 from server.customers import identity
 from server.customers.models import VerificationCode
 from server.errors import InvalidArgument, NotFound, RateLimited, invalid
@@ -43,7 +44,6 @@ from server.products.convert import option_names, variant_title
 from server.products.models import Product, ProductVariant, SellingPlan
 from server.products.rules import BILLING_CYCLES, POLICY_TYPES
 from server.rpc.auth import Authenticator
-from server.rpc.context import Caller
 from server.validate import money_text
 
 CODE_LIFETIME_SECONDS = 600

@@ -19,6 +19,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import structs, validate
+from server.context import Caller, client_ip
 from server.customers import service as customers
 from server.customers.models import AuthToken, Customer, EphemeralToken, VerificationCode, VerificationCodeFailure
 from server.db.sets import on_postgres
@@ -26,7 +27,6 @@ from server.errors import InvalidArgument, MissingParameter, NotFound, RateLimit
 from server.ids import digest, new_id, random_base62
 from server.ratelimit.client_ip import bucket_of
 from server.request_string import merged
-from server.rpc.context import Caller, client_ip
 from server.scoping import find_owned
 
 EPHEMERAL_DEFAULT_SECONDS = 900

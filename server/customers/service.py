@@ -11,6 +11,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import structs, validate
 from server.clock import now_of
+from server.context import Caller
 from server.customers.convert import to_proto
 from server.customers.models import Customer
 from server.db.construct import insert_new, new_row
@@ -18,7 +19,6 @@ from server.events.outbox import changed, record, snapshot
 from server.ids import new_id
 from server.merchants.models import Merchant
 from server.paging import Page, newest_first
-from server.rpc.context import Caller
 from server.scoping import find_owned, get_owned, in_scope
 
 

@@ -5,12 +5,12 @@ from paygate.v1 import customers_pb2 as pb
 from paygate.v1 import customers_pb2_grpc
 
 from server.cards import saved
+from server.context import current_caller, optional_caller
 from server.customers import identity, service
 from server.customers.convert import to_proto
 from server.errors import Unauthenticated, invalid
 from server.paging import page_of
 from server.payment_intents.models import PaymentIntent
-from server.rpc.context import current_caller, optional_caller
 from server.runtime import Runtime
 from server.scoping import find_owned
 

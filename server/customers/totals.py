@@ -11,7 +11,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.assets.catalogue import Catalogue
+from server.catalogue.catalogue import Catalogue
 from server.customers.models import Customer
 
 FIAT_DECIMALS = 2  # a currency missing from the catalogue: the common minor unit (cents)

@@ -8,7 +8,7 @@ statements in one bench run (bench/RESULTS.md, twelfth session). On PostgreSQL i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -25,3 +25,12 @@ def one_of(column: Any, values: Sequence[Any], *, postgres: bool) -> sa.ColumnEl
 
 def on_postgres(session: AsyncSession) -> bool:
     return session.get_bind().dialect.name == "postgresql"
+
+
+IN_CHUNK = 500  # ids per IN (…) list: well under SQLite's bound on a statement's parameters
+
+
+def chunks(items: Sequence[str], size: int = IN_CHUNK) -> Iterator[Sequence[str]]:
+    """`items` in slices of at most `size`: one IN (…) list each."""
+    for i in range(0, len(items), size):
+        yield items[i:i + size]

@@ -6,10 +6,10 @@ from paygate.v1 import events_pb2
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from server.context import Caller
 from server.errors import invalid
 from server.events.models import Event
 from server.paging import Page, newest_first
-from server.rpc.context import Caller
 from server.scoping import get_owned, in_scope
 
 MAX_TYPE_LENGTH = 100

@@ -8,6 +8,7 @@ from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.clock import now_of
+from server.context import Caller
 from server.errors import MissingParameter, NotFound, invalid
 from server.invoices import states
 from server.invoices.models import Invoice
@@ -16,7 +17,6 @@ from server.paging import Slice, newest_first
 from server.payment_intents import settle
 from server.payment_intents.env import Env
 from server.payment_intents.models import PaymentIntent
-from server.rpc.context import Caller
 from server.scoping import find_owned, get_owned, in_scope
 from server.subscriptions import closing, lifecycle, locks
 from server.subscriptions.billing import Callout

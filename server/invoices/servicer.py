@@ -5,10 +5,10 @@ from paygate.v1 import invoice_service_pb2 as pb
 from paygate.v1 import invoice_service_pb2_grpc
 
 from server.cards import outcome
+from server.context import current_caller
 from server.invoices import service
 from server.payment_intents.aggregate import load_one
 from server.payment_intents.convert import to_proto as intent_proto
-from server.rpc.context import current_caller
 from server.runtime import Runtime
 from server.subscriptions import billing, renewal
 from server.subscriptions.collect import Collector

@@ -3,10 +3,10 @@ from __future__ import annotations
 import grpc
 from paygate.v1 import merchants_pb2, merchants_pb2_grpc
 
+from server.context import current_caller
 from server.errors import NotFound
 from server.merchants.service import MODES, get_merchant, keys_of
 from server.rails.registry import merchant_key_scheme
-from server.rpc.context import current_caller
 from server.runtime import Runtime
 from server.wallet.addresses import treasury_address
 

@@ -12,7 +12,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import clock
-from server.assets.catalogue import Asset
+from server.catalogue.catalogue import Asset
 from server.chains.models import NetworkCursor, WatchedAddress
 from server.clock import now_of
 from server.errors import MissingParameter, invalid
@@ -59,7 +59,7 @@ def check_open(loaded: Loaded, now: int) -> None:
 
 def payable_asset(env: Env, asset_id: str, livemode: bool, field: str = ASSET_FIELD) -> Asset:
     """Only payable crypto assets of the caller's mode: test keys pay with -TEST assets, live keys on mainnets, and
-    only while their network's RPC answers (DESIGN §12, `server/assets/health.py`)."""
+    only while their network's RPC answers (DESIGN §12, `server/catalogue/health.py`)."""
     asset = env.catalogue.by_id.get(asset_id)
     if asset is None or asset.is_fiat:
         raise invalid(field, f"{asset_id!r} is not a crypto asset of the catalogue")

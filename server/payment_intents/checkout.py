@@ -16,6 +16,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server.cards.accounts import Cards
 from server.cards.payments import PayNow
 from server.clock import now_of
+from server.context import Caller
 from server.errors import Conflict, NotFound, Unauthenticated
 from server.payment_intents import attempts, service, settle
 from server.payment_intents.aggregate import Loaded, load_one
@@ -23,7 +24,6 @@ from server.payment_intents.convert import public_view, to_proto
 from server.payment_intents.env import Env
 from server.payment_intents.states import OPEN_FOR_PAYMENT, Status, UnexpectedState
 from server.rpc.auth import Authenticator
-from server.rpc.context import Caller
 
 M = TypeVar("M", pb.GetCheckoutPaymentIntentRequest, pb.UpdateCheckoutPaymentIntentRequest)
 

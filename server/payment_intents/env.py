@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from server.assets.catalogue import Catalogue
-from server.assets.health import RpcHealth
+from server.catalogue.catalogue import Catalogue
+from server.catalogue.health import RpcHealth
 from server.clock import Clock
 from server.config import Settings
 from server.payment_intents.client_secret import ClientSecrets

@@ -17,14 +17,14 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import money
-from server.assets.catalogue import Catalogue
+from server.catalogue.catalogue import Catalogue
 from server.config import Settings
+from server.context import Caller, client_ip
 from server.errors import invalid
 from server.payment_links import service as links
 from server.products import stock
 from server.products.availability import Shortfall, left, shortfall
 from server.products.models import Product, ProductVariant, SellingPlan
-from server.rpc.context import Caller, client_ip
 from server.subscriptions.pricing import Policy, cycle_price
 from server.validate import money_text
 

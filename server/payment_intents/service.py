@@ -18,6 +18,7 @@ from server.cards import payments as card_payments
 from server.cards.accounts import Cards
 from server.chains.models import ChainTransfer, TransferStatus
 from server.clock import now_of
+from server.context import Caller
 from server.customers import service as customers
 from server.customers.models import Customer
 from server.errors import MissingParameter, invalid
@@ -30,7 +31,6 @@ from server.payment_intents.models import CARDS, CRYPTO, Charge, ChargeTransfer,
 from server.payment_intents.states import Event, Status, UnexpectedState, transition
 from server.rates import RateUnavailable
 from server.rates.quotes import price_code
-from server.rpc.context import Caller
 from server.scoping import find_owned, get_owned, in_scope
 from server.subscriptions import lifecycle as subscriptions
 

@@ -8,13 +8,13 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server.cards import calls, outcome
 from server.cards.accounts import Cards
 from server.cards.payments import PayNow
+from server.context import current_caller, optional_caller
 from server.paging import page_of
 from server.payment_intents import checkout, service
 from server.payment_intents.aggregate import Loaded
 from server.payment_intents.convert import to_proto
 from server.payment_intents.env import Env
 from server.request_string import merged
-from server.rpc.context import current_caller, optional_caller
 from server.runtime import Runtime
 from server.subscriptions import expand
 

@@ -14,13 +14,13 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import structs, validate
 from server.clock import now_of
+from server.context import Caller
 from server.errors import Conflict, invalid
 from server.ids import new_id
 from server.paging import Page, newest_first
 from server.payment_links.models import PaymentLink, PaymentLinkItem
 from server.products import service as products
 from server.products.models import Product, ProductVariant
-from server.rpc.context import Caller
 from server.scoping import find_owned, get_owned, in_scope
 
 MAX_ADDONS = 20

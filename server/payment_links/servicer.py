@@ -4,10 +4,10 @@ import grpc
 from paygate.v1 import payment_links_pb2 as pb
 from paygate.v1 import payment_links_pb2_grpc
 
+from server.context import current_caller
 from server.paging import page_of
 from server.payment_links import service
 from server.payment_links.convert import product_of, to_proto, url_of
-from server.rpc.context import current_caller
 from server.runtime import Runtime
 
 

@@ -15,7 +15,7 @@ from paygate.v1 import products_pb2 as pb
 from paygate.v1.money_pb2 import Price
 
 from server import money, structs, validate
-from server.assets.catalogue import Catalogue
+from server.catalogue.catalogue import Catalogue
 from server.errors import MissingParameter, invalid
 
 MAX_OPTIONS = 3

@@ -16,8 +16,9 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import structs
-from server.assets.catalogue import Catalogue
+from server.catalogue.catalogue import Catalogue
 from server.clock import now_of
+from server.context import Caller
 from server.errors import Conflict, invalid
 from server.ids import new_id
 from server.paging import Page, newest_first
@@ -28,7 +29,6 @@ from server.payment_links.models import PaymentLink, PaymentLinkItem
 from server.products.convert import option_names, plan_to_proto, variant_to_proto
 from server.products.models import Product, ProductVariant, SellingPlan
 from server.products.rules import ProductSpec, Requested, normalize
-from server.rpc.context import Caller
 from server.scoping import find_owned, get_owned, in_scope
 from server.subscriptions.models import Subscription
 from server.subscriptions.states import Status as SubscriptionStatus

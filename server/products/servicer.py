@@ -4,10 +4,10 @@ import grpc
 from paygate.v1 import products_pb2 as pb
 from paygate.v1 import products_pb2_grpc
 
+from server.context import current_caller
 from server.paging import page_of
 from server.products import service
 from server.products.convert import to_proto
-from server.rpc.context import current_caller
 from server.runtime import Runtime
 
 

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.assets.catalogue import Asset, Catalogue, Network
+from server.catalogue.catalogue import Asset, Catalogue, Network
 
 if TYPE_CHECKING:
     from server.config import Settings
@@ -316,7 +316,7 @@ class MessageSigning(Protocol):
 @dataclass(frozen=True)
 class Family:
     """A chain family as the registry knows it: a network's rail, the watcher's scanner of it (its own
-    connection), the probe that says whether its node answers now (server/assets/health.py), and its keys."""
+    connection), the probe that says whether its node answers now (server/catalogue/health.py), and its keys."""
 
     rail: Callable[[Network, Catalogue, Database, Settings], Rail]
     scanner: Callable[[Network], ChainScanner]

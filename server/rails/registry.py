@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.assets.catalogue import DEFAULT_FAMILY, Catalogue, CatalogueError, Network
+from server.catalogue.catalogue import DEFAULT_FAMILY, Catalogue, CatalogueError, Network
 from server.config import Settings
 from server.db import Database
 from server.rails.base import (

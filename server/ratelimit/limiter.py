@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+from typing import TYPE_CHECKING
 
 from google.protobuf.message import Message
 
 from server.config import Settings
+from server.context import Caller
 from server.db import Database
 from server.errors import DomainError, RateLimited
 from server.ratelimit.buckets import Buckets, Limit, MemoryBuckets, PostgresBuckets
 from server.ratelimit.client_ip import bucket_of, client_ip
-from server.rpc.context import Caller
-from server.rpc.methods import MethodInfo
+
+if TYPE_CHECKING:
+    from server.rpc.methods import MethodInfo  # the pipeline's, which calls check(); only its type here
 
 
 def _limit(rate: float, burst: int) -> Limit | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 
-from server.assets.catalogue import Asset
+from server.catalogue.catalogue import Asset
 from server.money import MONEY, compute
 from server.rates import RateSource
 

@@ -9,7 +9,7 @@ from paygate.v1 import refunds_pb2 as pb
 from paygate.v1.money_pb2 import AssetAmount
 
 from server import structs
-from server.assets.catalogue import Asset, Catalogue
+from server.catalogue.catalogue import Asset, Catalogue
 from server.payment_intents.totals import text
 from server.refunds.models import Refund, RefundTransaction
 from server.refunds.states import Status, TransactionStatus

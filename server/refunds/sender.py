@@ -27,7 +27,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import SelectOfScalar
 
-from server.assets.catalogue import Asset, Catalogue
+from server.catalogue.catalogue import Asset, Catalogue
 from server.clock import now_of
 from server.customers import totals as customer_totals
 from server.ids import new_id

@@ -21,9 +21,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import state_machine, structs, validate
 from server.aml import AmlStatus
-from server.assets.catalogue import Asset
+from server.catalogue.catalogue import Asset
 from server.chains.models import ChainTransfer, TransferStatus
 from server.clock import now_of
+from server.context import Caller
 from server.db import Database
 from server.errors import MissingParameter, invalid
 from server.events import outbox
@@ -42,7 +43,6 @@ from server.refunds import convert
 from server.refunds.errors import AboveAvailable, InsufficientFunds, InvalidPaymentIntent, RefundAmountExceeded
 from server.refunds.models import Refund, RefundTransaction
 from server.refunds.states import EVENT_TYPES, HOLDING, Event, Status, transition
-from server.rpc.context import Caller
 from server.scoping import get_owned, in_scope
 from server.treasury import addresses, approval_trail, ledger
 from server.treasury.payout_models import ApprovalActionKind, ApprovalStatus

@@ -5,11 +5,11 @@ from paygate.v1 import refunds_pb2 as pb
 from paygate.v1 import refunds_pb2_grpc
 
 from server.cards import refunds as card_refunds
+from server.context import current_caller
 from server.paging import page_of
 from server.payment_intents.env import Env
 from server.refunds import service
 from server.refunds.convert import to_proto
-from server.rpc.context import current_caller
 from server.runtime import Runtime
 
 

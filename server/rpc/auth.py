@@ -26,6 +26,7 @@ from paygate.v1 import options_pb2
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from server.context import Caller
 from server.db import Database
 from server.db.engine import async_url
 from server.db.postgres_pool import postgres_engine
@@ -34,7 +35,6 @@ from server.errors import Forbidden, Unauthenticated
 from server.merchants.models import ROLE_APPROVER
 from server.merchants.service import key_lookup, usable
 from server.request_string import credentials
-from server.rpc.context import Caller
 
 # Keys resolved during the current call (set fresh by the pipeline for each call; see `new_call_cache`).
 _resolved: ContextVar[dict[str, Caller | None] | None] = ContextVar("resolved_keys", default=None)

@@ -22,7 +22,7 @@ from typing import Any
 import grpc
 from google.protobuf.message import Message
 
-from server.rpc.context import access_log
+from server.context import access_log
 
 log = logging.getLogger("paygate.rpc")
 PEER = "ipv4:127.0.0.1:0"

@@ -24,6 +24,7 @@ from paygate.v1 import options_pb2
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from server.context import client_ip, optional_caller, request_id, request_id_of, set_caller
 from server.db import Database
 from server.db.engine import before_commit, run_to_end
 from server.errors import Conflict, DomainError, Unavailable, Unimplemented
@@ -31,7 +32,6 @@ from server.idempotency import store
 from server.ratelimit import Limiter, RateLimited
 from server.ratelimit.client_ip import peer_address
 from server.rpc.auth import Authenticator, new_call_cache
-from server.rpc.context import client_ip, optional_caller, request_id, request_id_of, set_caller
 from server.rpc.methods import MethodInfo, check_required
 from server.sealing import SecretBox
 

@@ -40,6 +40,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.clock import now_of
+from server.context import Caller
 from server.invoices import states as inv_states
 from server.invoices.models import Invoice
 from server.invoices.states import Status as InvoiceStatus
@@ -48,7 +49,6 @@ from server.payment_intents.env import Env
 from server.payment_intents.models import PaymentIntent
 from server.payment_intents.states import Status as IntentStatus
 from server.payment_intents.states import UnexpectedState as IntentUnexpectedState
-from server.rpc.context import Caller
 from server.subscriptions import billing
 from server.subscriptions.aggregate import Loaded
 from server.subscriptions.models import Subscription

@@ -15,6 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import structs, validate
 from server.clock import now_of
+from server.context import Caller
 from server.errors import Conflict, Forbidden, MissingParameter, invalid
 from server.invoices.models import Invoice
 from server.invoices.states import Status as InvoiceStatus
@@ -22,7 +23,6 @@ from server.paging import Slice, newest_first
 from server.payment_intents.env import Env
 from server.products.convert import variant_title
 from server.products.models import ProductVariant, SellingPlan
-from server.rpc.context import Caller
 from server.scoping import get_owned, in_scope
 from server.subscriptions import billing, closing, convert, locks, renewal
 from server.subscriptions.aggregate import Loaded, Plan, load

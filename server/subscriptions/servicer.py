@@ -7,8 +7,8 @@ from paygate.v1 import subscriptions_pb2 as pb
 from paygate.v1 import subscriptions_pb2_grpc
 
 from server.cards import outcome
+from server.context import current_caller
 from server.mail import Mailer, mailer_for
-from server.rpc.context import current_caller
 from server.runtime import Runtime
 from server.subscriptions import renewal, service
 from server.subscriptions.card_rail import ProviderCards

@@ -32,7 +32,7 @@ from typing import Any
 from sqlmodel import col, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.assets.catalogue import Catalogue
+from server.catalogue.catalogue import Catalogue
 from server.clock import now_of
 from server.errors import InvalidArgument
 from server.ids import new_id

@@ -11,7 +11,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.assets.catalogue import Asset, Catalogue
+from server.catalogue.catalogue import Asset, Catalogue
 from server.merchants.models import Merchant
 from server.money import MONEY
 from server.payment_intents.totals import text

@@ -18,7 +18,7 @@ from decimal import Decimal
 
 from sqlmodel import select
 
-from server.assets.catalogue import Network
+from server.catalogue.catalogue import Network
 from server.rails.base import ChainUnavailable, TransferLookup
 from server.rails.registry import chain_scanners, key_scheme
 from server.runtime import Runtime

@@ -34,7 +34,7 @@ import sqlalchemy as sa
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.assets.catalogue import Asset
+from server.catalogue.catalogue import Asset
 from server.db.aggregates import exact_sum
 from server.money import MONEY
 from server.runtime import Runtime

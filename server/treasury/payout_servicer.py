@@ -4,8 +4,8 @@ import grpc
 from paygate.v1 import payouts_pb2 as pb
 from paygate.v1 import payouts_pb2_grpc
 
+from server.context import current_caller
 from server.paging import page_of
-from server.rpc.context import current_caller
 from server.runtime import Runtime
 from server.treasury import approvals, payouts
 

@@ -5,9 +5,9 @@ from paygate.v1 import treasury_pb2 as pb
 from paygate.v1 import treasury_pb2_grpc
 from sqlmodel import col, select
 
+from server.context import current_caller
 from server.paging import newest_first, page_of
 from server.payment_intents.totals import text
-from server.rpc.context import current_caller
 from server.runtime import Runtime
 from server.scoping import in_scope
 from server.treasury import balance, sweeps

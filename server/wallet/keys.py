@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from server import keyfiles
 from server.errors import Unavailable
-from server.wallet.hd import WalletError, check_mnemonic, new_mnemonic
+from server.rails.hd import WalletError, check_mnemonic, new_mnemonic
 
 if TYPE_CHECKING:
     from server.config import Settings

@@ -43,10 +43,10 @@ from typing import Protocol, runtime_checkable
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.aml.service import chunks
-from server.assets.catalogue import Asset, Network
+from server.catalogue.catalogue import Asset, Network
 from server.chains.models import INTERNAL_LOG_INDEX, ChainTransfer, TransferStatus
 from server.db import Database
+from server.db.sets import chunks
 from server.rails.base import ChainUnavailable, SeenTransfer
 from server.watcher import lease
 from server.watcher.ledger import Counts, Ledger, Watched

@@ -29,10 +29,10 @@ from sqlmodel import col, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.aml import Screening
-from server.aml.service import chunks
 from server.chains import hooks
 from server.chains.models import UNCONFIRMED, ChainTransfer, TransferStatus
 from server.clock import now_of
+from server.db.sets import chunks
 from server.ids import new_id
 from server.rails.base import ScanResult, SeenTransfer
 from server.watcher import same_transfer

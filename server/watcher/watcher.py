@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from sqlmodel import col, func, or_, select
 
 from server.aml import Screening
-from server.assets.catalogue import Network
+from server.catalogue.catalogue import Network
 from server.chains.models import UNCONFIRMED, ChainTransfer, NetworkCursor, WatchedAddress
 from server.clock import now_of
 from server.db import Database

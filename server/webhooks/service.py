@@ -12,12 +12,12 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import validate
 from server.clock import now_of
+from server.context import Caller
 from server.errors import invalid
 from server.events.outbox import API_VERSION
 from server.ids import new_id, random_base62
 from server.merchants.models import Merchant
 from server.paging import Page, newest_first
-from server.rpc.context import Caller
 from server.scoping import find_owned, get_owned, in_scope
 from server.webhooks import urls
 from server.webhooks.models import Delivery, DeliveryStatus, WebhookEndpoint

@@ -8,10 +8,12 @@ from collections.abc import Callable
 from server.events import outbox
 from server.runtime import Runtime
 from server.webhooks import delivery, queue
+from server.webhooks.event_servicer import EventServicer
 from server.webhooks.servicer import WebhookEndpointServicer
 
 # The gRPC services this package implements (the API's full names); composition registers them.
 SERVICES: dict[str, Callable[[Runtime], object]] = {
+    "paygate.v1.EventService": EventServicer,  # events are read with their deliveries
     "paygate.v1.WebhookEndpointService": WebhookEndpointServicer,
 }
 

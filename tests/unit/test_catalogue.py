@@ -1,4 +1,4 @@
-"""server/assets/catalogue.py: the built-in catalogue, the networks file and the payable rules (DESIGN.md §5, §11)."""
+"""server/catalogue/catalogue.py: the built-in catalogue, the networks file and the payable rules (DESIGN §5, §11)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from server.assets.catalogue import CatalogueError, load
+from server.catalogue.catalogue import CatalogueError, load
 
 DEV_NETWORK = """
 [[networks]]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from server.assets.catalogue import Asset
+from server.catalogue.catalogue import Asset
 from server.chains.models import ChainTransfer, TransferStatus
 from server.rails.base import SeenTransfer
 from server.rails.evm.scanner import _internal

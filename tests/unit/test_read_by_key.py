@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from sqlmodel import SQLModel
 
+from server.context import Caller
 from server.customers.models import Customer
 from server.db import Database
 from server.db.construct import read_by_key
-from server.rpc.context import Caller
 from server.scoping import get_owned
 from server.wallet.models import WalletAccount
 from tests.harness import migrated_database

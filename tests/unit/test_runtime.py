@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from server.boot.composition import compose
+from server.boot.composition import build_runtime, compose
 from server.chains.hooks import listeners
 from server.config import ConfigError, Settings, load_settings
 from server.customers import wiring as customers_wiring
@@ -89,7 +89,7 @@ def test_each_runtimes_transfer_listener_settles_with_that_runtime(tmp_path: Pat
 
 
 def test_a_runtime_built_without_composition_has_no_listeners_nor_jobs(tmp_path: Path) -> None:
-    rt = Runtime.build(load_settings({"PAYGATE_DATABASE_URL": f"sqlite:///{tmp_path / 'p.db'}"}),
+    rt = build_runtime(load_settings({"PAYGATE_DATABASE_URL": f"sqlite:///{tmp_path / 'p.db'}"}),
                        var_dir=tmp_path / "var")
     try:
         assert rt.jobs == [] and listeners(rt.db) == () and rt.db.hooks.of(EVENT_RECORDED) == ()
@@ -127,7 +127,7 @@ def test_a_service_registered_by_two_packages_is_refused(tmp_path: Path) -> None
 
 def test_a_transfer_is_attributed_before_the_ledger_posts_it_whatever_order_the_packages_register_in(
         tmp_path: Path) -> None:
-    rt = Runtime.build(build_settings(tmp_path), var_dir=tmp_path / "var")
+    rt = build_runtime(build_settings(tmp_path), var_dir=tmp_path / "var")
     try:
         treasury_wiring.register(rt)  # the ledger's package first: the stages, not this order, decide
         payment_intents_wiring.register(rt)

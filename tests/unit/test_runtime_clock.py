@@ -13,14 +13,14 @@ from sqlmodel import SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import migrations.tables  # noqa: F401  (fills the metadata)
-from server.boot.composition import compose
+from server.boot.composition import build_runtime, compose
 from server.clock import now_of
 from server.config import load_settings
+from server.context import Caller
 from server.db import Database
 from server.events.models import Event
 from server.merchants.service import create_merchant
 from server.payment_intents import service
-from server.rpc.context import Caller
 from server.runtime import Runtime
 from tests.clock import SetClock
 from tests.harness import TEST_NETWORKS
@@ -81,7 +81,7 @@ def test_a_runtime_refuses_a_database_on_another_clock(tmp_path: Path) -> None:
     db = Database(f"sqlite:///{tmp_path / 'p.db'}")  # the system clock
     try:
         with pytest.raises(ValueError, match="clock"):
-            Runtime.build(load_settings({"PAYGATE_DATABASE_URL": db.url}), db=db, var_dir=tmp_path / "var",
+            build_runtime(load_settings({"PAYGATE_DATABASE_URL": db.url}), db=db, var_dir=tmp_path / "var",
                           clock=SetClock(MOVED))
     finally:
         asyncio.run(db.close())

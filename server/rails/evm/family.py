@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable
 
-from server.assets.catalogue import Catalogue, Network
+from server.catalogue.catalogue import Catalogue, Network
 from server.config import Settings
 from server.db import Database
 from server.rails.base import ChainScanner, Family, Rail

@@ -10,8 +10,8 @@ from functools import lru_cache
 from bip_utils import Bip44, Bip44Changes, Bip44Coins
 from eth_utils import to_checksum_address
 
+from server.rails import hd
 from server.rails.base import InvalidSignature
-from server.wallet import hd
 
 DEPOSIT = Bip44Changes.CHAIN_EXT
 TREASURY = Bip44Changes.CHAIN_INT

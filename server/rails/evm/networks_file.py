@@ -8,7 +8,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-HEADER = "# Networks file (see server/assets/catalogue.py). `paygate devchain` rewrites its ETH-TEST entry.\n"
+HEADER = "# Networks file (see server/catalogue/catalogue.py). `paygate devchain` rewrites its ETH-TEST entry.\n"
 
 
 def upsert_network(path: Path, entry: dict[str, Any]) -> None:

@@ -16,7 +16,7 @@ from web3 import AsyncWeb3
 from web3.exceptions import ContractLogicError, TransactionNotFound, Web3RPCError
 from web3.providers import AsyncHTTPProvider
 
-from server.assets.catalogue import Asset
+from server.catalogue.catalogue import Asset
 from server.rails.base import ChainUnavailable
 from server.rails.evm.transactions import NATIVE_GAS, TOKEN_GAS_FALLBACK, Fees, Unsigned, fees_for, transfer_data
 from server.tls import client_context

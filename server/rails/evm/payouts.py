@@ -38,7 +38,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.assets.catalogue import Asset, Catalogue, Network
+from server.catalogue.catalogue import Asset, Catalogue, Network
 from server.db import Database
 from server.db.sets import on_postgres
 from server.ids import new_id

@@ -1,12 +1,12 @@
-"""Whether an EVM network's RPC answers: one `eth_chainId` call with a short timeout (`server/assets/health.py` caches
-the verdict; it is what makes the network's assets payable, DESIGN §12). An error, a timeout or another chain's id
-counts as not answering."""
+"""Whether an EVM network's RPC answers: one `eth_chainId` call with a short timeout (`server/catalogue/health.py`
+caches the verdict; it is what makes the network's assets payable, DESIGN §12). An error, a timeout or another
+chain's id counts as not answering."""
 
 from __future__ import annotations
 
 import httpx
 
-from server.assets.catalogue import Network
+from server.catalogue.catalogue import Network
 from server.tls import client_context
 
 TIMEOUT_SECONDS = 2.0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from server.assets.catalogue import Asset, Catalogue, Network
+from server.catalogue.catalogue import Asset, Catalogue, Network
 from server.config import Settings
 from server.db import Database
 from server.rails.base import ChainScanner

@@ -23,9 +23,9 @@ from web3 import AsyncWeb3
 from web3.exceptions import TransactionNotFound
 from web3.types import BlockData, LogReceipt
 
-from server.aml.service import chunks
-from server.assets.catalogue import Asset, Network
+from server.catalogue.catalogue import Asset, Network
 from server.chains.models import INTERNAL_LOG_INDEX
+from server.db.sets import chunks
 from server.rails.base import ChainUnavailable, ScanResult, SeenTransfer
 from server.rails.evm.client import RECIPIENTS_PER_QUERY, EvmClient, address_from_topic
 from server.rails.evm.models import SignedTransaction

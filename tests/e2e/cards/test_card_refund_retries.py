@@ -21,10 +21,10 @@ from paygate.v1 import refunds_pb2 as pb
 from server.boot.composition import compose
 from server.cards import refunds as card_refunds
 from server.config import load_settings
+from server.context import Caller
 from server.db import Database
 from server.rails.provider_a import ProviderARail
 from server.refunds.models import Refund
-from server.rpc.context import Caller
 from server.runtime import Runtime
 from tests.clock import SetClock
 from tests.conftest import fails, ok
@@ -101,7 +101,7 @@ CREATE_THEN_DIE = textwrap.dedent("""
     from server.cards import refunds as card_refunds
     from server.boot.composition import compose
     from server.config import load_settings
-    from server.rpc.context import Caller
+    from server.context import Caller
 
     async def main() -> None:
         merchant_id, intent_id, amount, var_dir = sys.argv[1:]

@@ -13,8 +13,8 @@ import pytest
 from paygate.v1 import refunds_pb2 as pb
 
 from server.cards import refunds as card_refunds
+from server.context import Caller
 from server.db import Database
-from server.rpc.context import Caller
 from server.runtime import Runtime
 from tests.conftest import fails, ok
 from tests.e2e.cards.provider_proxy import ProviderProxy, provider_proxy

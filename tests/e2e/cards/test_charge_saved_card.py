@@ -11,13 +11,13 @@ from typing import Any
 import httpx
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from server.boot.composition import build_runtime
 from server.clock import Clock
 from server.config import load_settings
 from server.db import Database
 from server.payment_intents.aggregate import load_one
 from server.payment_intents.models import PaymentIntent
 from server.rails.provider_a import ProviderARail
-from server.runtime import Runtime
 from server.subscriptions.card_rail import ProviderCards
 from server.subscriptions.collect import CardResult
 from tests.conftest import ok
@@ -34,7 +34,7 @@ def renew(service: Service, intent_id: str, payment_method_id: str, key: str, ap
 
     async def run() -> list[tuple[str, str]]:
         db = Database(settings.database_url, clock=clock)
-        rt = Runtime.build(settings, db=db, var_dir=service.workdir)
+        rt = build_runtime(settings, db=db, var_dir=service.workdir)
         if api_base:
             rt = dataclasses.replace(rt, cards=dataclasses.replace(rt.cards,
                                                                    rails={"provider_a": ProviderARail(api_base)}))

@@ -19,12 +19,12 @@ import httpx
 import pytest
 from paygate.v1 import payment_intents_pb2 as pb
 
+from server.boot.composition import build_runtime
 from server.cards import outcome
 from server.cards.payments import LOST_CONFIRMATION, UNCONFIRMED, keyed_charge_id
 from server.config import load_settings
 from server.db import Database
 from server.rails.provider_a import ProviderARail
-from server.runtime import Runtime
 from tests.clock import SetClock
 from tests.conftest import ok
 from tests.e2e.cards.provider_proxy import ANSWER_LOST, NEVER_SENT, PASS, ProviderProxy, provider_proxy
@@ -171,7 +171,7 @@ def ask_unconfirmed_at(service: Service, api_base: str, at: float) -> None:
 
     async def run() -> None:
         db = Database(settings.database_url, clock=SetClock(int(at)))
-        rt = Runtime.build(settings, db=db, var_dir=service.workdir)
+        rt = build_runtime(settings, db=db, var_dir=service.workdir)
         rt = dataclasses.replace(rt, cards=dataclasses.replace(rt.cards, rails={"provider_a": ProviderARail(api_base)}))
         try:
             await outcome.ask_unconfirmed(db, rt, rt.cards)

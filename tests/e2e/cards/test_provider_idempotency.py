@@ -17,13 +17,13 @@ import httpx
 import pytest
 from paygate.v1 import payment_intents_pb2 as pb
 
+from server.boot.composition import build_runtime
 from server.cards import calls
 from server.config import load_settings
+from server.context import Caller
 from server.db import Database
 from server.payment_intents import service as intents
 from server.rails.provider_a import ProviderARail
-from server.rpc.context import Caller
-from server.runtime import Runtime
 from tests.conftest import ok
 from tests.e2e.cards.provider_proxy import ProviderProxy, Seen, provider_proxy
 from tests.e2e.cards.support import SUCCEEDS, new_intent
@@ -46,7 +46,7 @@ def choose_cards(service: Service, merchant: dict[str, Any], intent_id: str, api
 
     async def run() -> tuple[str, list[tuple[str, str]]]:
         db = Database(settings.database_url)
-        rt = Runtime.build(settings, db=db, var_dir=service.workdir)
+        rt = build_runtime(settings, db=db, var_dir=service.workdir)
         rt = dataclasses.replace(rt, cards=dataclasses.replace(rt.cards,
                                                                rails={"provider_a": ProviderARail(api_base)}))
         request = pb.UpdatePaymentIntentRequest(id=intent_id, payment_method_type="cards",

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from sqlmodel import select
 
 from server.aml import DenyListScreener, Screening
-from server.assets.catalogue import Network, load
+from server.catalogue.catalogue import Network, load
 from server.chains import hooks
 from server.chains.hooks import TransferListener
 from server.chains.models import ChainTransfer, NetworkCursor, WatchedAddress

@@ -17,7 +17,7 @@ import pytest
 from web3 import Web3
 from web3.providers import HTTPProvider
 
-from server.assets.catalogue import load
+from server.catalogue.catalogue import load
 from server.rails.evm.devchain import MINT_PER_ACCOUNT
 from tests.harness import TLS, free_port
 

@@ -17,16 +17,16 @@ from pathlib import Path
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from scheduler.chain_watch import watchers
+from server.boot.composition import build_runtime
 from server.chains import hooks
 from server.chains.models import ChainTransfer
 from server.config import load_settings
-from server.runtime import Runtime
 
 
 async def main(url: str, networks_file: str, log_path: str, stop_file: str, denied: str) -> None:
     settings = load_settings({"PAYGATE_DATABASE_URL": url, "PAYGATE_NETWORKS": networks_file})
     settings = type(settings)(**{**settings.__dict__, "aml_deny_list": frozenset({denied.lower()})})
-    rt = Runtime.build(settings)  # the watcher's dependencies only: no package registers anything here
+    rt = build_runtime(settings)  # the watcher's dependencies only: no package registers anything here
     db = rt.db
     log = open(log_path, "a", buffering=1)  # noqa: SIM115 - one line per write, for the test to read
 

@@ -19,6 +19,7 @@ from server.boot.composition import compose
 from server.chains import hooks
 from server.chains.models import ChainTransfer, WatchedAddress
 from server.config import load_settings
+from server.context import Caller
 from server.db import Database
 from server.events.models import Event
 from server.ids import new_id
@@ -27,7 +28,6 @@ from server.payment_intents import convert, service
 from server.payment_intents.aggregate import load_one
 from server.payment_intents.env import Env
 from server.payment_intents.models import Charge, PaymentIntent
-from server.rpc.context import Caller
 from tests.clock import SetClock
 from tests.harness import node_networks
 

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from server.assets.catalogue import Asset
+from server.catalogue.catalogue import Asset
 from server.config import DEFAULT_RATES, ConfigError, load_settings
 from server.rates import RateUnavailable, TableRates
 from server.rates.quotes import QUOTE_SECONDS, amount_for, exchange_rate, quote

@@ -17,16 +17,16 @@ from paygate.v1 import payment_intents_pb2 as pb
 from sqlmodel import SQLModel
 
 import migrations.tables  # noqa: F401  (fills the metadata)
-from server.assets.catalogue import Catalogue, Network
 from server.boot.composition import compose
+from server.catalogue.catalogue import Catalogue, Network
 from server.config import Settings, load_settings
+from server.context import Caller
 from server.db import Database
 from server.merchants.service import create_merchant
 from server.payment_intents import service
 from server.rails import registry
 from server.rails.base import ChainScanner, Family, Rail
 from server.rails.evm.keys import EvmKeys
-from server.rpc.context import Caller
 from server.runtime import Runtime
 from server.treasury import keys
 from server.treasury.listeners import treasury_of

@@ -19,7 +19,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from web3 import Web3
 
 import migrations.tables  # noqa: F401  (fills the metadata)
-from server.assets.catalogue import Asset, Catalogue, CatalogueError, load
+from server.catalogue.catalogue import Asset, Catalogue, CatalogueError, load
 from server.clock import now_of
 from server.config import load_settings
 from server.db import Database

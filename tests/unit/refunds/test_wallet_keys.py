@@ -9,7 +9,7 @@ from eth_account import Account
 
 from server.config import ConfigError, load_settings
 from server.rails.evm.keys import EvmKeys
-from server.wallet.hd import WalletError
+from server.rails.hd import WalletError
 from server.wallet.keys import DEV_FILE, Keys
 
 LIVE = "legal winner thank year wave sausage worth useful legal winner thank yellow"

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from server.aml import AmlStatus
+from server.context import Caller
 from server.errors import Forbidden, NotFound
 from server.ids import new_id
-from server.rpc.context import Caller
 from server.treasury import addresses, payouts
 from server.treasury.models import AddressStatus, MerchantAddress, VerificationStatus
 from server.treasury.payout_models import ApprovalStatus, PayoutStatus

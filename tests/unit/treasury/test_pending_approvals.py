@@ -7,8 +7,8 @@ from typing import Any
 
 from sqlmodel import select
 
+from server.context import Caller
 from server.refunds.models import Refund
-from server.rpc.context import Caller
 from server.treasury import approvals
 from server.treasury.approval_trail import act
 from server.treasury.payout_models import ApprovalActionKind, ApprovalStatus

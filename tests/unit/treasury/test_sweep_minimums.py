@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from server.assets.catalogue import Asset
+from server.catalogue.catalogue import Asset
 from server.config import ConfigError, Settings, load_settings
 from server.treasury.sweeps import minimum
 

@@ -1,14 +1,17 @@
+"""The events API (DESIGN §7): events with their deliveries' state and resends, so it lives with the webhooks that
+deliver them; `server/events` stays below, the outbox every package writes to."""
+
 from __future__ import annotations
 
 import grpc
 from paygate.v1 import events_pb2 as pb
 from paygate.v1 import events_pb2_grpc
 
+from server.context import current_caller
 from server.errors import invalid
 from server.events import service
 from server.events.convert import to_proto
 from server.paging import page_of
-from server.rpc.context import current_caller
 from server.runtime import Runtime
 from server.webhooks import queue
 from server.webhooks import service as endpoints

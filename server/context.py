@@ -1,4 +1,6 @@
-"""Per-call facts the pipeline establishes and servicers read."""
+"""Per-call facts the pipeline establishes and servicers read: the caller, the request id, the client address. A leaf
+module (it imports only `server.errors`), so scoping, logs, rate limits and the facade read it without importing the
+RPC pipeline."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable, Iterable
 
-from server.assets.catalogue import Asset, Network
+from server.catalogue.catalogue import Asset, Network
 
 TTL_SECONDS = 30.0
 
