@@ -28,17 +28,20 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import validate
 from server.aml import AmlStatus
-from server.assets.catalogue import Catalogue
+from server.catalogue.catalogue import Catalogue
 from server.chains.models import WatchedAddress
 from server.clock import now_of
 from server.config import Settings
+from server.context import Caller
 from server.errors import Conflict, DomainError, MissingParameter, invalid
 from server.ids import new_id
 from server.paging import Page, newest_first
 from server.rails.base import InvalidAddress, InvalidSignature, KeyScheme, MessageSigning
 from server.rails.registry import Rails, key_scheme
-from server.rpc.context import Caller
 from server.scoping import get_owned, in_scope
+from server.treasury import address_states, approval_states
+from server.treasury.address_states import Event, VerificationEvent
+from server.treasury.approval_states import Event as ApprovalEvent
 from server.treasury.models import AddressStatus, MerchantAddress, ProofMethod, VerificationStatus
 from server.treasury.payout_models import ApprovalStatus
 from server.treasury.sweeps import native_of
@@ -63,6 +66,8 @@ MESSAGE = ("paygate payout address verification\n"
 # Proven, and approved where approval applies: usable.
 READY = (ApprovalStatus.NOT_REQUIRED, ApprovalStatus.APPROVED)
 WAITING = (AddressStatus.PENDING_VERIFICATION, AddressStatus.PENDING_APPROVAL)
+PROOF_EVENTS = {ProofMethod.SIGNATURE: VerificationEvent.SIGNATURE_MATCHED,
+                ProofMethod.MICRO_DEPOSIT: VerificationEvent.AMOUNT_MATCHED}
 
 
 class VerificationFailed(DomainError):
@@ -219,11 +224,13 @@ async def delete(session: AsyncSession, caller: Caller, address_id: str) -> None
 
 def _proven(row: MerchantAddress, method: ProofMethod, now: int) -> None:
     """Control proven by `method`: verified, or waiting for the approver a micro-deposit or live mode needs."""
-    if method == ProofMethod.MICRO_DEPOSIT and row.approval_status == ApprovalStatus.NOT_REQUIRED:
-        row.approval_status, row.approvals_required = ApprovalStatus.PENDING, APPROVALS
-    row.verification_status, row.proof_method, row.verified_at = VerificationStatus.VERIFIED, method, now
-    row.verification_nonce = ""
-    row.status = AddressStatus.VERIFIED if row.approval_status in READY else AddressStatus.PENDING_APPROVAL
+    if method == ProofMethod.MICRO_DEPOSIT and approval_states.allowed(row.approval_status, ApprovalEvent.REQUIRED):
+        row.approval_status = approval_states.next_status(row.approval_status, ApprovalEvent.REQUIRED)
+        row.approvals_required = APPROVALS
+    row.verification_status = address_states.next_verification(row.verification_status, PROOF_EVENTS[method])
+    row.proof_method, row.verified_at, row.verification_nonce = method, now, ""
+    proven = Event.PROVEN if row.approval_status in READY else Event.PROVEN_AWAITING_APPROVAL
+    row.status = address_states.next_status(row.status, proven)
 
 
 async def verify(session: AsyncSession, catalogue: Catalogue, caller: Caller, address_id: str, amount: str,
@@ -239,12 +246,12 @@ async def verify(session: AsyncSession, catalogue: Catalogue, caller: Caller, ad
     given = validate.amount("amount", amount) if amount.strip() else None
     if row.status in (AddressStatus.VERIFIED, AddressStatus.PENDING_APPROVAL):
         return row  # already proven: a retried call answers the same
-    if row.status == AddressStatus.FAILED:
-        raise Conflict("address: its verification failed; add the address again", reason="address_verification_failed")
+    # Refused before a try is counted: a failed address (409 address_verification_failed), an amount before the
+    # micro-deposit is confirmed on chain (409 verification_not_sent).
+    address_states.next_status(row.status, Event.PROVEN)
     if given is None:
         return await _verify_signature(session, catalogue, row, signature)
-    if row.verification_status != VerificationStatus.SENT:
-        raise Conflict("address: the micro-deposit is not confirmed on chain yet", reason="verification_not_sent")
+    address_states.next_verification(row.verification_status, VerificationEvent.AMOUNT_MATCHED)
     now = now_of(session)
     row.updated_at = now
     if given == row.verification_amount:
@@ -253,7 +260,9 @@ async def verify(session: AsyncSession, catalogue: Catalogue, caller: Caller, ad
         return row
     row.tried_times += 1
     if row.tried_times >= MAX_TRIES:
-        row.status, row.verification_status = AddressStatus.FAILED, VerificationStatus.FAILED
+        row.status = address_states.next_status(row.status, Event.TRIES_EXHAUSTED)
+        row.verification_status = address_states.next_verification(row.verification_status,
+                                                                   VerificationEvent.TRIES_EXHAUSTED)
     session.add(row)
     await session.flush()
     left = MAX_TRIES - row.tried_times
@@ -300,13 +309,14 @@ def decided(session: AsyncSession, row: MerchantAddress, *, approve: bool) -> No
     """The approvers' decision on `row` (locked, `waits_for_approval`): approved, it is verified once proven;
     rejected, it failed (and no micro-deposit is sent any more)."""
     if approve:
-        row.approval_status = ApprovalStatus.APPROVED
-        if row.status == AddressStatus.PENDING_APPROVAL:
-            row.status = AddressStatus.VERIFIED
+        row.approval_status = approval_states.next_status(row.approval_status, ApprovalEvent.APPROVE)
+        row.status = address_states.next_status(row.status, Event.APPROVE)  # verified if proven already
     else:
-        row.approval_status, row.status, row.verification_nonce = ApprovalStatus.REJECTED, AddressStatus.FAILED, ""
-        if row.verification_status != VerificationStatus.VERIFIED:
-            row.verification_status = VerificationStatus.FAILED
+        row.approval_status = approval_states.next_status(row.approval_status, ApprovalEvent.REJECT)
+        row.status = address_states.next_status(row.status, Event.REJECT)
+        # A proof already made stays on the record; one under way is failed.
+        row.verification_status = address_states.next_verification(row.verification_status, VerificationEvent.REJECT)
+        row.verification_nonce = ""
     row.updated_at = now_of(session)
     session.add(row)
 

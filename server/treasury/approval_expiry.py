@@ -22,10 +22,12 @@ from server.refunds.models import Refund
 from server.refunds.states import Event as RefundEvent
 from server.refunds.states import Status as RefundStatus
 from server.runtime import Runtime
-from server.treasury import payouts
+from server.treasury import approval_states, payout_states, payouts
+from server.treasury.approval_states import Event as ApprovalEvent
 from server.treasury.approval_trail import act
 from server.treasury.payout_models import ApprovalActionKind, ApprovalStatus, PayoutStatus
 from server.treasury.payout_models import Payout as PayoutRow
+from server.treasury.payout_states import Event as PayoutEvent
 
 log = logging.getLogger("paygate.treasury.approvals")
 INTERVAL_SECONDS = 60
@@ -46,7 +48,8 @@ async def _due(session: AsyncSession, rt: Runtime, model: type[Waiting], pending
 
 async def _expire_payout(session: AsyncSession, rt: Runtime, row: PayoutRow) -> None:
     before = await payouts.snapshot(session, rt, row)
-    row.status, row.approval_status, row.updated = PayoutStatus.CANCELED, ApprovalStatus.EXPIRED, rt.clock.now()
+    expired = approval_states.next_status(row.approval_status, ApprovalEvent.EXPIRE)
+    payout_states.move(row, PayoutEvent.EXPIRE, {"approval_status": expired}, rt.clock.now())  # canceled
     session.add(row)
     act(session, row, ApprovalActionKind.EXPIRE, "")
     await payouts.release(session, rt, row)
@@ -57,7 +60,7 @@ async def _expire_payout(session: AsyncSession, rt: Runtime, row: PayoutRow) -> 
 async def _expire_refund(session: AsyncSession, rt: Runtime, row: Refund) -> None:
     act(session, row, ApprovalActionKind.EXPIRE, "")
     await refunds.move(session, rt, row, RefundEvent.FAILED, failure_reason=EXPIRED,
-                       approval_status=ApprovalStatus.EXPIRED)
+                       approval_status=approval_states.next_status(row.approval_status, ApprovalEvent.EXPIRE))
 
 
 async def expire_due(rt: Runtime, now: int) -> int:

@@ -23,6 +23,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import validate
+from server.context import Caller
 from server.errors import Conflict, Forbidden, MissingParameter
 from server.merchants.models import ROLE_APPROVER
 from server.refunds import convert as refund_convert
@@ -30,13 +31,14 @@ from server.refunds import service as refunds
 from server.refunds.models import Refund
 from server.refunds.states import Event as RefundEvent
 from server.refunds.states import Status as RefundStatus
-from server.rpc.context import Caller
 from server.runtime import Runtime
-from server.treasury import address_servicer, addresses, payouts
+from server.treasury import address_servicer, addresses, approval_states, payout_states, payouts
+from server.treasury.approval_states import Event as ApprovalEvent
 from server.treasury.approval_trail import VOTES, act
 from server.treasury.models import MerchantAddress
 from server.treasury.payout_models import ApprovalActionKind, ApprovalStatus, PayoutApprovalAction, PayoutStatus
 from server.treasury.payout_models import Payout as PayoutRow
+from server.treasury.payout_states import Event as PayoutEvent
 
 REFUND_PREFIX = "rf_"
 ADDRESS_PREFIX = "ma_"
@@ -171,15 +173,16 @@ async def _decide_payout(session: AsyncSession, rt: Runtime, caller: Caller, pay
                          approve: bool) -> pb.ApprovalDetail:
     # Scoped first: another merchant's payout is 404 whatever key asks.
     row = await payouts.get(session, caller, payout_id, lock=True)
-    waits = row.status == PayoutStatus.PENDING and row.approval_status == ApprovalStatus.PENDING
+    waits = (payout_states.allowed(row.status, PayoutEvent.APPROVE)
+             and approval_states.allowed(row.approval_status, ApprovalEvent.APPROVE))
     before = await payouts.snapshot(session, rt, row) if waits else None
     if await _vote(session, caller, row, "payout", waits, NotPending, approve, comment):
-        now = rt.clock.now()
+        payout_event, approval_event = ((PayoutEvent.APPROVE, ApprovalEvent.APPROVE) if approve else
+                                        (PayoutEvent.REJECT, ApprovalEvent.REJECT))
+        decision = approval_states.next_status(row.approval_status, approval_event)
+        payout_states.move(row, payout_event, {"approval_status": decision}, rt.clock.now())
         if not approve:
-            row.status, row.approval_status, row.updated = PayoutStatus.REJECTED, ApprovalStatus.REJECTED, now
             await payouts.release(session, rt, row)
-        else:
-            row.status, row.approval_status, row.updated = PayoutStatus.APPROVED, ApprovalStatus.APPROVED, now
         session.add(row)
         await session.flush()
         await payouts.record(session, rt, row, "payout.updated", before)
@@ -195,7 +198,8 @@ async def _decide_refund(session: AsyncSession, rt: Runtime, caller: Caller, ref
             await refunds.approved(session, rt, row)
         else:
             await refunds.move(session, rt, row, RefundEvent.FAILED, failure_reason=REJECTED,
-                               approval_status=ApprovalStatus.REJECTED)
+                               approval_status=approval_states.next_status(row.approval_status,
+                                                                           ApprovalEvent.REJECT))
     return await refund_detail_of(session, rt, row)
 
 

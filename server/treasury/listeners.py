@@ -72,8 +72,8 @@ async def processing_fee(session: AsyncSession, t: ChainTransfer, amount: Decima
 async def _paying_with(session: AsyncSession, t: ChainTransfer) -> list[str] | None:
     """The other transfers that pay `t`'s intent (as `settle` counts them: `Loaded.transfers_of`), in `t`'s asset
     (`tx_fee` is of the paid asset only; units of two assets are never added); None when `t` pays none. The intent
-    was settled just before, in this transaction: payment_intents' transfer listener is registered, so runs, first
-    (server/composition.py), and links the transfer to its charge."""
+    was settled just before, in this transaction: payment_intents' transfer listener runs at the ATTRIBUTE stage,
+    before this one's POST (server/chains/hooks.py), and links the transfer to its charge."""
     link = await session.get(ChargeTransfer, t.id)
     charge = await session.get(Charge, link.charge_id) if link is not None else None
     intent = await session.get(PaymentIntent, charge.payment_intent_id) if charge is not None else None

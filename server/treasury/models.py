@@ -10,6 +10,7 @@ from sqlmodel import Column, Field, SQLModel
 
 from server import clock
 from server.db.types import DecimalText
+from server.treasury import address_states, sweep_states
 
 
 class Account(StrEnum):
@@ -90,15 +91,9 @@ class SweepDue(SQLModel, table=True):
     created_at: int = Field(sa_type=sa.BigInteger)
 
 
-class SweepStatus(StrEnum):
-    PENDING = "pending"  # claimed: nothing signed yet (or a top-up/sweep to sign again)
-    FUNDING = "funding"  # a token sweep: the treasury's gas top-up is signed
-    SENDING = "sending"  # the sweep transaction is signed
-    SUCCEEDED = "succeeded"
-    FAILED = "failed"
-
-
-OPEN_SWEEPS = (SweepStatus.PENDING, SweepStatus.FUNDING, SweepStatus.SENDING)
+# Defined with its state machine (sweep_states.py); named here for the column's readers.
+SweepStatus = sweep_states.Status
+OPEN_SWEEPS = sweep_states.OPEN
 
 
 class Sweep(SQLModel, table=True):
@@ -167,11 +162,8 @@ class SweepTransaction(SQLModel, table=True):
     updated_at: int = Field(sa_type=sa.BigInteger)
 
 
-class AddressStatus(StrEnum):
-    PENDING_VERIFICATION = "pending_verification"
-    PENDING_APPROVAL = "pending_approval"  # control proven; an approver has still to approve it (DESIGN §16)
-    VERIFIED = "verified"
-    FAILED = "failed"  # AML rejected it, three wrong amounts, or an approver rejected it
+# Defined with its state machine (address_states.py), as is VerificationStatus below.
+AddressStatus = address_states.Status
 
 
 class ProofMethod(StrEnum):
@@ -181,12 +173,7 @@ class ProofMethod(StrEnum):
     MICRO_DEPOSIT = "micro_deposit"  # the amount sent was given back: public on chain, so an approver must agree
 
 
-class VerificationStatus(StrEnum):
-    PENDING = "pending"  # the micro-deposit is to be sent (or sent again after a lost nonce)
-    SENDING = "sending"  # signed; waiting for its confirmation
-    SENT = "sent"  # confirmed on chain: the merchant may give the amount
-    VERIFIED = "verified"
-    FAILED = "failed"
+VerificationStatus = address_states.VerificationStatus
 
 
 class MerchantAddress(SQLModel, table=True):

@@ -11,28 +11,14 @@ from sqlmodel import Column, Field, SQLModel
 
 from server import clock
 from server.db.types import DecimalText, JSONType
+from server.treasury import approval_states, payout_states
 
-
-class PayoutStatus(StrEnum):
-    PENDING = "pending"  # waiting for approval
-    APPROVED = "approved"  # to be sent
-    REJECTED = "rejected"
-    IN_TRANSIT = "in_transit"  # signed and sent; waiting for confirmations
-    PAID = "paid"
-    FAILED = "failed"
-    CANCELED = "canceled"
-
+# The statuses are their state machine's (payout_states.py, approval_states.py); named here for the columns' readers.
+PayoutStatus = payout_states.Status
+ApprovalStatus = approval_states.Status
 
 # Its amount is locked in the ledger while in one of these.
 HOLDING = (PayoutStatus.PENDING, PayoutStatus.APPROVED, PayoutStatus.IN_TRANSIT)
-
-
-class ApprovalStatus(StrEnum):
-    NOT_REQUIRED = "not_required"
-    PENDING = "pending"
-    APPROVED = "approved"
-    REJECTED = "rejected"
-    EXPIRED = "expired"  # nobody decided within `approval_expiry_seconds`: canceled by paygate
 
 
 class Payout(SQLModel, table=True):

@@ -26,24 +26,25 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import structs, validate
 from server.aml.screener import AmlStatus
-from server.assets.catalogue import Asset, Catalogue
+from server.catalogue.catalogue import Asset, Catalogue
 from server.clock import now_of
-from server.errors import Conflict, DomainError, MissingParameter, invalid
+from server.context import Caller
+from server.errors import DomainError, MissingParameter, invalid
 from server.events import outbox
 from server.ids import new_id
 from server.merchants.models import Merchant
 from server.paging import Page, newest_first
 from server.payment_intents.totals import text
 from server.rails.base import ChainUnavailable, InvalidAddress, Outcome, Payout, PayoutRefused, PayoutResult
-from server.rpc.context import Caller
 from server.runtime import Runtime
 from server.scoping import find_owned, get_owned, in_scope
-from server.treasury import addresses, approval_trail, gas, keys, ledger
+from server.treasury import addresses, approval_trail, gas, keys, ledger, payout_states
 from server.treasury.ledger import Holder, Scope
 from server.treasury.listeners import treasury_of
 from server.treasury.models import Account, AddressStatus, CauseType, MerchantAddress, OutgoingStatus, TreasuryTransfer
 from server.treasury.payout_models import HOLDING, ApprovalActionKind, ApprovalStatus, PayoutStatus
 from server.treasury.payout_models import Payout as PayoutRow
+from server.treasury.payout_states import Event
 from server.treasury.sweeps import GasFunding, native_of
 
 log = logging.getLogger("paygate.treasury.payouts")
@@ -51,6 +52,8 @@ RESOURCE = "payout"
 KIND = "payout"
 TX = OutgoingStatus
 BATCH = 20
+# What a payout's transaction ending means for the payout.
+OUTCOME_EVENTS = {Outcome.PAID: Event.CONFIRMED, Outcome.LOST: Event.LOST, Outcome.FAILED: Event.FAILED}
 
 
 class InsufficientFunds(DomainError):
@@ -212,10 +215,9 @@ async def release(session: AsyncSession, rt: Runtime, row: PayoutRow) -> None:
 async def cancel(rt: Runtime, caller: Caller, payout_id: str) -> PayoutRow:
     async with rt.db.transaction() as session:
         row = await get(session, caller, payout_id, lock=True)
-        if row.status not in (PayoutStatus.PENDING, PayoutStatus.APPROVED):
-            raise Conflict(f"payout: a payout {row.status} cannot be canceled", reason="payout_not_cancelable")
+        payout_states.next_status(row.status, Event.CANCEL)  # 409 payout_not_cancelable before anything moves
         before = await snapshot(session, rt, row)
-        row.status, row.updated = PayoutStatus.CANCELED, rt.clock.now()
+        payout_states.move(row, Event.CANCEL, {}, rt.clock.now())
         session.add(row)
         approval_trail.act(session, row, ApprovalActionKind.CANCEL, caller.key_id)
         await release(session, rt, row)
@@ -298,7 +300,7 @@ async def send(rt: Runtime, row: PayoutRow) -> None:
     cost = await gas.cost_of(rt, _gas_scope(row, native), native, treasury[0], most)
     async with rt.db.transaction() as session:
         locked = await session.get(PayoutRow, row.id, with_for_update=True, populate_existing=True)
-        if locked is None or locked.status != PayoutStatus.APPROVED:
+        if locked is None or not payout_states.allowed(locked.status, Event.SUBMITTED):
             return
         tx_id = new_id("ttx")
         covered = await gas.reserve(session, cost, tx_id)
@@ -306,7 +308,7 @@ async def send(rt: Runtime, row: PayoutRow) -> None:
             before = await snapshot(session, rt, locked)
             signed = await payouts.sign_payout(session, quote, treasury[1], tx_id,
                                                lambda s: _record_tx(session, tx_id, locked, s))
-            locked.status, locked.updated = PayoutStatus.IN_TRANSIT, rt.clock.now()
+            payout_states.move(locked, Event.SUBMITTED, {}, rt.clock.now())
             session.add(locked)
             approval_trail.act(session, locked, ApprovalActionKind.SENT, "")
             await record(session, rt, locked, "payout.updated", before)
@@ -323,31 +325,31 @@ def _gas_scope(row: PayoutRow, native: Asset) -> Scope:
 async def decided(session: AsyncSession, rt: Runtime, tx: TreasuryTransfer, result: PayoutResult) -> None:
     """In the owner's transaction, with `tx` locked and already finished: the payout follows its transaction."""
     row = await session.get(PayoutRow, tx.owner_id, with_for_update=True, populate_existing=True)
-    if row is None or row.status != PayoutStatus.IN_TRANSIT:
+    event = OUTCOME_EVENTS[result.outcome]
+    if row is None or not payout_states.allowed(row.status, event):
         return
     before = await snapshot(session, rt, row)
     now = now_of(session)
     native = native_of(rt.catalogue, row.network)
     assert native is not None, "a network that signs has a native coin"
     treasury, fee = tx.source_address, Decimal(result.fee_paid).scaleb(-native.decimals)
-    if result.outcome == Outcome.LOST:
+    if event is Event.LOST:
         await gas.release(session, _gas_scope(row, native), tx.id)  # nothing was paid; set aside again when signed
-        row.status, row.updated = PayoutStatus.APPROVED, now  # signed again with a fresh nonce next pass
+        payout_states.move(row, event, {}, now)  # approved: signed again with a fresh nonce next pass
         session.add(row)
         await record(session, rt, row, "payout.updated", before)
         return
-    if result.outcome == Outcome.PAID:
-        row.status, row.network_fee, row.tx_hash = PayoutStatus.PAID, fee, result.tx_hash
+    if event is Event.CONFIRMED:
+        payout_states.move(row, event, {"network_fee": fee, "tx_hash": result.tx_hash}, now)
         await ledger.post(session, _scope(row), CauseType.PAYOUT, row.id,
                           {Holder(Account.LOCKED, treasury): -row.amount, Holder(Account.OUTFLOW): row.amount})
         type_ = "payout.succeeded"
     else:
-        row.status, row.failure_reason = PayoutStatus.FAILED, result.reason or "failed"
+        payout_states.move(row, event, {"failure_reason": result.reason or "failed"}, now)
         await release(session, rt, row)
         type_ = "payout.failed"
     # Its gas (a mined cancel's or revert's too) out of what was set aside for it; none paid: all of it back.
     await gas.settle(session, _gas_scope(row, native), tx.id, treasury, fee, {Holder(Account.OUTFLOW): fee})
-    row.updated = now
     session.add(row)
     await session.flush()
     await record(session, rt, row, "payout.updated", before)

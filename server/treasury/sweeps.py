@@ -36,7 +36,7 @@ import sqlalchemy as sa
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.assets.catalogue import Asset, Catalogue
+from server.catalogue.catalogue import Asset, Catalogue
 from server.clock import now_of
 from server.config import Settings
 from server.db.aggregates import exact_sum
@@ -52,7 +52,7 @@ from server.rails.base import (
     SignedPayout,
 )
 from server.runtime import Runtime
-from server.treasury import gas, keys, ledger, nonces
+from server.treasury import gas, keys, ledger, nonces, sweep_states
 from server.treasury.ledger import Holder, Scope
 from server.treasury.listeners import treasury_of
 from server.treasury.models import (
@@ -67,6 +67,7 @@ from server.treasury.models import (
     SweepTransaction,
     SweepTxKind,
 )
+from server.treasury.sweep_states import Event
 from server.wallet.models import WalletAccount
 
 log = logging.getLogger("paygate.treasury.sweeps")
@@ -74,6 +75,8 @@ INTERVAL_SECONDS = 5
 BATCH = 20
 DUE_BATCH = 500  # sweep_due rows a pass looks at; the rest wait for the next pass
 TX = OutgoingStatus
+# The sweep's move when one of its transactions is signed.
+SIGNED = {SweepTxKind.GAS: Event.TOP_UP_SIGNED, SweepTxKind.SWEEP: Event.SWEEP_SIGNED}
 DEFAULT_MINIMUM = Decimal("1")  # an asset `sweep_minimums` names neither by id nor by coin
 
 
@@ -270,8 +273,7 @@ async def _sign_and_send(rt: Runtime, payouts: AddressPayouts, sweep: Sweep, kin
             signed = await payouts.sign_payout(
                 session, quote, key, tx_id,
                 lambda s: _record(session, tx_id, locked, kind, payout.asset, payout.destination, s))
-            locked.status = SweepStatus.FUNDING if kind == SweepTxKind.GAS else SweepStatus.SENDING
-            locked.last_error, locked.updated = "", rt.clock.now()
+            sweep_states.move(locked, SIGNED[kind], {"last_error": ""}, rt.clock.now())
             session.add(locked)
     if not covered:
         # Neither the merchant's available native coin nor gas coin sent by hand covers the cost: paygate's fees
@@ -394,7 +396,7 @@ class SweepPayouts:
             if gas_scope is not None:
                 await gas.release(session, gas_scope, row.id)  # a top-up's reservation (LOST: nothing was paid)
             if result.outcome == Outcome.FAILED:
-                sweep.status, sweep.failure_reason = SweepStatus.FAILED, result.reason or "failed"
+                sweep_states.move(sweep, Event.FAILED, {"failure_reason": result.reason or "failed"}, now_of(session))
                 # Its funds are still there: the next pass looks at the place again and opens a new sweep.
                 ledger.due(session, Scope(sweep.merchant_id, sweep.livemode, sweep.asset_id, sweep.network),
                            sweep.source_address)
@@ -409,8 +411,7 @@ class SweepPayouts:
                                                  fee)
                     sweep.network_fee += fee
             else:
-                sweep.status = SweepStatus.PENDING
-            sweep.updated = now_of(session)
+                sweep_states.move(sweep, Event.LOST, {}, now_of(session))  # pending: signed again next pass
             session.add(sweep)
 
     async def _paid(self, result: PayoutResult) -> None:
@@ -431,6 +432,7 @@ class SweepPayouts:
                 await gas.settle_top_up(session, gas_scope, row.id, t, a, _units(result.value_base, native.decimals),
                                         fee)
                 sweep.network_fee += fee
+                sweep_states.move(sweep, Event.TOP_UP_CONFIRMED, {}, now_of(session))  # still funding: the sweep next
             else:
                 scope = Scope(sweep.merchant_id, sweep.livemode, sweep.asset_id, sweep.network)
                 arrived = _units(result.value_base, sweep.decimals)
@@ -452,8 +454,7 @@ class SweepPayouts:
                     await gas.release(session, gas_scope, row.id)
                     await ledger.network_fee(session, gas_scope, CauseType.SWEEP, sweep.id, a, fee)
                 sweep.network_fee += fee
-                sweep.status, sweep.tx_hash = SweepStatus.SUCCEEDED, result.tx_hash
-            sweep.updated = now_of(session)
+                sweep_states.move(sweep, Event.SWEEP_CONFIRMED, {"tx_hash": result.tx_hash}, now_of(session))
             session.add(sweep)
         log.info("sweep transaction confirmed", extra={"sweep": sweep.id, "kind": row.kind, "tx": result.tx_hash})
 

@@ -31,8 +31,9 @@ from server.rails.base import (
     SignedPayout,
 )
 from server.runtime import Runtime
-from server.treasury import gas, keys, nonces
+from server.treasury import address_states, gas, keys, nonces
 from server.treasury import payouts as payout_service
+from server.treasury.address_states import VerificationEvent
 from server.treasury.ledger import Holder, Scope
 from server.treasury.models import (
     Account,
@@ -88,14 +89,17 @@ async def send(rt: Runtime, row: MerchantAddress) -> None:
                              Decimal(payout.amount_base + gas_base).scaleb(-asset.decimals))
     async with rt.db.transaction() as session:
         locked = await _lock(session, row.id)
-        if locked is None or locked.verification_status != VerificationStatus.PENDING or locked.deleted_at:
+        if locked is None or locked.deleted_at or not address_states.verification_allowed(
+                locked.verification_status, VerificationEvent.SUBMITTED):
             return
         tx_id = new_id("ttx")
         covered = await gas.reserve(session, cost, tx_id)
         if covered:
             signed = await payouts.sign_payout(session, quote, treasury[1], tx_id,
                                                lambda s: _record(session, tx_id, locked, asset.id, s))
-            locked.verification_status, locked.updated_at = VerificationStatus.SENDING, rt.clock.now()
+            locked.verification_status = address_states.next_verification(locked.verification_status,
+                                                                          VerificationEvent.SUBMITTED)
+            locked.updated_at = rt.clock.now()
             session.add(locked)
     if not covered:
         log.warning("micro-deposit waits", extra={"address": row.id, "reason": "insufficient_gas"})
@@ -149,13 +153,14 @@ class TransferPayouts:
             assert address is not None
             if result.outcome == Outcome.PAID:
                 await self._post(session, row, result)
-                if address.verification_status == VerificationStatus.SENDING:
-                    address.verification_status = VerificationStatus.SENT
+                event = VerificationEvent.CONFIRMED
             else:
                 await self._gas(session, row, result)  # FAILED: a mined cancel's or revert's gas (LOST: none)
-                if address.verification_status == VerificationStatus.SENDING:
-                    # FAILED (reverted, our cancel mined) or LOST (its nonce went elsewhere): sent again, fresh nonce.
-                    address.verification_status = VerificationStatus.PENDING
+                # FAILED (reverted, our cancel mined) or LOST (its nonce went elsewhere): sent again, fresh nonce.
+                event = VerificationEvent.DROPPED
+            # Unless the address was proven by its signature or rejected meanwhile: then it stays as it is.
+            if address_states.verification_allowed(address.verification_status, event):
+                address.verification_status = address_states.next_verification(address.verification_status, event)
             address.updated_at = now
             session.add(row)
             session.add(address)
