@@ -44,7 +44,7 @@ from server.refunds.errors import AboveAvailable, InsufficientFunds, InvalidPaym
 from server.refunds.models import Refund, RefundTransaction
 from server.refunds.states import EVENT_TYPES, HOLDING, Event, Status, transition
 from server.scoping import get_owned, in_scope
-from server.treasury import addresses, approval_trail, ledger
+from server.treasury import addresses, approval_states, approval_trail, ledger
 from server.treasury.payout_models import ApprovalActionKind, ApprovalStatus
 from server.wallet.addresses import treasury_address
 
@@ -344,7 +344,8 @@ async def lock_owned(session: AsyncSession, caller: Caller, refund_id: str) -> R
 async def approved(session: AsyncSession, env: Env, refund: Refund) -> None:
     """Its approvers approved a Pending refund (locked): the sender may take it."""
     before = await snapshot(session, env, refund)
-    refund.approval_status, refund.updated = ApprovalStatus.APPROVED, now_of(session)
+    refund.approval_status = approval_states.next_status(refund.approval_status, approval_states.Event.APPROVE)
+    refund.updated = now_of(session)
     session.add(refund)
     await session.flush()
     await record(session, env, refund, "refund.updated", before)
