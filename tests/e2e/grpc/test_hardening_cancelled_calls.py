@@ -64,7 +64,7 @@ def test_calls_cancelled_by_short_deadlines_leave_other_merchants_writes_working
 def test_bursts_of_cancelled_calls_leave_writes_working_after_each_burst(svc):
     """Round after round (issue 8 finding 3), over the wire. The case that still jammed SQLite in-process (a
     connection discarded mid-statement keeping the write lock while its cursor was referenced) is reproduced
-    deterministically by tests/unit/test_cancelled_units_of_work.py; these bursts did not hit it on the old code."""
+    deterministically by tests/unit/db/test_cancelled_units_of_work.py; these bursts did not hit it on the old code."""
     key = svc.create_merchant()["test"]["secret_key"]
     for n in range(ROUNDS):
         _fire_short_deadlines(svc, key, seed=n)

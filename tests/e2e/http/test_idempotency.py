@@ -1,5 +1,5 @@
 """Idempotency-Key on POST over HTTP (DESIGN.md §2): replay byte for byte, reuse refused, scoped per merchant and
-mode. The in-progress case is covered at the store level in tests/unit/test_idempotency_store.py."""
+mode. The in-progress case is covered at the store level in tests/unit/idempotency/test_idempotency_store.py."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ from server.merchants.models import Merchant
 from server.webhooks.models import Delivery, DeliveryStatus, WebhookEndpoint
 from server.webhooks.queue import _Subscribed, fan_out, subscribed
 from tests.harness import migrated_database
-from tests.unit.test_deferred_events import resource
+from tests.unit.events.test_deferred_events import resource
 
 ID = re.compile(r"^evtd_[0-9A-Za-z]{24}$")
 ENDPOINTS_PER_MODE = 16  # the most a merchant may have in a mode (README "Webhooks")

@@ -17,7 +17,7 @@ from server.errors import Unavailable
 from server.idempotency import store
 from server.sealing import SecretBox
 from tests.clock import SetClock
-from tests.unit import test_idempotency_store as store_tests
+from tests.unit.idempotency import test_idempotency_store as store_tests
 
 METHOD = "/paygate.v1.WebhookEndpointService/CreateWebhookEndpoint"
 DIGEST = store.request_hash(METHOD, b"\x0a\x05hook!")

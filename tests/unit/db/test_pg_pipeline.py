@@ -28,8 +28,8 @@ from server.ids import new_id
 from server.webhooks.models import Delivery, WebhookEndpoint
 from server.webhooks.queue import fan_out
 from tests.harness import migrated_database
+from tests.unit.db.test_prepared_statements import customer
 from tests.unit.db_support import MERCHANT_ID, cancel_once_started, left_in_transaction, with_merchant
-from tests.unit.test_prepared_statements import customer
 
 CUSTOMERS = cast(sa.Table, Customer.__table__)  # type: ignore[attr-defined]
 INSERT = Prepared(sa.insert(CUSTOMERS))

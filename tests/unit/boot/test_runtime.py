@@ -99,7 +99,7 @@ def test_a_runtime_built_without_composition_has_no_listeners_nor_jobs(tmp_path:
 
 def test_only_the_composition_root_imports_the_http_facade() -> None:
     # Issue 9, seam 3: the core knows no HTTP; `grep -rn gateway_http server/` finds only the composition root.
-    server = Path(__file__).resolve().parents[2] / "server"
+    server = Path(__file__).resolve().parents[3] / "server"
     importers = sorted(str(p.relative_to(server.parent)) for p in server.rglob("*.py")
                        if "gateway_http" in p.read_text())
     assert importers == ["server/boot/composition.py"]
