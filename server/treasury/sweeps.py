@@ -234,13 +234,17 @@ async def _in_flight(session: AsyncSession, sweep_id: str) -> bool:
 
 
 async def _note(rt: Runtime, sweep_id: str, error: str) -> None:
-    """A pass that could not sign (refused by the rail): kept open, tried again next pass."""
+    """A pass that could not sign (refused by the rail): kept open, tried again next pass. The operator is warned
+    once per change of reason (the sweep's `last_error`, so once across every scheduler), each pass after that is
+    a DEBUG line: a sweep waiting for gas for a week must not write a WARNING every 5 s."""
+    changed = False
     async with rt.db.transaction() as session:
         sweep = await _lock(session, sweep_id)
         if sweep is not None and sweep.last_error != error:
             sweep.last_error, sweep.updated = error, rt.clock.now()
             session.add(sweep)
-    log.warning("sweep waits", extra={"sweep": sweep_id, "reason": error})
+            changed = True
+    log.log(logging.WARNING if changed else logging.DEBUG, "sweep waits", extra={"sweep": sweep_id, "reason": error})
 
 
 def _record(session: AsyncSession, tx_id: str, sweep: Sweep, kind: SweepTxKind, asset: Asset,
