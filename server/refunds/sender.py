@@ -49,8 +49,8 @@ from server.rails.registry import Rails
 from server.refunds import service
 from server.refunds.models import Refund, RefundTransaction
 from server.refunds.states import Event, Status, TransactionStatus
-from server.runtime import Runtime
 from server.treasury import approval_trail, gas, keys, nonces
+from server.treasury.env import TreasuryEnv
 from server.treasury.ledger import Holder, Scope
 from server.treasury.models import Account
 from server.treasury.payout_models import ApprovalActionKind, ApprovalStatus
@@ -107,7 +107,7 @@ async def _sign(session: AsyncSession, payouts: AddressPayouts, quote: PayoutQuo
                                      lambda signed: _record(session, tx_id, refund, signed, asset))
 
 
-async def fail(rt: Runtime, env: Env, refund_id: str, reason: str) -> None:
+async def fail(rt: TreasuryEnv, env: Env, refund_id: str, reason: str) -> None:
     """A Pending refund that cannot be signed: nothing of it was ever broadcast."""
     async with rt.db.transaction() as session:
         refund = await _lock(session, refund_id)
@@ -115,13 +115,14 @@ async def fail(rt: Runtime, env: Env, refund_id: str, reason: str) -> None:
             await service.move(session, env, refund, Event.FAILED, failure_reason=reason)
 
 
-def _gas_scope(rt: Runtime, refund: Refund) -> Scope | None:
+def _gas_scope(rt: TreasuryEnv, refund: Refund) -> Scope | None:
     """Where the gas a refund pays apart from its amount is accounted: the network's native coin."""
     native = native_of(rt.catalogue, refund.network)
     return None if native is None else Scope(refund.merchant_id, refund.livemode, native.id, refund.network)
 
 
-async def _gas_cost(rt: Runtime, refund: Refund, asset: Asset, treasury: str, quote: PayoutQuote) -> gas.Cost | None:
+async def _gas_cost(rt: TreasuryEnv, refund: Refund, asset: Asset, treasury: str,
+                    quote: PayoutQuote) -> gas.Cost | None:
     """What must be set aside before signing: a token refund's gas (a native-coin refund's comes out of its amount).
     Network I/O, outside any transaction."""
     native = native_of(rt.catalogue, refund.network)
@@ -131,7 +132,7 @@ async def _gas_cost(rt: Runtime, refund: Refund, asset: Asset, treasury: str, qu
     return await gas.cost_of(rt, scope, native, treasury, Decimal(quote.gas_base).scaleb(-native.decimals))
 
 
-async def submit(rt: Runtime, env: Env, payouts: AddressPayouts, refund: Refund, asset: Asset) -> bool:
+async def submit(rt: TreasuryEnv, env: Env, payouts: AddressPayouts, refund: Refund, asset: Asset) -> bool:
     """Pending → Processing: quote from the chain, then set its gas aside, reserve the nonce, sign and record in one
     transaction, then broadcast. False when it waits for its gas."""
     key = await keys.treasury(rt, refund.network, refund.merchant_id, refund.livemode)
@@ -165,7 +166,7 @@ async def submit(rt: Runtime, env: Env, payouts: AddressPayouts, refund: Refund,
 class RefundPayouts:
     """Refunds as the owner of payouts (`server.rails.base.PayoutOwner`): keys, waiting nonces, and outcomes."""
 
-    def __init__(self, rt: Runtime, env: Env, rails: Rails) -> None:
+    def __init__(self, rt: TreasuryEnv, env: Env, rails: Rails) -> None:
         self.rt, self.env, self.rails = rt, env, rails
 
     async def key_of(self, network: str, source: str) -> bytes | None:
@@ -306,7 +307,7 @@ class RefundJob:
     def __init__(self) -> None:
         self.waiting: set[Waiter] = set()
 
-    async def run(self, rt: Runtime) -> None:
+    async def run(self, rt: TreasuryEnv) -> None:
         env: Env = rt
         rails = rt.rails
         owner = RefundPayouts(rt, env, rails)
@@ -347,6 +348,6 @@ def _new_refunds(waiting: set[Waiter], natives: list[str]) -> SelectOfScalar[Ref
     return query.order_by(col(Refund.sort_key)).limit(BATCH)
 
 
-async def send_refunds(rt: Runtime) -> None:
+async def send_refunds(rt: TreasuryEnv) -> None:
     """One pass without memory of the last (tests, tools)."""
     await RefundJob().run(rt)

@@ -8,10 +8,11 @@ from server.context import current_caller
 from server.paging import page_of
 from server.runtime import Runtime
 from server.treasury import addresses, keys
+from server.treasury.env import TreasuryEnv
 from server.treasury.models import MerchantAddress
 
 
-def to_proto(rt: Runtime, row: MerchantAddress) -> pb.MerchantAddress:
+def to_proto(rt: TreasuryEnv, row: MerchantAddress) -> pb.MerchantAddress:
     scheme = keys.scheme(rt, row.network)  # shown as its family shows addresses (EVM: EIP-55 checksum)
     return pb.MerchantAddress(
         id=row.id, merchant_id=row.merchant_id, network=row.network,

@@ -21,10 +21,10 @@ from server.refunds import service as refunds
 from server.refunds.models import Refund
 from server.refunds.states import Event as RefundEvent
 from server.refunds.states import Status as RefundStatus
-from server.runtime import Runtime
 from server.treasury import approval_states, payout_states, payouts
 from server.treasury.approval_states import Event as ApprovalEvent
 from server.treasury.approval_trail import act
+from server.treasury.env import TreasuryEnv
 from server.treasury.payout_models import ApprovalActionKind, ApprovalStatus, PayoutStatus
 from server.treasury.payout_models import Payout as PayoutRow
 from server.treasury.payout_states import Event as PayoutEvent
@@ -36,7 +36,8 @@ EXPIRED = "approval_expired"  # an expired refund's failure_reason
 Waiting = TypeVar("Waiting", PayoutRow, Refund)
 
 
-async def _due(session: AsyncSession, rt: Runtime, model: type[Waiting], pending: str, cutoff: int) -> list[Waiting]:
+async def _due(session: AsyncSession, rt: TreasuryEnv, model: type[Waiting], pending: str,
+               cutoff: int) -> list[Waiting]:
     """Up to a batch of `model` rows in status `pending` still waiting for approval since `cutoff` or before."""
     stmt = (select(model).where(model.status == pending, model.approval_status == ApprovalStatus.PENDING,
                                 col(model.created) <= cutoff)
@@ -46,7 +47,7 @@ async def _due(session: AsyncSession, rt: Runtime, model: type[Waiting], pending
     return list(await session.exec(stmt.execution_options(populate_existing=True)))
 
 
-async def _expire_payout(session: AsyncSession, rt: Runtime, row: PayoutRow) -> None:
+async def _expire_payout(session: AsyncSession, rt: TreasuryEnv, row: PayoutRow) -> None:
     before = await payouts.snapshot(session, rt, row)
     expired = approval_states.next_status(row.approval_status, ApprovalEvent.EXPIRE)
     payout_states.move(row, PayoutEvent.EXPIRE, {"approval_status": expired}, rt.clock.now())  # canceled
@@ -57,13 +58,13 @@ async def _expire_payout(session: AsyncSession, rt: Runtime, row: PayoutRow) -> 
     await payouts.record(session, rt, row, "payout.updated", before)
 
 
-async def _expire_refund(session: AsyncSession, rt: Runtime, row: Refund) -> None:
+async def _expire_refund(session: AsyncSession, rt: TreasuryEnv, row: Refund) -> None:
     act(session, row, ApprovalActionKind.EXPIRE, "")
     await refunds.move(session, rt, row, RefundEvent.FAILED, failure_reason=EXPIRED,
                        approval_status=approval_states.next_status(row.approval_status, ApprovalEvent.EXPIRE))
 
 
-async def expire_due(rt: Runtime, now: int) -> int:
+async def expire_due(rt: TreasuryEnv, now: int) -> int:
     """End one batch of payouts and one of refunds that waited for approval past the setting; the number ended."""
     ttl = rt.settings.approval_expiry_seconds
     if ttl <= 0:
@@ -81,5 +82,5 @@ async def expire_due(rt: Runtime, now: int) -> int:
     return len(due_payouts) + len(due_refunds)
 
 
-async def expire_approvals(rt: Runtime) -> None:
+async def expire_approvals(rt: TreasuryEnv) -> None:
     await expire_due(rt, rt.clock.now())

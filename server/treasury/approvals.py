@@ -31,10 +31,10 @@ from server.refunds import service as refunds
 from server.refunds.models import Refund
 from server.refunds.states import Event as RefundEvent
 from server.refunds.states import Status as RefundStatus
-from server.runtime import Runtime
 from server.treasury import address_servicer, addresses, approval_states, payout_states, payouts
 from server.treasury.approval_states import Event as ApprovalEvent
 from server.treasury.approval_trail import VOTES, act
+from server.treasury.env import TreasuryEnv
 from server.treasury.models import MerchantAddress
 from server.treasury.payout_models import ApprovalActionKind, ApprovalStatus, PayoutApprovalAction, PayoutStatus
 from server.treasury.payout_models import Payout as PayoutRow
@@ -91,34 +91,34 @@ def _detail(row: PayoutRow | Refund | MerchantAddress, trail: list[PayoutApprova
                  for a in trail], **resource)
 
 
-async def detail_of(session: AsyncSession, rt: Runtime, row: PayoutRow) -> pb.ApprovalDetail:
+async def detail_of(session: AsyncSession, rt: TreasuryEnv, row: PayoutRow) -> pb.ApprovalDetail:
     return (await _payout_details(session, rt, [row]))[0]
 
 
-async def refund_detail_of(session: AsyncSession, rt: Runtime, row: Refund) -> pb.ApprovalDetail:
+async def refund_detail_of(session: AsyncSession, rt: TreasuryEnv, row: Refund) -> pb.ApprovalDetail:
     return (await _refund_details(session, rt, [row]))[0]
 
 
-async def _payout_details(session: AsyncSession, rt: Runtime, rows: list[PayoutRow]) -> list[pb.ApprovalDetail]:
+async def _payout_details(session: AsyncSession, rt: TreasuryEnv, rows: list[PayoutRow]) -> list[pb.ApprovalDetail]:
     """Two queries whatever the number of rows: their transfers and their trails."""
     ids = [r.id for r in rows]
     txs, trails = await payouts.transactions(session, ids), await _trails(session, ids)
     return [_detail(r, trails[r.id], payout=payouts.to_proto(rt.catalogue, r, txs.get(r.id, []))) for r in rows]
 
 
-async def _refund_details(session: AsyncSession, rt: Runtime, rows: list[Refund]) -> list[pb.ApprovalDetail]:
+async def _refund_details(session: AsyncSession, rt: TreasuryEnv, rows: list[Refund]) -> list[pb.ApprovalDetail]:
     ids = [r.id for r in rows]
     txs, trails = await refunds.transactions(session, ids), await _trails(session, ids)
     return [_detail(r, trails[r.id], refund=refund_convert.to_proto(rt.catalogue, r, txs[r.id])) for r in rows]
 
 
-async def _address_details(session: AsyncSession, rt: Runtime, rows: list[MerchantAddress],
+async def _address_details(session: AsyncSession, rt: TreasuryEnv, rows: list[MerchantAddress],
                            ) -> list[pb.ApprovalDetail]:
     trails = await _trails(session, [r.id for r in rows])
     return [_detail(r, trails[r.id], payout_address=address_servicer.to_proto(rt, r)) for r in rows]
 
 
-async def detail(rt: Runtime, caller: Caller, resource_id: str) -> pb.ApprovalDetail:
+async def detail(rt: TreasuryEnv, caller: Caller, resource_id: str) -> pb.ApprovalDetail:
     resource_id = resource_id.strip()
     if not resource_id:
         raise MissingParameter("resource_id")
@@ -132,7 +132,7 @@ async def detail(rt: Runtime, caller: Caller, resource_id: str) -> pb.ApprovalDe
         return await detail_of(session, rt, row)
 
 
-async def pending(rt: Runtime, caller: Caller) -> list[pb.ApprovalDetail]:
+async def pending(rt: TreasuryEnv, caller: Caller) -> list[pb.ApprovalDetail]:
     """Payouts, then refunds, then payout addresses waiting for approval, oldest first (at most 100 of each)."""
     async with rt.db.read() as session:
         rows = list(await session.exec(select(PayoutRow).where(
@@ -169,7 +169,7 @@ async def _vote(session: AsyncSession, caller: Caller, row: PayoutRow | Refund |
     return not approve or given >= row.approvals_required
 
 
-async def _decide_payout(session: AsyncSession, rt: Runtime, caller: Caller, payout_id: str, comment: str,
+async def _decide_payout(session: AsyncSession, rt: TreasuryEnv, caller: Caller, payout_id: str, comment: str,
                          approve: bool) -> pb.ApprovalDetail:
     # Scoped first: another merchant's payout is 404 whatever key asks.
     row = await payouts.get(session, caller, payout_id, lock=True)
@@ -189,7 +189,7 @@ async def _decide_payout(session: AsyncSession, rt: Runtime, caller: Caller, pay
     return await detail_of(session, rt, row)
 
 
-async def _decide_refund(session: AsyncSession, rt: Runtime, caller: Caller, refund_id: str, comment: str,
+async def _decide_refund(session: AsyncSession, rt: TreasuryEnv, caller: Caller, refund_id: str, comment: str,
                          approve: bool) -> pb.ApprovalDetail:
     row = await refunds.lock_owned(session, caller, refund_id)
     waits = row.status == RefundStatus.PENDING and row.approval_status == ApprovalStatus.PENDING
@@ -203,7 +203,7 @@ async def _decide_refund(session: AsyncSession, rt: Runtime, caller: Caller, ref
     return await refund_detail_of(session, rt, row)
 
 
-async def _decide_address(session: AsyncSession, rt: Runtime, caller: Caller, address_id: str, comment: str,
+async def _decide_address(session: AsyncSession, rt: TreasuryEnv, caller: Caller, address_id: str, comment: str,
                           approve: bool) -> pb.ApprovalDetail:
     row = await addresses.get(session, caller, address_id, lock=True)
     if await _vote(session, caller, row, "payout address", addresses.waits_for_approval(row), AddressNotPending,
@@ -213,7 +213,7 @@ async def _decide_address(session: AsyncSession, rt: Runtime, caller: Caller, ad
     return (await _address_details(session, rt, [row]))[0]
 
 
-async def decide(rt: Runtime, caller: Caller, resource_id: str, comment: str, *,
+async def decide(rt: TreasuryEnv, caller: Caller, resource_id: str, comment: str, *,
                  approve: bool) -> pb.ApprovalDetail:
     comment = validate.text("comment", comment, max_length=1000)
     resource_id = resource_id.strip()

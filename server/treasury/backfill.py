@@ -25,8 +25,8 @@ from server.chains.models import ChainTransfer, TransferStatus, WatchedAddress
 from server.refunds.models import Refund, RefundTransaction
 from server.refunds.states import Status as RefundStatus
 from server.refunds.states import TransactionStatus as RefundTxStatus
-from server.runtime import Runtime
 from server.treasury import ledger
+from server.treasury.env import TreasuryEnv
 from server.treasury.ledger import Holder, Scope
 from server.treasury.listeners import OUTSIDE, ours, refund_position, transfer_position, treasury_of
 from server.treasury.models import Account, CauseType, LedgerEntry
@@ -48,7 +48,7 @@ def _unposted(cause_type: CauseType, cause_id: Any) -> sa.ColumnElement[bool]:
     return ~sa.exists().where(col(LedgerEntry.cause_type) == cause_type, col(LedgerEntry.cause_id) == cause_id)
 
 
-async def _transfers(rt: Runtime) -> list[str]:
+async def _transfers(rt: TreasuryEnv) -> list[str]:
     async with rt.db.read() as session:
         rows = await session.exec(
             select(ChainTransfer.id)
@@ -60,7 +60,7 @@ async def _transfers(rt: Runtime) -> list[str]:
         return list(rows)
 
 
-async def _refunds(rt: Runtime) -> list[str]:
+async def _refunds(rt: TreasuryEnv) -> list[str]:
     async with rt.db.read() as session:
         rows = await session.exec(
             select(Refund.id).where(Refund.status == RefundStatus.SUCCESS, Refund.network != "",
@@ -69,7 +69,7 @@ async def _refunds(rt: Runtime) -> list[str]:
         return list(rows)
 
 
-async def _refund_transactions(rt: Runtime) -> list[str]:
+async def _refund_transactions(rt: TreasuryEnv) -> list[str]:
     """Mined refund transactions whose gas the treasury paid apart from the refund's amount: a token's (confirmed in
     another asset than the network's native coin) and any failed one that cost gas (our cancel or a revert mined).
     A native coin's confirmed refund paid its gas out of its own amount (in the refund's outflow already)."""
@@ -85,7 +85,7 @@ async def _refund_transactions(rt: Runtime) -> list[str]:
         return list(rows)
 
 
-async def _network_fee(rt: Runtime, tx_id: str) -> bool:
+async def _network_fee(rt: TreasuryEnv, tx_id: str) -> bool:
     async with rt.db.transaction() as session:
         tx = await session.get(RefundTransaction, tx_id, with_for_update=True, populate_existing=True)
         if tx is None or not tx.fee_wei or await ledger.held(session, CauseType.NETWORK_FEE, tx_id):
@@ -100,7 +100,7 @@ async def _network_fee(rt: Runtime, tx_id: str) -> bool:
         return posted is not None
 
 
-async def _transfer(rt: Runtime, transfer_id: str) -> bool:
+async def _transfer(rt: TreasuryEnv, transfer_id: str) -> bool:
     async with rt.db.transaction() as session:
         transfer = await session.get(ChainTransfer, transfer_id, with_for_update=True, populate_existing=True)
         if transfer is None or await ledger.held(session, CauseType.TRANSFER, transfer_id) or \
@@ -116,7 +116,7 @@ async def _transfer(rt: Runtime, transfer_id: str) -> bool:
         return posted is not None
 
 
-async def _refund(rt: Runtime, refund_id: str) -> bool:
+async def _refund(rt: TreasuryEnv, refund_id: str) -> bool:
     async with rt.db.transaction() as session:
         refund = await session.get(Refund, refund_id, with_for_update=True, populate_existing=True)
         if refund is None or await ledger.held(session, CauseType.REFUND, refund_id):
@@ -128,7 +128,7 @@ async def _refund(rt: Runtime, refund_id: str) -> bool:
         return posted is not None
 
 
-async def backfill(rt: Runtime) -> Backfilled:
+async def backfill(rt: TreasuryEnv) -> Backfilled:
     """Posts the opening entries of every cause that needs one; what it posted, by kind."""
     transfers = sum([await _transfer(rt, t) for t in await _transfers(rt)])
     refunds = sum([await _refund(rt, r) for r in await _refunds(rt)])

@@ -21,8 +21,8 @@ from sqlmodel import select
 from server.catalogue.catalogue import Network
 from server.rails.base import ChainUnavailable, TransferLookup
 from server.rails.registry import chain_scanners, key_scheme
-from server.runtime import Runtime
 from server.treasury import ledger
+from server.treasury.env import TreasuryEnv
 from server.treasury.ledger import Scope
 from server.wallet.models import WalletAccount
 
@@ -49,7 +49,7 @@ def cause_id(tx_hash: str, log_index: int) -> str:
     return f"{tx_hash.lower()[:34]}:{log_index}"
 
 
-async def _treasuries(rt: Runtime, network: Network) -> dict[str, str]:
+async def _treasuries(rt: TreasuryEnv, network: Network) -> dict[str, str]:
     """The treasury address on `network` → merchant id, for every merchant with a wallet account in its mode."""
     livemode, scheme = network.is_mainnet, key_scheme(network)
     async with rt.db.read() as session:
@@ -60,7 +60,7 @@ async def _treasuries(rt: Runtime, network: Network) -> dict[str, str]:
     return {scheme.treasury_address(mnemonic, a.account): a.merchant_id for a in accounts}
 
 
-async def record(rt: Runtime, network_id: str, tx_hash: str) -> list[Funding]:
+async def record(rt: TreasuryEnv, network_id: str, tx_hash: str) -> list[Funding]:
     network = rt.catalogue.networks.get(network_id)
     if network is None:
         raise FundingRefused(f"--network: unknown network {network_id!r}")

@@ -37,8 +37,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server.catalogue.catalogue import Asset
 from server.db.aggregates import exact_sum
 from server.money import MONEY
-from server.runtime import Runtime
 from server.treasury import ledger
+from server.treasury.env import TreasuryEnv
 from server.treasury.ledger import Holder, Scope
 from server.treasury.models import Account, CauseType, LedgerEntry, OutgoingStatus, SweepTransaction, SweepTxKind
 from server.wallet.models import WalletAccount
@@ -63,7 +63,7 @@ async def _entries(session: AsyncSession, scope: Scope, address: str) -> int:
     return int(found)
 
 
-async def look(rt: Runtime, scope: Scope, native: Asset, address: str) -> Look | None:
+async def look(rt: TreasuryEnv, scope: Scope, native: Asset, address: str) -> Look | None:
     """Network I/O, outside any transaction: the ledger's count of legs at `address`, then the chain's balance.
     None when the network has no balances to read (no gas coin is then spent)."""
     balances = rt.rails.balances(scope.network)
@@ -117,7 +117,7 @@ class Cost:
     seen: Look | None
 
 
-async def cost_of(rt: Runtime, scope: Scope, native: Asset, payer: str, most: Decimal) -> Cost:
+async def cost_of(rt: TreasuryEnv, scope: Scope, native: Asset, payer: str, most: Decimal) -> Cost:
     """Network I/O, outside any transaction (`look`)."""
     return Cost(scope, payer, most, native.decimals, await look(rt, scope, native, payer))
 

@@ -9,16 +9,16 @@ from sqlmodel import select
 from server.payment_intents.models import Charge
 from server.rails.base import KeyScheme
 from server.rails.registry import key_scheme
-from server.runtime import Runtime
+from server.treasury.env import TreasuryEnv
 from server.wallet.models import PermanentDeposit, WalletAccount
 
 
-def scheme(rt: Runtime, network: str) -> KeyScheme | None:
+def scheme(rt: TreasuryEnv, network: str) -> KeyScheme | None:
     found = rt.catalogue.networks.get(network)
     return key_scheme(found) if found is not None else None
 
 
-async def treasury(rt: Runtime, network: str, merchant_id: str, livemode: bool) -> tuple[str, bytes] | None:
+async def treasury(rt: TreasuryEnv, network: str, merchant_id: str, livemode: bool) -> tuple[str, bytes] | None:
     """(stored address, private key) of the merchant's treasury on `network` in that mode; None without an
     account."""
     keys = scheme(rt, network)
@@ -30,7 +30,7 @@ async def treasury(rt: Runtime, network: str, merchant_id: str, livemode: bool) 
     return keys.treasury_address(mnemonic, account.account), keys.treasury_key(mnemonic, account.account)
 
 
-async def deposit(rt: Runtime, network: str, merchant_id: str, livemode: bool, address: str) -> bytes | None:
+async def deposit(rt: TreasuryEnv, network: str, merchant_id: str, livemode: bool, address: str) -> bytes | None:
     """The private key of one of the merchant's deposit addresses on `network` (a charge's or a permanent one);
     None if not its."""
     keys = scheme(rt, network)

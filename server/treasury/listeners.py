@@ -26,8 +26,8 @@ from server.payment_intents.models import CARDS, Charge, ChargeTransfer, Payment
 from server.rails.registry import Rails
 from server.refunds.models import Refund
 from server.refunds.states import Status as RefundStatus
-from server.runtime import Runtime
 from server.treasury import keys, ledger
+from server.treasury.env import TreasuryEnv
 from server.treasury.ledger import Holder, Scope
 from server.treasury.models import Account, CauseType, LedgerEntry
 from server.wallet import addresses
@@ -102,7 +102,7 @@ async def ours(session: AsyncSession, rails: Rails, transfer: ChainTransfer) -> 
     return await rails.signed_here(session, transfer.network, [transfer.tx_hash])
 
 
-async def on_transfer_changed(rt: Runtime, session: AsyncSession, transfer: ChainTransfer, previous_status: str,
+async def on_transfer_changed(rt: TreasuryEnv, session: AsyncSession, transfer: ChainTransfer, previous_status: str,
                               previous_aml: str) -> None:
     if await ours(session, rt.rails, transfer):
         return
@@ -114,7 +114,7 @@ async def on_transfer_changed(rt: Runtime, session: AsyncSession, transfer: Chai
                               await transfer_position(session, transfer, rt.settings.tx_fee_percent), OUTSIDE)
 
 
-async def treasury_of(rt: Runtime, session: AsyncSession, network: str, merchant_id: str, livemode: bool) -> str:
+async def treasury_of(rt: TreasuryEnv, session: AsyncSession, network: str, merchant_id: str, livemode: bool) -> str:
     """The merchant's treasury address on `network` (its stored form), "" when it has none yet."""
     scheme = keys.scheme(rt, network)
     if scheme is None:
@@ -131,7 +131,7 @@ def refund_position(refund: Refund, treasury: str) -> dict[Holder, Decimal]:
     return {}
 
 
-async def on_event(rt: Runtime, session: AsyncSession, event: Event) -> None:
+async def on_event(rt: TreasuryEnv, session: AsyncSession, event: Event) -> None:
     if not event.type.startswith("refund."):
         return
     refund = await session.get(Refund, event.object_id)

@@ -36,9 +36,9 @@ from server.merchants.models import Merchant
 from server.paging import Page, newest_first
 from server.payment_intents.totals import text
 from server.rails.base import ChainUnavailable, InvalidAddress, Outcome, Payout, PayoutRefused, PayoutResult
-from server.runtime import Runtime
 from server.scoping import find_owned, get_owned, in_scope
 from server.treasury import addresses, approval_trail, gas, keys, ledger, payout_states
+from server.treasury.env import TreasuryEnv
 from server.treasury.ledger import Holder, Scope
 from server.treasury.listeners import treasury_of
 from server.treasury.models import Account, AddressStatus, CauseType, MerchantAddress, OutgoingStatus, TreasuryTransfer
@@ -64,7 +64,7 @@ class InsufficientFunds(DomainError):
 # ---------------------------------------------------------------------------------------------------- requests
 
 
-async def _resolve(session: AsyncSession, catalogue: Catalogue, caller: Caller, rt: Runtime,
+async def _resolve(session: AsyncSession, catalogue: Catalogue, caller: Caller, rt: TreasuryEnv,
                    request: pb.CreatePayoutRequest | pb.PreviewPayoutRequest) -> tuple[Asset, MerchantAddress, Decimal]:
     asset_id = request.source_coin.strip()
     if not asset_id:
@@ -100,7 +100,7 @@ async def _resolve(session: AsyncSession, catalogue: Catalogue, caller: Caller, 
     return asset, row, amount
 
 
-def _normalized(rt: Runtime, asset: Asset, address: str) -> str:
+def _normalized(rt: TreasuryEnv, asset: Asset, address: str) -> str:
     book = rt.rails.addresses(asset.network)
     try:
         if book is None:
@@ -110,7 +110,7 @@ def _normalized(rt: Runtime, asset: Asset, address: str) -> str:
         raise invalid("receive_address", "not an address on this network") from None
 
 
-async def estimated_fee(rt: Runtime, asset: Asset, treasury: str, destination: str, amount: Decimal) -> int:
+async def estimated_fee(rt: TreasuryEnv, asset: Asset, treasury: str, destination: str, amount: Decimal) -> int:
     """The most the network fee can be at today's fees (gas times the fee cap), in the native coin's units."""
     payouts = rt.rails.payouts(asset.network)
     if not isinstance(payouts, GasFunding):
@@ -119,7 +119,7 @@ async def estimated_fee(rt: Runtime, asset: Asset, treasury: str, destination: s
                                            amount_base=int(amount.scaleb(asset.decimals)), fee_from_amount=False))
 
 
-async def preview(rt: Runtime, caller: Caller, request: pb.PreviewPayoutRequest) -> pb.PreviewPayoutResponse:
+async def preview(rt: TreasuryEnv, caller: Caller, request: pb.PreviewPayoutRequest) -> pb.PreviewPayoutResponse:
     async with rt.db.read() as session:
         asset, address, amount = await _resolve(session, rt.catalogue, caller, rt, request)
         free = await ledger.available(session, caller.merchant_id, caller.livemode, asset.id)
@@ -140,7 +140,7 @@ def _scope(p: PayoutRow) -> Scope:
     return Scope(p.merchant_id, p.livemode, p.asset_id, p.network)
 
 
-async def create(rt: Runtime, caller: Caller, request: pb.CreatePayoutRequest) -> PayoutRow:
+async def create(rt: TreasuryEnv, caller: Caller, request: pb.CreatePayoutRequest) -> PayoutRow:
     metadata = structs.metadata_of(request.metadata)
     external_id = validate.text("external_id", request.external_id)
     note = validate.text("internal_note", request.internal_note, max_length=1000)
@@ -205,14 +205,14 @@ async def list_page(session: AsyncSession, caller: Caller, page: Page, status: s
     return await newest_first(session, PayoutRow, where, page)
 
 
-async def release(session: AsyncSession, rt: Runtime, row: PayoutRow) -> None:
+async def release(session: AsyncSession, rt: TreasuryEnv, row: PayoutRow) -> None:
     """Locked → available: the amount of a payout that will never be sent."""
     treasury = await treasury_of(rt, session, row.network, row.merchant_id, row.livemode)
     await ledger.post(session, _scope(row), CauseType.PAYOUT, row.id,
                       {Holder(Account.LOCKED, treasury): -row.amount, Holder(Account.AVAILABLE, treasury): row.amount})
 
 
-async def cancel(rt: Runtime, caller: Caller, payout_id: str) -> PayoutRow:
+async def cancel(rt: TreasuryEnv, caller: Caller, payout_id: str) -> PayoutRow:
     async with rt.db.transaction() as session:
         row = await get(session, caller, payout_id, lock=True)
         payout_states.next_status(row.status, Event.CANCEL)  # 409 payout_not_cancelable before anything moves
@@ -254,12 +254,12 @@ def to_proto(catalogue: Catalogue, row: PayoutRow, txs: list[TreasuryTransfer]) 
     return out
 
 
-async def snapshot(session: AsyncSession, rt: Runtime, row: PayoutRow) -> dict[str, Any]:
+async def snapshot(session: AsyncSession, rt: TreasuryEnv, row: PayoutRow) -> dict[str, Any]:
     txs = await transactions(session, [row.id])
     return outbox.snapshot(to_proto(rt.catalogue, row, txs.get(row.id, [])))
 
 
-async def record(session: AsyncSession, rt: Runtime, row: PayoutRow, type_: str,
+async def record(session: AsyncSession, rt: TreasuryEnv, row: PayoutRow, type_: str,
                  before: dict[str, Any] | None) -> None:
     txs = await transactions(session, [row.id])
     await outbox.record(session, merchant_id=row.merchant_id, livemode=row.livemode, type=type_,
@@ -278,7 +278,7 @@ def _record_tx(session: AsyncSession, tx_id: str, row: PayoutRow, signed: Any) -
         status=TX.PENDING, created_at=now, updated_at=now))
 
 
-async def send(rt: Runtime, row: PayoutRow) -> None:
+async def send(rt: TreasuryEnv, row: PayoutRow) -> None:
     """Approved → in_transit: quote, then set its gas aside, sign and record with the payout locked, then broadcast.
     A payout the treasury cannot pay yet (its funds not swept in, its gas covered neither by the merchant's available
     native coin nor by gas coin sent by hand: server/treasury/gas.py) waits; it is never failed before anything is
@@ -322,7 +322,7 @@ def _gas_scope(row: PayoutRow, native: Asset) -> Scope:
     return Scope(row.merchant_id, row.livemode, native.id, row.network)
 
 
-async def decided(session: AsyncSession, rt: Runtime, tx: TreasuryTransfer, result: PayoutResult) -> None:
+async def decided(session: AsyncSession, rt: TreasuryEnv, tx: TreasuryTransfer, result: PayoutResult) -> None:
     """In the owner's transaction, with `tx` locked and already finished: the payout follows its transaction."""
     row = await session.get(PayoutRow, tx.owner_id, with_for_update=True, populate_existing=True)
     event = OUTCOME_EVENTS[result.outcome]
@@ -356,7 +356,7 @@ async def decided(session: AsyncSession, rt: Runtime, tx: TreasuryTransfer, resu
     await record(session, rt, row, type_, None)
 
 
-async def approved(rt: Runtime) -> list[PayoutRow]:
+async def approved(rt: TreasuryEnv) -> list[PayoutRow]:
     async with rt.db.read() as session:
         return list(await session.exec(select(PayoutRow).where(PayoutRow.status == PayoutStatus.APPROVED)
                                        .order_by(col(PayoutRow.sort_key)).limit(BATCH)))

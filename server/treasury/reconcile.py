@@ -23,7 +23,7 @@ from server.db.aggregates import exact_sum
 from server.payment_intents.totals import text
 from server.rails.base import ChainUnavailable
 from server.rails.registry import key_scheme
-from server.runtime import Runtime
+from server.treasury.env import TreasuryEnv
 from server.treasury.models import LedgerEntry
 from server.wallet.models import WalletAccount
 
@@ -55,7 +55,7 @@ class Line:
         return self.chain - self.ledger
 
 
-async def _ledger(rt: Runtime) -> dict[tuple[str, str], dict[str, Decimal]]:
+async def _ledger(rt: TreasuryEnv) -> dict[tuple[str, str], dict[str, Decimal]]:
     """(network, address) → asset id → the sum of the legs there: one SQL SUM … GROUP BY, exact on both databases."""
     sums: dict[tuple[str, str], dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
     async with rt.db.read() as session:
@@ -69,7 +69,7 @@ async def _ledger(rt: Runtime) -> dict[tuple[str, str], dict[str, Decimal]]:
     return sums
 
 
-async def _treasuries(rt: Runtime) -> set[tuple[str, str]]:
+async def _treasuries(rt: TreasuryEnv) -> set[tuple[str, str]]:
     """(network, address) of every merchant's treasury on every network of its mode, ledger or not: funds sent to a
     treasury that never moved anything yet are drift too."""
     async with rt.db.read() as session:
@@ -85,7 +85,7 @@ async def _treasuries(rt: Runtime) -> set[tuple[str, str]]:
     return places
 
 
-async def reconcile(rt: Runtime) -> list[Line]:
+async def reconcile(rt: TreasuryEnv) -> list[Line]:
     """Every place (treasuries, and deposit addresses the ledger knows) and every asset of its network. Network I/O
     outside any database transaction, batched: one request per network and chunk of calls
     (`Balances.balances`), not one per place and asset; a network whose node does not answer is left out (logged)."""
@@ -122,7 +122,7 @@ def per_asset(lines: list[Line]) -> dict[str, tuple[Decimal, Decimal]]:
     return dict(sorted(sums.items()))
 
 
-async def reconcile_job(rt: Runtime) -> None:
+async def reconcile_job(rt: TreasuryEnv) -> None:
     """The scheduler job: one warning per place and asset that drifted; nothing is written or corrected."""
     lines = await reconcile(rt)
     drifted = [line for line in lines if line.drift != 0]

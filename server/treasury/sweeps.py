@@ -51,8 +51,8 @@ from server.rails.base import (
     PendingPayout,
     SignedPayout,
 )
-from server.runtime import Runtime
 from server.treasury import gas, keys, ledger, nonces, sweep_states
+from server.treasury.env import TreasuryEnv
 from server.treasury.ledger import Holder, Scope
 from server.treasury.listeners import treasury_of
 from server.treasury.models import (
@@ -114,7 +114,7 @@ def _base(amount: Decimal, decimals: int) -> int:
 # ---------------------------------------------------------------------------------------------------- claiming
 
 
-async def _treasuries(rt: Runtime, session: AsyncSession,
+async def _treasuries(rt: TreasuryEnv, session: AsyncSession,
                       scopes: set[tuple[str, bool, str]]) -> dict[tuple[str, bool, str], str]:
     """Each (merchant, livemode, network)'s treasury address."""
     return {s: await treasury_of(rt, session, s[2], s[0], s[1]) for s in scopes}
@@ -131,7 +131,7 @@ class Candidate:
     due_ids: tuple[str, ...]
 
 
-async def _forget(rt: Runtime, ids: Sequence[str], parked: Sequence[Sequence[str]] = ()) -> None:
+async def _forget(rt: TreasuryEnv, ids: Sequence[str], parked: Sequence[Sequence[str]] = ()) -> None:
     """Drops the rows `ids`; each group in `parked` (one place's rows) shrinks to one row, sent to the back of the
     queue: a place that cannot be swept yet is looked at again later, behind everyone else."""
     ids = [*ids, *(i for group in parked for i in group[1:])]
@@ -144,7 +144,7 @@ async def _forget(rt: Runtime, ids: Sequence[str], parked: Sequence[Sequence[str
                                    .values(created_at=rt.clock.now() + 1))  # behind every row due now
 
 
-async def candidates(rt: Runtime) -> list[Candidate]:
+async def candidates(rt: TreasuryEnv) -> list[Candidate]:
     """The places due for a look (`sweep_due`: credited since, or left by a failed sweep) whose available funds
     reach the asset's minimum and that no open sweep is moving yet: one SQL SUM … GROUP BY over those places' legs
     only, never the whole ledger. Places below the minimum, treasuries and unknown assets are dealt with: their
@@ -189,7 +189,7 @@ async def candidates(rt: Runtime) -> list[Candidate]:
     return out
 
 
-async def claim(rt: Runtime, candidate: Candidate) -> Sweep | None:
+async def claim(rt: TreasuryEnv, candidate: Candidate) -> Sweep | None:
     """A new Pending sweep of what the ledger holds at the candidate's address, unless one is open there (checked
     with the merchant's wallet account locked: two schedulers never open two). The place's `sweep_due` rows go in
     the same transaction."""
@@ -233,7 +233,7 @@ async def _in_flight(session: AsyncSession, sweep_id: str) -> bool:
         SweepTransaction.sweep_id == sweep_id, SweepTransaction.status == TX.PENDING))).first() is not None
 
 
-async def _note(rt: Runtime, sweep_id: str, error: str) -> None:
+async def _note(rt: TreasuryEnv, sweep_id: str, error: str) -> None:
     """A pass that could not sign (refused by the rail): kept open, tried again next pass. The operator is warned
     once per change of reason (the sweep's `last_error`, so once across every scheduler), each pass after that is
     a DEBUG line: a sweep waiting for gas for a week must not write a WARNING every 5 s."""
@@ -257,7 +257,7 @@ def _record(session: AsyncSession, tx_id: str, sweep: Sweep, kind: SweepTxKind, 
         created_at=now, updated_at=now))
 
 
-async def _sign_and_send(rt: Runtime, payouts: AddressPayouts, sweep: Sweep, kind: SweepTxKind, payout: Payout,
+async def _sign_and_send(rt: TreasuryEnv, payouts: AddressPayouts, sweep: Sweep, kind: SweepTxKind, payout: Payout,
                          key: bytes, cost: gas.Cost | None = None) -> bool:
     """Quote, then in one transaction: re-check the sweep under its lock, set `cost` aside (`gas.reserve`: a top-up's
     at the treasury, a token transfer's at the deposit address), reserve the nonce, sign, record; then broadcast.
@@ -288,13 +288,13 @@ async def _sign_and_send(rt: Runtime, payouts: AddressPayouts, sweep: Sweep, kin
     return True
 
 
-async def _spendable(rt: Runtime, cost: gas.Cost) -> int:
+async def _spendable(rt: TreasuryEnv, cost: gas.Cost) -> int:
     """What the ledger lets a transaction's gas use at its paying address, in base units (`gas.spendable`)."""
     async with rt.db.read() as session:
         return _base(await gas.spendable(session, cost), cost.decimals)
 
 
-async def _top_up(rt: Runtime, payouts: FundedPayouts, sweep: Sweep, native: Asset, lacking: int) -> None:
+async def _top_up(rt: TreasuryEnv, payouts: FundedPayouts, sweep: Sweep, native: Asset, lacking: int) -> None:
     """Signs the treasury's gas top-up of `lacking` to the sweep's deposit address, its cost set aside there."""
     treasury = await keys.treasury(rt, sweep.network, sweep.merchant_id, sweep.livemode)
     if treasury is None or treasury[0] != sweep.destination_address:
@@ -308,7 +308,7 @@ async def _top_up(rt: Runtime, payouts: FundedPayouts, sweep: Sweep, native: Ass
     await _sign_and_send(rt, payouts, sweep, SweepTxKind.GAS, top_up, treasury[1], cost)
 
 
-async def advance(rt: Runtime, sweep: Sweep) -> None:
+async def advance(rt: TreasuryEnv, sweep: Sweep) -> None:
     """Signs the sweep's next transaction: for a token, a gas top-up while the deposit address lacks gas; then the
     sweep itself. Called for open sweeps with no transaction in flight."""
     asset = rt.catalogue.by_id.get(sweep.asset_id)
@@ -357,7 +357,7 @@ def _finish(session: AsyncSession, row: SweepTransaction, status: OutgoingStatus
 class SweepPayouts:
     """Sweeps as the owner of payouts (`server.rails.base.PayoutOwner`)."""
 
-    def __init__(self, rt: Runtime) -> None:
+    def __init__(self, rt: TreasuryEnv) -> None:
         self.rt = rt
 
     async def key_of(self, network: str, source: str) -> bytes | None:
@@ -472,11 +472,11 @@ def _pending(tx: SweepTransaction) -> PendingPayout:
 # ---------------------------------------------------------------------------------------------------- the job
 
 
-async def _follow(rt: Runtime, owner: SweepPayouts, pending: Sequence[SweepTransaction]) -> None:
+async def _follow(rt: TreasuryEnv, owner: SweepPayouts, pending: Sequence[SweepTransaction]) -> None:
     await rt.rails.follow([_pending(t) for t in pending], owner, "sweep")
 
 
-async def send_sweeps(rt: Runtime) -> None:
+async def send_sweeps(rt: TreasuryEnv) -> None:
     """One pass: follow what is in flight, sign the next step of open sweeps, open new ones. With sweeps turned off
     (`sweeps = false`) no new sweep opens; those already open are carried to their end."""
     owner = SweepPayouts(rt)

@@ -30,10 +30,10 @@ from server.rails.base import (
     PendingPayout,
     SignedPayout,
 )
-from server.runtime import Runtime
 from server.treasury import address_states, gas, keys, nonces
 from server.treasury import payouts as payout_service
 from server.treasury.address_states import VerificationEvent
+from server.treasury.env import TreasuryEnv
 from server.treasury.ledger import Holder, Scope
 from server.treasury.models import (
     Account,
@@ -69,7 +69,7 @@ def _record(session: AsyncSession, tx_id: str, row: MerchantAddress, asset_id: s
         status=TX.PENDING, created_at=now, updated_at=now))
 
 
-async def send(rt: Runtime, row: MerchantAddress) -> None:
+async def send(rt: TreasuryEnv, row: MerchantAddress) -> None:
     """Pending → sending: quote, then sign and record with the address locked, then broadcast."""
     asset = rt.catalogue.by_id.get(row.verification_asset_id)
     payouts = rt.rails.payouts(row.network)
@@ -114,7 +114,7 @@ def _scope(row: MerchantAddress | TreasuryTransfer, native_id: str) -> Scope:
 class TransferPayouts:
     """Treasury transfers (micro-deposits and payouts) as the owner of payouts (`server.rails.base.PayoutOwner`)."""
 
-    def __init__(self, rt: Runtime) -> None:
+    def __init__(self, rt: TreasuryEnv) -> None:
         self.rt = rt
 
     async def key_of(self, network: str, source: str) -> bytes | None:
@@ -188,7 +188,7 @@ def _pending(tx: TreasuryTransfer) -> PendingPayout:
                          created_at=tx.created_at)
 
 
-async def send_verifications(rt: Runtime) -> None:
+async def send_verifications(rt: TreasuryEnv) -> None:
     owner = TransferPayouts(rt)
     async with rt.db.read() as session:
         pending = list(await session.exec(select(TreasuryTransfer).where(TreasuryTransfer.status == TX.PENDING)
