@@ -19,7 +19,6 @@ from server.payment_intents.aggregate import Loaded, load
 from server.payment_intents.env import Env
 from server.payment_intents.models import CARDS, Charge, ChargeTransfer, PaymentIntent
 from server.payment_intents.states import OPEN_FOR_PAYMENT, Status
-from server.treasury import listeners as treasury_listeners
 
 # Intents a permanent deposit may still pay: those open for payment, and those whose payment is confirming.
 RECEIVING = OPEN_FOR_PAYMENT | {Status.PROCESSING}
@@ -97,7 +96,7 @@ async def _attribute(session: AsyncSession, transfer: ChainTransfer) -> Charge |
 
 async def on_transfer_changed(env: Env, session: AsyncSession, transfer: ChainTransfer, previous_status: str,
                               previous_aml: str) -> None:
-    if await treasury_listeners.ours(session, env.rails, transfer):
+    if await env.rails.ours(session, transfer):
         return  # a sweep's gas top-up to the deposit address (DESIGN §15): the merchant's own move, not a payment
     charge = await _attribute(session, transfer)
     if charge is not None:

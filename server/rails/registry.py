@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.catalogue.catalogue import DEFAULT_FAMILY, Catalogue, CatalogueError, Network
+from server.chains.models import ChainTransfer
 from server.config import Settings
 from server.db import Database
 from server.rails.base import (
@@ -115,6 +116,11 @@ class Rails:
         """Whether paygate signed one of these transactions on `network`; never, where it has no payout rail."""
         rail = self.payouts(network)
         return rail is not None and await rail.signed_here(session, tx_hashes)
+
+    async def ours(self, session: AsyncSession, transfer: ChainTransfer) -> bool:
+        """A transfer paygate itself signed (a sweep's gas top-up from the treasury to a deposit address): a move
+        inside the merchant's own money, posted by its sender, never a payment."""
+        return await self.signed_here(session, transfer.network, [transfer.tx_hash])
 
     def addresses(self, network: str) -> AddressBook | None:
         rail = self._by_name.get(network)

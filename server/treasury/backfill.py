@@ -28,7 +28,7 @@ from server.refunds.states import TransactionStatus as RefundTxStatus
 from server.treasury import ledger
 from server.treasury.env import TreasuryEnv
 from server.treasury.ledger import Holder, Scope
-from server.treasury.listeners import OUTSIDE, ours, refund_position, transfer_position, treasury_of
+from server.treasury.listeners import OUTSIDE, refund_position, transfer_position, treasury_of
 from server.treasury.models import Account, CauseType, LedgerEntry
 from server.treasury.sweeps import native_of
 
@@ -104,7 +104,7 @@ async def _transfer(rt: TreasuryEnv, transfer_id: str) -> bool:
     async with rt.db.transaction() as session:
         transfer = await session.get(ChainTransfer, transfer_id, with_for_update=True, populate_existing=True)
         if transfer is None or await ledger.held(session, CauseType.TRANSFER, transfer_id) or \
-                await ours(session, rt.rails, transfer):
+                await rt.rails.ours(session, transfer):
             return False
         watched = await session.get(WatchedAddress, (transfer.network, transfer.to_address))
         if watched is None:

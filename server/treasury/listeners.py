@@ -23,7 +23,6 @@ from server.events.models import Event
 from server.payment_intents import totals
 from server.payment_intents.aggregate import load_one
 from server.payment_intents.models import CARDS, Charge, ChargeTransfer, PaymentIntent
-from server.rails.registry import Rails
 from server.refunds.models import Refund
 from server.refunds.states import Status as RefundStatus
 from server.treasury import keys, ledger
@@ -96,15 +95,9 @@ async def _posted(session: AsyncSession, transfer_ids: list[str]) -> tuple[Decim
     return sums.get(Account.AVAILABLE, Decimal(0)), sums.get(Account.FEES, Decimal(0))
 
 
-async def ours(session: AsyncSession, rails: Rails, transfer: ChainTransfer) -> bool:
-    """A transfer paygate itself signed (a sweep's gas top-up from the treasury to a deposit address): a move inside
-    the merchant's own money, posted by its sender, never a payment."""
-    return await rails.signed_here(session, transfer.network, [transfer.tx_hash])
-
-
 async def on_transfer_changed(rt: TreasuryEnv, session: AsyncSession, transfer: ChainTransfer, previous_status: str,
                               previous_aml: str) -> None:
-    if await ours(session, rt.rails, transfer):
+    if await rt.rails.ours(session, transfer):
         return
     watched = await session.get(WatchedAddress, (transfer.network, transfer.to_address))
     if watched is None:
