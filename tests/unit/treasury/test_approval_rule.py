@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from server.ids import new_id
-from server.merchants.models import ROLE_APPROVER, ApprovalSetting, Merchant
+from server.merchants.models import ROLE_APPROVER, ApiKey, ApprovalSetting, Merchant
 from server.merchants.service import create_role_key, revoke_key
 from server.rates import TableRates
 from server.treasury import approval_trail
@@ -184,3 +184,63 @@ def test_a_refusal_names_the_two_commands_that_lift_it() -> None:
     assert str(refused.value).startswith("payouts in live mode need an approver's approval")
     assert "(paygate merchants keys create --merchant mch_1 --mode live --role approver)" in str(refused.value)
     assert "(paygate merchants set-approval --merchant mch_1 --mode live --approvals N)" in str(refused.value)
+
+
+def test_another_merchants_approver_key_does_not_count(world: World) -> None:  # noqa: F811
+    m, other = world.merchant(), world.merchant()
+    approver_key(world, other, livemode=True)
+    assert rule(world, m, True).refused
+    assert rule(world, m, False) == approval_trail.Rule(0, Decimal(0))
+
+
+def test_another_merchants_choice_does_not_apply(world: World) -> None:  # noqa: F811
+    m, other = world.merchant(), world.merchant()
+    approver_key(world, m, livemode=False)
+    choose(world, other, 0)
+    choose(world, other, 3, "5", livemode=True)
+    assert rule(world, m, False) == approval_trail.Rule(1, Decimal(0))
+
+
+def test_the_other_modes_choice_does_not_apply(world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    approver_key(world, m, livemode=False)
+    choose(world, m, 3, "5", livemode=True)
+    assert rule(world, m, False) == approval_trail.Rule(1, Decimal(0))
+
+
+def test_a_choice_of_one_approval_is_kept(world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    approver_key(world, m, livemode=False)
+    choose(world, m, 1, "25")
+    assert rule(world, m, False) == approval_trail.Rule(1, Decimal(25))
+
+
+def _expire(world: World, key_id: str, at: int) -> None:  # noqa: F811
+    async def go() -> None:
+        async with world.db.transaction() as s:
+            key = await s.get(ApiKey, key_id)
+            assert key is not None
+            key.expires_at = at
+            s.add(key)
+    world.run(go())
+
+
+def test_an_approver_key_past_its_rolls_end_does_not_count(world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    key_id = approver_key(world, m, livemode=True)
+    _expire(world, key_id, world.db.clock.now() - 1)
+    assert rule(world, m, True).refused
+
+
+def test_an_approver_key_ending_this_second_no_longer_counts(world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    key_id = approver_key(world, m, livemode=True)
+    _expire(world, key_id, world.db.clock.now())
+    assert rule(world, m, True).refused
+
+
+def test_an_approver_key_rolled_but_still_in_its_grace_counts(world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    key_id = approver_key(world, m, livemode=True)
+    _expire(world, key_id, world.db.clock.now() + 3600)
+    assert rule(world, m, True) == approval_trail.Rule(1, Decimal(0), refused=False)
