@@ -6,13 +6,14 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from sqlmodel import select
 
 from server.ids import new_id
 from server.merchants.models import ROLE_APPROVER, ApiKey, ApprovalSetting, Merchant
 from server.merchants.service import create_role_key, revoke_key
 from server.rates import TableRates
 from server.treasury import approval_trail
-from server.treasury.payout_models import ApprovalStatus, PayoutStatus
+from server.treasury.payout_models import ApprovalActionKind, ApprovalStatus, PayoutApprovalAction, PayoutStatus
 from server.treasury.payout_models import Payout as PayoutRow
 from tests.unit.treasury.world import ETH, USDT, World, world  # noqa: F401
 
@@ -244,3 +245,40 @@ def test_an_approver_key_rolled_but_still_in_its_grace_counts(world: World) -> N
     key_id = approver_key(world, m, livemode=True)
     _expire(world, key_id, world.db.clock.now() + 3600)
     assert rule(world, m, True) == approval_trail.Rule(1, Decimal(0), refused=False)
+
+
+def _trail_after(world: World, m: str, *actions: tuple[ApprovalActionKind, str, str]) -> list[PayoutApprovalAction]:  # noqa: F811
+    """The trail rows `act` appends for a payout of `m`, one per (action, key id, comment; "" leaves the default)."""
+    async def go() -> list[PayoutApprovalAction]:
+        now = world.db.clock.now()
+        async with world.db.transaction() as s:
+            row = PayoutRow(id=new_id("payout"), merchant_id=m, livemode=False, asset_id=USDT, network="ETH-TEST",
+                            decimals=6, amount=Decimal(1), merchant_address_id="ma_1", address="0x" + "c" * 40,
+                            status=PayoutStatus.PENDING, approval_status=ApprovalStatus.PENDING, created=now,
+                            updated=now)
+            s.add(row)
+            await s.flush()
+            for action, key_id, comment in actions:
+                if comment:
+                    approval_trail.act(s, row, action, key_id, comment)
+                else:
+                    approval_trail.act(s, row, action, key_id)
+        async with world.db.read() as s:
+            return list((await s.exec(select(PayoutApprovalAction).where(
+                PayoutApprovalAction.payout_id == row.id))).all())
+    return world.run(go())  # type: ignore[no-any-return]
+
+
+def test_a_vote_is_recorded_with_its_key_and_comment_and_counts_once_per_key(world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    (vote,) = _trail_after(world, m, (ApprovalActionKind.APPROVE, "key_approver1", "looks right"))
+    assert vote.id.startswith("apa_") and vote.merchant_id == m
+    assert (vote.action, vote.key_id, vote.comment) == ("approve", "key_approver1", "looks right")
+    assert vote.voter_key == "key_approver1"  # the vote index: one vote per key
+
+
+def test_an_action_that_is_not_a_vote_never_takes_a_keys_vote(world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    (sent,) = _trail_after(world, m, (ApprovalActionKind.SENT, "", ""))
+    assert (sent.action, sent.key_id, sent.comment) == ("sent", "", "")
+    assert sent.voter_key == sent.id  # unique per action: it never collides with a vote
