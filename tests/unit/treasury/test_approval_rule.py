@@ -3,6 +3,7 @@ its settlement currency at current rates, against its threshold; a value nobody 
 
 from __future__ import annotations
 
+import logging
 from decimal import Decimal
 
 import pytest
@@ -282,3 +283,21 @@ def test_an_action_that_is_not_a_vote_never_takes_a_keys_vote(world: World) -> N
     (sent,) = _trail_after(world, m, (ApprovalActionKind.SENT, "", ""))
     assert (sent.action, sent.key_id, sent.comment) == ("sent", "", "")
     assert sent.voter_key == sent.id  # unique per action: it never collides with a vote
+
+
+def test_one_approval_above_a_threshold_leaves_smaller_payouts_unapproved(world: World) -> None:  # noqa: F811
+    m = world.merchant()
+    choose(world, m, 1, "100")
+    paid_out(world, m, USDT, "60", age=60)
+    assert required(world, m, USDT, "40") == 0
+    assert required(world, m, USDT, "41") == 1
+
+
+def test_a_payout_without_a_rate_is_logged_with_its_asset(
+        world: World, caplog: pytest.LogCaptureFixture) -> None:  # noqa: F811
+    m = world.merchant()
+    four_eyes(world, m, "1000000")
+    caplog.set_level(logging.WARNING, logger="paygate.treasury.approval")
+    assert required(world, m, ETH, "0.0001", rates=TableRates([("USD", Decimal(1))])) == 2
+    (line,) = [r for r in caplog.records if r.getMessage() == "no rate to value a payout: it needs approval"]
+    assert line.asset == ETH and line.error
