@@ -16,15 +16,11 @@ from server.rails.evm.models import SignedTransaction, TreasuryNonce
 from server.ratelimit.models import RateLimitBucket
 from server.refunds.models import Refund, RefundTransaction
 from server.subscriptions.models import Subscription
-from server.treasury.models import (
-    LedgerEntry,
-    MerchantAddress,
-    Sweep,
-    SweepDue,
-    SweepTransaction,
-    TreasuryTransfer,
-)
-from server.treasury.payout_models import Payout
+from server.treasury.addresses.models import MerchantAddress
+from server.treasury.ledger.models import LedgerEntry, SweepDue
+from server.treasury.models import TreasuryTransfer
+from server.treasury.payouts.models import Payout
+from server.treasury.sweeps.models import Sweep, SweepTransaction
 from server.wallet.models import PermanentDeposit, WalletAccount, WalletCounter
 from server.webhooks.models import Delivery, WebhookEndpoint
 

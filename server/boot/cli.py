@@ -263,7 +263,7 @@ async def create_merchant_record(settings: Settings, name: str) -> dict[str, Any
 
 async def reconcile_treasury(settings: Settings) -> list[Any]:
     """`paygate treasury reconcile`: every treasury's and deposit address's holdings against the ledger."""
-    from server.treasury.reconcile import reconcile
+    from server.treasury.ledger.reconcile import reconcile
 
     ensure_schema(settings)
     rt = runtime(settings)
@@ -275,7 +275,7 @@ async def reconcile_treasury(settings: Settings) -> list[Any]:
 
 async def backfill_ledger(settings: Settings) -> dict[str, int]:
     """`paygate treasury backfill-ledger`: opening entries for money that moved before the ledger existed."""
-    from server.treasury.backfill import backfill
+    from server.treasury.ledger.backfill import backfill
 
     ensure_schema(settings)
     rt = runtime(settings)
@@ -307,7 +307,7 @@ async def record_funding(settings: Settings, network: str, tx_hash: str) -> list
 def print_reconciliation(lines: list[Any], *, as_json: bool) -> int:
     """Per asset: ledger, chain, drift; then each place that drifted. Exit status 3 when anything drifted."""
     from server.payment_intents.totals import text
-    from server.treasury.reconcile import per_asset
+    from server.treasury.ledger.reconcile import per_asset
 
     totals = per_asset(lines)
     drifted = [x for x in lines if x.drift != 0]

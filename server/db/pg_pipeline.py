@@ -21,7 +21,7 @@ transaction, as before; the rule is checked against the server's own status, nev
 
 A queued write's error (a unique or foreign-key violation) is raised by the statement that sends it, or by the
 commit, as SQLAlchemy's exception (`IntegrityError`, …), in the same unit of work, which then rolls back. Callers
-catch those around a unit of work (server/idempotency/store.py, server/treasury/approvals.py), never around one
+catch those around a unit of work (server/idempotency/store.py, server/treasury/approvals/service.py), never around one
 write. A task cancelled while a pipeline is in flight leaves its connection in doubt; the unit of work discards it
 (server/db/engine.py), as for any statement interrupted.
 

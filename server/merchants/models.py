@@ -31,7 +31,8 @@ APPROVALS_ACTOR_CLI = "cli"  # the operator's command line (`paygate merchants s
 class ApprovalSetting(SQLModel, table=True):
     """Four eyes of one merchant in one mode as the operator chose it (DESIGN §15, §16), append-only: the newest row
     of a merchant and mode is in force, the older ones are the audit trail of the choice. No row: never chosen, so
-    the default holds (1 approval once the merchant has an approver key in the mode: server/treasury/approval_trail.py).
+    the default holds (1 approval once the merchant has an approver key in the mode:
+    server/treasury/approvals/trail.py).
     A payout taking the day's unapproved payouts above `threshold` (in the settlement currency, at current rates)
     needs `approvals_required` approver keys' approvals; 0: none needed."""
 

@@ -49,12 +49,13 @@ from server.rails.registry import Rails
 from server.refunds import service
 from server.refunds.models import Refund, RefundTransaction
 from server.refunds.states import Event, Status, TransactionStatus
-from server.treasury import approval_trail, gas, keys, nonces
+from server.treasury import gas, nonces, signing_keys
+from server.treasury.approvals import trail as approval_trail
+from server.treasury.approvals.models import ApprovalActionKind, ApprovalStatus
 from server.treasury.env import TreasuryEnv
-from server.treasury.ledger import Holder, Scope
-from server.treasury.models import Account
-from server.treasury.payout_models import ApprovalActionKind, ApprovalStatus
-from server.treasury.sweeps import native_of
+from server.treasury.ledger.models import Account
+from server.treasury.ledger.postings import Holder, Scope
+from server.treasury.sweeps.service import native_of
 
 log = logging.getLogger("paygate.refunds")
 INTERVAL_SECONDS = 3
@@ -135,7 +136,7 @@ async def _gas_cost(rt: TreasuryEnv, refund: Refund, asset: Asset, treasury: str
 async def submit(rt: TreasuryEnv, env: Env, payouts: AddressPayouts, refund: Refund, asset: Asset) -> bool:
     """Pending → Processing: quote from the chain, then set its gas aside, reserve the nonce, sign and record in one
     transaction, then broadcast. False when it waits for its gas."""
-    key = await keys.treasury(rt, refund.network, refund.merchant_id, refund.livemode)
+    key = await signing_keys.treasury(rt, refund.network, refund.merchant_id, refund.livemode)
     if key is None:
         await fail(rt, env, refund.id, "insufficient_funds")
         return True
@@ -178,7 +179,7 @@ class RefundPayouts:
                                                RefundTransaction.source_address == source).limit(1))).first()
         if owner is None:
             return None
-        key = await keys.treasury(self.rt, network, owner[0], owner[1])
+        key = await signing_keys.treasury(self.rt, network, owner[0], owner[1])
         return key[1] if key is not None and key[0] == source else None
 
     async def waiting(self, network: str, source: str) -> set[int]:
@@ -258,7 +259,7 @@ class RefundPayouts:
         payouts = self.rails.payouts(tx.network) if tx is not None else None
         if tx is None or asset is None or refund is None or payouts is None:
             return
-        key = await keys.treasury(self.rt, tx.network, refund.merchant_id, refund.livemode)
+        key = await signing_keys.treasury(self.rt, tx.network, refund.merchant_id, refund.livemode)
         if key is None:
             await self._close(tx.id, "insufficient_funds")
             return

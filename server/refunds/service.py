@@ -44,8 +44,11 @@ from server.refunds.errors import AboveAvailable, InsufficientFunds, InvalidPaym
 from server.refunds.models import Refund, RefundTransaction
 from server.refunds.states import EVENT_TYPES, HOLDING, Event, Status, transition
 from server.scoping import get_owned, in_scope
-from server.treasury import addresses, approval_states, approval_trail, ledger
-from server.treasury.payout_models import ApprovalActionKind, ApprovalStatus
+from server.treasury.addresses import service as addresses
+from server.treasury.approvals import states as approval_states
+from server.treasury.approvals import trail as approval_trail
+from server.treasury.approvals.models import ApprovalActionKind, ApprovalStatus
+from server.treasury.ledger import postings
 from server.wallet.addresses import treasury_address
 
 REFUNDABLE = frozenset({IntentStatus.SUCCESS, IntentStatus.PARTIAL_PAID})
@@ -289,7 +292,7 @@ async def _create(db: Database, env: Env, rails: Rails, caller: Caller, p: Plan,
             raise InvalidPaymentIntent()  # refunded in full (or changed) since the read above
         await check_remaining(session, p, amount)
         # The chain's balance above also counts coin that is not the merchant's to give (fees, locked, unrecorded).
-        free = await ledger.available(session, caller.merchant_id, caller.livemode, p.asset.id, lock=True)
+        free = await postings.available(session, caller.merchant_id, caller.livemode, p.asset.id, lock=True)
         if amount > free:
             raise AboveAvailable(text(amount), text(max(free, Decimal(0))), p.asset.id)
         now = db.clock.now()

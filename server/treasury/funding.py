@@ -21,9 +21,9 @@ from sqlmodel import select
 from server.catalogue.catalogue import Network
 from server.rails.base import ChainUnavailable, TransferLookup
 from server.rails.registry import chain_scanners, key_scheme
-from server.treasury import ledger
 from server.treasury.env import TreasuryEnv
-from server.treasury.ledger import Scope
+from server.treasury.ledger import postings
+from server.treasury.ledger.postings import Scope
 from server.wallet.models import WalletAccount
 
 
@@ -95,7 +95,7 @@ async def record(rt: TreasuryEnv, network_id: str, tx_hash: str) -> list[Funding
             scope = Scope(merchant_id, network.is_mainnet, t.asset_id, network_id)
             cause = cause_id(t.tx_hash, t.log_index)
             amount = Decimal(t.amount_base).scaleb(-t.decimals)
-            posted = await ledger.funded(session, scope, cause, t.to_address.lower(), amount)
+            posted = await postings.funded(session, scope, cause, t.to_address.lower(), amount)
             done.append(Funding(merchant_id, network.is_mainnet, network_id, t.to_address.lower(), t.asset_id,
                                 amount, cause, posted is not None))
     return done

@@ -16,13 +16,13 @@ paying address (available, then gas → locked; cause `network_fee`, the transac
 account locked as payouts and refunds take it: a transaction whose cost is not covered is not signed, and its sender
 waits for the next pass. `unrecorded` needs the chain, read before that transaction (`look`); if the ledger moved at
 the address meanwhile the chain reading is stale and the gas part waits too. With the receipt, `settle` gives the
-reservation back and posts what was paid, out of available first (`ledger.pay_out_of`); a transaction that can never
+reservation back and posts what was paid, out of available first (`postings.pay_out_of`); a transaction that can never
 be mined (its nonce lost) is `release`d whole. A top-up's coin stays whose it was at the deposit address
 (`settle_top_up`): gas coin sent there is never the merchant's available coin.
 
 A receipt costing more than its reservation (a fee-bumped replacement, a refund signed again with a fresh nonce) or a
 transaction signed without one (a native-coin refund pays its fee out of its amount, so only the gas of its cancel or
-revert is paid apart) is still posted, after the fact, under `ledger.pay_out_of`'s rule.
+revert is paid apart) is still posted, after the fact, under `postings.pay_out_of`'s rule.
 """
 
 from __future__ import annotations
@@ -37,10 +37,12 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server.catalogue.catalogue import Asset
 from server.db.aggregates import exact_sum
 from server.money import MONEY
-from server.treasury import ledger
 from server.treasury.env import TreasuryEnv
-from server.treasury.ledger import Holder, Scope
-from server.treasury.models import Account, CauseType, LedgerEntry, OutgoingStatus, SweepTransaction, SweepTxKind
+from server.treasury.ledger import postings
+from server.treasury.ledger.models import Account, CauseType, LedgerEntry
+from server.treasury.ledger.postings import Holder, Scope
+from server.treasury.models import OutgoingStatus
+from server.treasury.sweeps.models import SweepTransaction, SweepTxKind
 from server.wallet.models import WalletAccount
 
 ZERO = Decimal(0)
@@ -126,7 +128,7 @@ async def spendable(session: AsyncSession, cost: Cost) -> Decimal:
     """What may pay `cost` at its paying address (the rule `reserve` applies): the merchant's available native coin
     there, then its gas coin. Never the coin the ledger holds there for anything else (frozen, pending, fees)."""
     with localcontext(MONEY):
-        available = max(await ledger.sum_at(session, cost.scope, cost.payer, Account.AVAILABLE), ZERO)
+        available = max(await postings.sum_at(session, cost.scope, cost.payer, Account.AVAILABLE), ZERO)
         return available + await unrecorded(session, cost.scope, cost.payer, cost.seen, cost.decimals)
 
 
@@ -138,12 +140,12 @@ async def reserve(session: AsyncSession, cost: Cost, tx_id: str) -> bool:
     await session.get(WalletAccount, (scope.merchant_id, scope.livemode), with_for_update=True,
                       populate_existing=True)
     with localcontext(MONEY):
-        available = max(await ledger.sum_at(session, scope, payer, Account.AVAILABLE), ZERO)
+        available = max(await postings.sum_at(session, scope, payer, Account.AVAILABLE), ZERO)
         from_available = min(cost.most, available)
         from_gas = cost.most - from_available
         if from_gas > 0 and from_gas > await unrecorded(session, scope, payer, cost.seen, cost.decimals):
             return False
-    await ledger.post(session, scope, RESERVED, tx_id, {
+    await postings.post(session, scope, RESERVED, tx_id, {
         Holder(Account.AVAILABLE, payer): -from_available, Holder(Account.GAS, payer): -from_gas,
         Holder(Account.LOCKED, payer): cost.most})
     return True
@@ -153,10 +155,10 @@ async def release(session: AsyncSession, scope: Scope, tx_id: str) -> None:
     """Gives what was set aside for `tx_id` back to whoever it came from (nothing when nothing is set aside: never
     reserved, or released already). With the merchant's wallet account locked, as every move of its balances."""
     await session.get(WalletAccount, (scope.merchant_id, scope.livemode), with_for_update=True)
-    held = await ledger.held(session, RESERVED, tx_id)
+    held = await postings.held(session, RESERVED, tx_id)
     if not any(v for h, v in held.items() if h.account == Account.LOCKED):
         return
-    await ledger.post(session, scope, RESERVED, tx_id, {
+    await postings.post(session, scope, RESERVED, tx_id, {
         h: -v for h, v in held.items() if h.account in (Account.LOCKED, Account.AVAILABLE, Account.GAS)})
 
 
@@ -164,19 +166,19 @@ async def carry(session: AsyncSession, scope: Scope, old_tx: str, new_tx: str) -
     """What was set aside for `old_tx` is set aside for `new_tx` instead: the same payment signed again with a fresh
     nonce after `old_tx` lost its own (nothing of it was paid). With the merchant's wallet account locked."""
     await session.get(WalletAccount, (scope.merchant_id, scope.livemode), with_for_update=True)
-    held = {h: v for h, v in (await ledger.held(session, RESERVED, old_tx)).items()
+    held = {h: v for h, v in (await postings.held(session, RESERVED, old_tx)).items()
             if h.account in (Account.LOCKED, Account.AVAILABLE, Account.GAS)}
     if not any(v for h, v in held.items() if h.account == Account.LOCKED):
         return
-    await ledger.post(session, scope, RESERVED, old_tx, {h: -v for h, v in held.items()})
-    await ledger.post(session, scope, RESERVED, new_tx, held)
+    await postings.post(session, scope, RESERVED, old_tx, {h: -v for h, v in held.items()})
+    await postings.post(session, scope, RESERVED, new_tx, held)
 
 
 async def settle(session: AsyncSession, scope: Scope, tx_id: str, payer: str, paid: Decimal,
                  to: dict[Holder, Decimal]) -> None:
     """With `tx_id`'s receipt: its reservation given back, then `paid` leaves `payer` for `to` (`pay_out_of`)."""
     await release(session, scope, tx_id)
-    await ledger.pay_out_of(session, scope, RESERVED, tx_id, payer, paid, to)
+    await postings.pay_out_of(session, scope, RESERVED, tx_id, payer, paid, to)
 
 
 async def settle_top_up(session: AsyncSession, scope: Scope, tx_id: str, treasury: str, deposit: str,
@@ -188,11 +190,11 @@ async def settle_top_up(session: AsyncSession, scope: Scope, tx_id: str, treasur
     await release(session, scope, tx_id)  # the wallet account locked there
     with localcontext(MONEY):
         cost = sent + fee
-        from_available = min(cost, max(await ledger.sum_at(session, scope, treasury, Account.AVAILABLE), ZERO))
+        from_available = min(cost, max(await postings.sum_at(session, scope, treasury, Account.AVAILABLE), ZERO))
         sent_available = max(from_available - fee, ZERO)
         legs = {Holder(Account.AVAILABLE, treasury): -from_available,
                 Holder(Account.GAS, treasury): from_available - cost,
                 Holder(Account.AVAILABLE, deposit): sent_available,
                 Holder(Account.GAS, deposit): sent - sent_available,
                 Holder(Account.OUTFLOW): fee}
-    await ledger.post(session, scope, RESERVED, tx_id, legs)
+    await postings.post(session, scope, RESERVED, tx_id, legs)

@@ -9,7 +9,8 @@ from sqlmodel import select
 from server.db import Database
 from server.refunds.models import RefundTransaction
 from server.refunds.states import TransactionStatus as RefundTxStatus
-from server.treasury.models import OutgoingStatus, SweepTransaction, TreasuryTransfer
+from server.treasury.models import OutgoingStatus, TreasuryTransfer
+from server.treasury.sweeps.models import SweepTransaction
 
 
 async def waiting(db: Database, network: str, source: str) -> set[int]:

@@ -10,8 +10,9 @@ from server.paging import newest_first, page_of
 from server.payment_intents.totals import text
 from server.runtime import Runtime
 from server.scoping import in_scope
-from server.treasury import balance, sweeps
-from server.treasury.models import Sweep, SweepTransaction
+from server.treasury.ledger import balance
+from server.treasury.sweeps import service as sweeps
+from server.treasury.sweeps.models import Sweep, SweepTransaction
 
 
 class TreasuryServicer(treasury_pb2_grpc.TreasuryServiceServicer):

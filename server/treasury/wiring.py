@@ -10,10 +10,13 @@ from functools import partial
 from server.chains import hooks
 from server.events import outbox
 from server.runtime import Runtime
-from server.treasury import approval_expiry, listeners, reconcile, sweeps, verifications
-from server.treasury.address_servicer import AddressServicer
-from server.treasury.payout_servicer import PayoutServicer
+from server.treasury.addresses import verifications
+from server.treasury.addresses.servicer import AddressServicer
+from server.treasury.approvals import expiry as approval_expiry
+from server.treasury.ledger import listeners, reconcile
+from server.treasury.payouts.servicer import PayoutServicer
 from server.treasury.servicer import TreasuryServicer
+from server.treasury.sweeps import service as sweeps
 
 # The gRPC services this package implements (the API's full names); composition registers them.
 SERVICES: dict[str, Callable[[Runtime], object]] = {

@@ -18,7 +18,7 @@ from server.cards.models import SavedPaymentMethod
 from server.db import Database
 from server.ids import new_id
 from server.refunds.models import Refund
-from server.treasury.payout_models import Payout as PayoutRow
+from server.treasury.payouts.models import Payout as PayoutRow
 from tests import seed
 from tests.conftest import http_client, ok
 from tests.e2e.http.builders import selling_plan, variant_product_body

@@ -1,4 +1,4 @@
-"""Approvals nobody gives (server/treasury/approval_expiry.py): a payout or a refund to another address still waiting
+"""Approvals nobody gives (server/treasury/approvals/expiry.py): a payout or a refund to another address still waiting
 for its approvers after `approval_expiry_seconds` is ended by paygate, its amount released, and can no longer be
 approved. The module's service waits 4 s and runs the job every half second. Through /v1 on both databases, with the
 payments on Anvil."""

@@ -1,4 +1,4 @@
-"""The four-eyes threshold (`paygate merchants set-approval --threshold`, server/treasury/approval_trail.py) through
+"""The four-eyes threshold (`paygate merchants set-approval --threshold`, server/treasury/approvals/trail.py) through
 /v1 on both databases: an amount of the merchant's settlement currency (USD here), against what the merchant sends
 out unapproved within a day, each payout valued at current rates (ETH at 3000 USD, USDT at 1). Sweeps are off, so
 the payouts that need no approval stay unsent (the treasury holds no tokens) and nothing moves under the test."""

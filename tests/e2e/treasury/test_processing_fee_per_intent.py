@@ -1,6 +1,6 @@
 """The processing fee in the ledger is the intent's (`payment_details.tx_fee`, rounded once per intent), however the
 intent was paid: each transfer that pays it posts fee(all that paid it so far) less what the others posted, so the
-merchant's available money is the intent's `net_amount` to the last unit (server/treasury/listeners.py).
+merchant's available money is the intent's `net_amount` to the last unit (server/treasury/ledger/listeners.py).
 
 A 1 USD intent in USDT (6 decimals, 1 % fee), paid in parts whose fees, rounded one by one, would add up to more
 (0.00005 + 0.00005 + 0.9999: 0.000001 + 0.000001 + 0.009999) or to less (ten of 0.000049 + 0.99951: 10 x 0 + 0.009995)

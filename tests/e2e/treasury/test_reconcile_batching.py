@@ -20,7 +20,7 @@ import migrations.tables  # noqa: F401  (fills the metadata)
 from server.boot.composition import compose
 from server.config import load_settings
 from server.rails.evm.node import BATCH_SIZE, Node
-from server.treasury.reconcile import reconcile
+from server.treasury.ledger.reconcile import reconcile
 from tests.chain import Chain, chain  # noqa: F401  (the session's Anvil)
 from tests.e2e.refunds.support import FUNDER
 from tests.harness import create_database, drop_database

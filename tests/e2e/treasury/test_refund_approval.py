@@ -1,7 +1,7 @@
-"""Four eyes on refunds (DESIGN §15, server/treasury/approvals.py): a refund to an address other than the payer's is
-money leaving for an address the caller names, as a payout is, so with payout approvers configured it waits Pending
-until they approve it, whatever its amount; a refund back to the payer never waits. Through /v1 on both databases,
-with the payments and refunds on Anvil."""
+"""Four eyes on refunds (DESIGN §15, server/treasury/approvals/service.py): a refund to an address other than the
+payer's is money leaving for an address the caller names, as a payout is, so with payout approvers configured it
+waits Pending until they approve it, whatever its amount; a refund back to the payer never waits. Through /v1 on both
+databases, with the payments and refunds on Anvil."""
 
 from __future__ import annotations
 

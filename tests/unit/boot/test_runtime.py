@@ -17,8 +17,8 @@ from server.payment_intents import chain_listener
 from server.payment_intents import wiring as payment_intents_wiring
 from server.runtime import Runtime
 from server.subscriptions.lifecycle import on_event
-from server.treasury import listeners as treasury_listeners
 from server.treasury import wiring as treasury_wiring
+from server.treasury.ledger import listeners as treasury_listeners
 from server.webhooks.queue import fan_out
 from tests.harness import TEST_NETWORKS
 

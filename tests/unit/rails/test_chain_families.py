@@ -28,8 +28,8 @@ from server.rails import registry
 from server.rails.base import ChainScanner, Family, Rail
 from server.rails.evm.keys import EvmKeys
 from server.runtime import Runtime
-from server.treasury import keys
-from server.treasury.listeners import treasury_of
+from server.treasury import signing_keys
+from server.treasury.ledger.listeners import treasury_of
 from server.wallet.models import WalletAccount
 from tests.harness import TEST_NETWORKS
 
@@ -142,7 +142,7 @@ def test_a_payment_attempt_on_a_network_of_another_family_gets_that_familys_depo
 
 def test_the_deposit_key_of_a_toy_address_is_derived_by_the_toy_family(runtime: Runtime) -> None:
     merchant_id, address, account = _pay_with_toy_ether(runtime)
-    key = asyncio.run(keys.deposit(runtime, "TOY-TEST", merchant_id, False, address))
+    key = asyncio.run(signing_keys.deposit(runtime, "TOY-TEST", merchant_id, False, address))
     assert key == ToyKeys().deposit_key(runtime.keys.mnemonic(False), account, 0)
 
 
@@ -157,14 +157,14 @@ def test_a_merchants_treasury_on_each_network_is_its_familys(runtime: Runtime) -
 
     assert asyncio.run(treasuries()) == (ToyKeys().treasury_address(mnemonic, account),
                                          EvmKeys().treasury_address(mnemonic, account))
-    signing = asyncio.run(keys.treasury(runtime, "TOY-TEST", merchant_id, False))
+    signing = asyncio.run(signing_keys.treasury(runtime, "TOY-TEST", merchant_id, False))
     assert signing == (ToyKeys().treasury_address(mnemonic, account), ToyKeys().treasury_key(mnemonic, account))
 
 
 def test_a_network_of_an_unregistered_family_has_no_treasury_and_no_keys(runtime: Runtime) -> None:
     merchant_id, address, _ = _pay_with_toy_ether(runtime)
-    assert asyncio.run(keys.treasury(runtime, "NOPE-TEST", merchant_id, False)) is None
-    assert asyncio.run(keys.deposit(runtime, "NOPE-TEST", merchant_id, False, address)) is None
+    assert asyncio.run(signing_keys.treasury(runtime, "NOPE-TEST", merchant_id, False)) is None
+    assert asyncio.run(signing_keys.deposit(runtime, "NOPE-TEST", merchant_id, False, address)) is None
 
 
 def test_the_registry_gives_each_network_its_familys_keys(runtime: Runtime) -> None:

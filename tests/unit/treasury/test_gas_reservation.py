@@ -8,9 +8,12 @@ from __future__ import annotations
 from decimal import Decimal
 
 from server.ids import new_id
-from server.treasury import gas, ledger
-from server.treasury.ledger import Holder, Scope
-from server.treasury.models import Account, OutgoingStatus, Sweep, SweepStatus, SweepTransaction, SweepTxKind
+from server.treasury import gas
+from server.treasury.ledger import postings
+from server.treasury.ledger.models import Account
+from server.treasury.ledger.postings import Holder, Scope
+from server.treasury.models import OutgoingStatus
+from server.treasury.sweeps.models import Sweep, SweepStatus, SweepTransaction, SweepTxKind
 from tests.unit.treasury.world import ETH, World, world  # noqa: F401
 
 A = Account
@@ -24,7 +27,7 @@ def scope(m: str) -> Scope:
 def post(w: World, m: str, legs: dict[Holder, str]) -> None:
     async def go() -> None:
         async with w.db.transaction() as s:
-            await ledger.post(s, scope(m), "transfer", new_id("tx"), {h: Decimal(v) for h, v in legs.items()})
+            await postings.post(s, scope(m), "transfer", new_id("tx"), {h: Decimal(v) for h, v in legs.items()})
     w.run(go())
 
 
@@ -59,7 +62,7 @@ def settle(w: World, m: str, tx_id: str, payer: str, paid: str) -> None:
 def at(w: World, address: str) -> dict[Account, Decimal]:
     async def go() -> dict[Account, Decimal]:
         async with w.db.read() as s:
-            return (await ledger.held_at(s, "ETH-TEST", address)).get(ETH, {})
+            return (await postings.held_at(s, "ETH-TEST", address)).get(ETH, {})
     return {k: v for k, v in w.run(go()).items() if v != 0}
 
 
@@ -163,7 +166,7 @@ def test_a_top_up_paid_by_hand_sent_coin_stays_gas_coin_at_the_deposit_address(w
         async with world.db.transaction() as s:
             await gas.settle_top_up(s, scope(m), tx_id, t, deposit, Decimal("0.0002"), Decimal("0.00005"))
             # The token transfer's gas at the deposit address, out of the top-up: the rest is left there.
-            await ledger.network_fee(s, scope(m), "sweep", "sw_1", deposit, Decimal("0.00015"))
+            await postings.network_fee(s, scope(m), "sweep", "sw_1", deposit, Decimal("0.00015"))
     world.run(mined())
     assert at(world, t) == {A.GAS: Decimal("-0.00025"), A.FEES: FEES}
     assert at(world, deposit) == {A.GAS: Decimal("0.00005")}  # the leftover goes back to who paid the top-up

@@ -9,9 +9,9 @@ from __future__ import annotations
 import asyncio
 from decimal import Decimal
 
-from server.treasury import ledger
-from server.treasury.ledger import Holder, Scope
-from server.treasury.models import Account
+from server.treasury.ledger import postings
+from server.treasury.ledger.models import Account
+from server.treasury.ledger.postings import Holder, Scope
 from tests.unit.treasury.world import ETH, World, world  # noqa: F401
 
 A = Account
@@ -24,7 +24,7 @@ def scope(m: str) -> Scope:
 def give(w: World, m: str, address: str, amount: str) -> None:
     async def go() -> None:
         async with w.db.transaction() as s:
-            await ledger.post(s, scope(m), "transfer", "t1", {Holder(A.AVAILABLE, address): Decimal(amount),
+            await postings.post(s, scope(m), "transfer", "t1", {Holder(A.AVAILABLE, address): Decimal(amount),
                                                              Holder(A.INFLOW): -Decimal(amount)})
     asyncio.run(go())
 
@@ -32,21 +32,21 @@ def give(w: World, m: str, address: str, amount: str) -> None:
 def gas(w: World, m: str, payer: str, amount: str) -> None:
     async def go() -> None:
         async with w.db.transaction() as s:
-            await ledger.network_fee(s, scope(m), "network_fee", "rtx_1", payer, Decimal(amount))
+            await postings.network_fee(s, scope(m), "network_fee", "rtx_1", payer, Decimal(amount))
     asyncio.run(go())
 
 
 def fund(w: World, m: str, treasury: str, amount: str, cause: str = "0xabc:-1") -> None:
     async def go() -> None:
         async with w.db.transaction() as s:
-            await ledger.funded(s, scope(m), cause, treasury, Decimal(amount))
+            await postings.funded(s, scope(m), cause, treasury, Decimal(amount))
     asyncio.run(go())
 
 
 def at(w: World, address: str) -> dict[Account, Decimal]:
     async def go() -> dict[Account, Decimal]:
         async with w.db.read() as s:
-            return (await ledger.held_at(s, "ETH-TEST", address)).get(ETH, {})
+            return (await postings.held_at(s, "ETH-TEST", address)).get(ETH, {})
     return {k: v for k, v in asyncio.run(go()).items() if v != 0}
 
 

@@ -14,10 +14,12 @@ from server.aml import AmlStatus
 from server.context import Caller
 from server.errors import Forbidden, NotFound
 from server.ids import new_id
-from server.treasury import addresses, payouts
-from server.treasury.models import AddressStatus, MerchantAddress, VerificationStatus
-from server.treasury.payout_models import ApprovalStatus, PayoutStatus
-from server.treasury.payout_models import Payout as PayoutRow
+from server.treasury.addresses import service as addresses
+from server.treasury.addresses.models import AddressStatus, MerchantAddress, VerificationStatus
+from server.treasury.approvals.models import ApprovalStatus
+from server.treasury.payouts import service as payouts
+from server.treasury.payouts.models import Payout as PayoutRow
+from server.treasury.payouts.models import PayoutStatus
 from tests.unit.treasury.world import USDT, World, world  # noqa: F401
 
 Getter = Callable[[Any, Caller, str], Awaitable[Any]]

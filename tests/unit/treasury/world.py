@@ -23,8 +23,8 @@ from server.rails.evm.keys import EvmKeys
 from server.refunds import service as refunds
 from server.refunds.models import Refund
 from server.runtime import Runtime
-from server.treasury import ledger
-from server.treasury.models import Account, LedgerEntry
+from server.treasury.ledger import postings
+from server.treasury.ledger.models import Account, LedgerEntry
 from server.wallet import addresses
 from tests.harness import TEST_NETWORKS, create_database, drop_database
 
@@ -120,7 +120,7 @@ class World:
     def balances(self, merchant_id: str) -> dict[str, dict[Account, Decimal]]:
         async def go() -> dict[str, dict[Account, Decimal]]:
             async with self.db.read() as s:
-                found = await ledger.balances(s, merchant_id, False)
+                found = await postings.balances(s, merchant_id, False)
             return {a: {k: v for k, v in per.items() if v != 0} for a, per in found.items()}
         return self.run(go())  # type: ignore[no-any-return]
 

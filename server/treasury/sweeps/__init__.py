@@ -1,0 +1,1 @@
+"""Sweeps (DESIGN §15): confirmed, approved funds moved from deposit addresses into the merchant's treasury."""
