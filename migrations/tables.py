@@ -17,6 +17,7 @@ from server.ratelimit.models import RateLimitBucket
 from server.refunds.models import Refund, RefundTransaction
 from server.subscriptions.models import Subscription
 from server.treasury.addresses.models import MerchantAddress
+from server.treasury.approvals.models import PayoutApprovalAction
 from server.treasury.ledger.models import LedgerEntry, SweepDue
 from server.treasury.models import TreasuryTransfer
 from server.treasury.payouts.models import Payout
@@ -46,6 +47,7 @@ __all__ = [
     "PaymentLink",
     "PaymentLinkItem",
     "Payout",
+    "PayoutApprovalAction",
     "PermanentDeposit",
     "Product",
     "ProductVariant",
