@@ -277,10 +277,10 @@ class EvmPayouts:
         log.info("treasury transaction replaced", extra={"old": last.tx_hash, "new": tx_hash, "kind": str(kind)})
         await self._broadcast(raw, tx_hash)
 
-    async def _affordable(self, payout: PendingPayout, last: SignedTransaction) -> bool:
-        """Whether the source holds what the payout's transaction needs now (then it is retried, not cancelled)."""
+    @staticmethod
+    def _affords(native: int, last: SignedTransaction) -> bool:
+        """Whether `native` pays what the payout's transaction needs (then it is retried, not cancelled)."""
         unsigned, fees, _ = txs.decoded(last.raw)
-        native = await self.node.native_balance(payout.source)
         return native >= unsigned.value + unsigned.gas * fees.max_fee_per_gas
 
     async def _send(self, payout: PendingPayout | None, last: SignedTransaction, owner: PayoutOwner,
@@ -295,13 +295,18 @@ class EvmPayouts:
         except Rejected as e:
             log.warning("treasury transaction refused again", extra={"tx": last.tx_hash, "error": str(e)})
             stuck = self.db.clock.now() - last.created_at >= self.stuck_seconds
-            if payout is not None and last.kind == K.PAYOUT and next_in_line and stuck \
-                    and not await self._affordable(payout, last):
-                # It blocks every later payout: cancel it if the source can at least pay for that.
-                _, old, _ = txs.decoded(last.raw)
-                cancel = txs.bumped(old, await self.node.fees())
-                if await self.node.native_balance(payout.source) >= txs.NATIVE_GAS * cancel.max_fee_per_gas:
-                    await self._replace(last, K.CANCEL, owner, payout)
+            if payout is None or last.kind != K.PAYOUT or not next_in_line or not stuck:
+                return
+            # One reading decides both: with two, money arriving between them (the operator funding the source) made
+            # a payout "unaffordable" by the first and its cancel affordable by the second, failing a payable payout.
+            native = await self.node.native_balance(payout.source)
+            if self._affords(native, last):
+                return
+            # It blocks every later payout: cancel it if the source can at least pay for that.
+            _, old, _ = txs.decoded(last.raw)
+            cancel = txs.bumped(old, await self.node.fees())
+            if native >= txs.NATIVE_GAS * cancel.max_fee_per_gas:
+                await self._replace(last, K.CANCEL, owner, payout)
 
     async def _fill_gaps(self, source: str, view: ChainView, owner: PayoutOwner) -> None:
         """Fills nonces reserved in the database, unused on chain, that no undecided payout is waiting on."""
