@@ -143,3 +143,32 @@ def test_the_available_balance_is_what_is_available_in_that_asset_for_that_merch
                     await postings.available(s, m, True, USDT), await postings.available(s, m, False, ETH))
 
     assert world.run(go()) == (Decimal("10.395"), Decimal("10.395"), Decimal(0), Decimal(0))
+
+
+def test_an_unbalanced_posting_is_refused_naming_its_cause_and_what_its_legs_sum_to(
+        world: World) -> None:  # noqa: F811
+    m = world.merchant()
+
+    async def go() -> None:
+        async with world.db.transaction() as s:
+            await postings.post(s, Scope(m, False, USDT, "ETH-TEST"), "payout", "po_1",
+                              {Holder(A.AVAILABLE): Decimal("-1"), Holder(A.OUTFLOW): Decimal("0.5")})
+
+    with pytest.raises(postings.Unbalanced, match=r"^payout po_1: legs sum to -0\.5$"):
+        asyncio.run(go())
+
+
+def test_coin_an_address_pays_to_itself_leaves_its_available_balance_as_it_was(world: World) -> None:  # noqa: F811
+    # A cancel or a gap filler is a 0-value transaction to the address itself: what it sends comes straight back.
+    m = world.merchant()
+    address = world.deposit_address(m)
+    world.transfer(address, "10", "confirmed", "approved")  # 9.9 available, the 1 % fee off
+    scope = Scope(m, False, USDT, "ETH-TEST")
+
+    async def go() -> None:
+        async with world.db.transaction() as s:
+            await postings.pay_out_of(s, scope, "sweep", "sw_1", address, Decimal("2"),
+                                      {Holder(A.AVAILABLE, address): Decimal("2")})
+
+    asyncio.run(go())
+    assert world.balances(m)[USDT][A.AVAILABLE] == Decimal("9.9")
