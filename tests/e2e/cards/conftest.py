@@ -28,7 +28,9 @@ def localstripe(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStrip
     stop_localstripe(ls)
 
 
-@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+# Package scope: the service stops once this worker's run leaves the card tests (an idle service's scheduler still
+# costs CPU), and a worker that comes back to them later starts a fresh one.
+@pytest.fixture(scope="package", params=["sqlite", "postgresql"])
 def service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
             localstripe: LocalStripe) -> Iterator[Service]:
     # The card tests' shoppers all pay from 127.0.0.1 on this one service: the caps on card attempts per client IP,
