@@ -45,6 +45,7 @@ from server.rails.evm.transactions import NATIVE_GAS, PRIORITY_FEE_WEI
 from server.rails.registry import Rails
 from server.refunds.models import Refund, RefundTransaction
 from tests.chain import Chain, chain  # noqa: F401  (the session's Anvil)
+from tests.e2e.refunds.support import rpc
 
 NETWORK = "ETH-TEST"
 ETH, USDT = "ETH-ETH-TEST", "USDT-ETH-TEST"
@@ -317,3 +318,47 @@ def test_a_nonce_taken_by_a_transaction_we_did_not_sign_hands_the_payout_back_as
     owner = Owner(world.db, {source: key})
     world.run(world.rail.follow(source, [world.pending(signed, tx_id)], owner))
     assert owner.results == [PayoutResult(tx_id, Outcome.LOST)]
+
+
+class FundedAfterItsFirstRead:
+    """The rail's node, except that the source is funded (the operator topping it up, say) right after the sender
+    first reads its balance: a second reading in the same decision would see money the first did not."""
+
+    def __init__(self, node: Any, chain: Chain, address: str, wei: int) -> None:  # noqa: F811
+        self._node, self._chain, self._address, self._wei = node, chain, address, wei
+        self.reads = 0
+
+    async def native_balance(self, address: str) -> int:
+        value = int(await self._node.native_balance(address))
+        self.reads += 1
+        if self.reads == 1:
+            rpc(self._chain, "anvil_setBalance", self._address, hex(self._wei))
+        return value
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._node, name)
+
+
+def test_a_refused_payout_whose_source_is_funded_while_the_sender_decides_is_sent_again_not_cancelled(
+        world: World) -> None:
+    rail = EvmRail(world.catalogue.networks[NETWORK], world.catalogue, world.db, stuck_seconds=0)
+    source, key = world.funded_source()
+    signed, tx_id = world.run(world.sign(Payout(world.asset(ETH), source, DESTINATION, 10**16), key))
+    # Stored, never sent, and the source can now pay nothing, so sending it is refused: a stuck payout at the next
+    # nonce, the case where the sender weighs cancelling it.
+    rpc(world.chain, "anvil_setBalance", source, hex(0))
+    node = FundedAfterItsFirstRead(rail.node, world.chain, source, 10**18)
+    rail.node = node  # type: ignore[assignment]
+    owner = Owner(world.db, {source: key})
+    world.run(rail.follow(source, [world.pending(signed, tx_id)], owner))
+
+    async def kinds() -> list[str]:
+        async with world.db.read() as session:
+            return list(await session.exec(select(SignedTransaction.kind).where(
+                SignedTransaction.source_address == source)))
+
+    assert node.reads == 1  # one reading decided both whether the payout is affordable and whether its cancel is
+    assert world.run(kinds()) == ["refund"]  # no cancel: by that reading the source could not pay for one either
+    world.run(rail.follow(source, [world.pending(signed, tx_id)], owner))  # the next pass, the source funded
+    assert world.chain.w3.eth.wait_for_transaction_receipt(signed.tx_hash, timeout=30)["status"] == 1
+    assert owner.results == []  # mined, not yet at its confirmations: nothing decided, nothing failed
