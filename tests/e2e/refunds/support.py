@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import httpx
+from web3.exceptions import TransactionNotFound
 
 from tests.chain import Chain
 from tests.conftest import ok
@@ -89,15 +90,26 @@ def manual_mining(chain: Chain) -> Iterator[None]:
         rpc(chain, "evm_setAutomine", True)
 
 
-def wait_signed(shop: Shop, refund_id: str, count: int = 1) -> list[dict[str, Any]]:
-    """The refund's transactions once it has `count` of them, without mining a block."""
+def wait_sent(chain: Chain, shop: Shop, refund_id: str, count: int = 1) -> list[dict[str, Any]]:
+    """The refund's transactions once it has `count` of them and the node holds each, without mining a block.
+
+    A transaction is stored before it is broadcast (so a crash between the two loses nothing): the refund shows
+    its hash a moment before the node knows it."""
     deadline = time.monotonic() + WAIT_SECONDS
     while True:
         seen: dict[str, Any] = ok(shop.api.get(f"/v1/refunds/{refund_id}"))
-        if len(seen["transactions"]) >= count:
+        if len(seen["transactions"]) >= count and all(_known(chain, t["tx_hash"]) for t in seen["transactions"]):
             return seen["transactions"]  # type: ignore[no-any-return]
         assert time.monotonic() < deadline, f"gave up waiting; last seen: {seen}"
         time.sleep(0.3)
+
+
+def _known(chain: Chain, tx_hash: str) -> bool:
+    try:
+        chain.w3.eth.get_transaction(tx_hash)  # type: ignore[arg-type]
+    except TransactionNotFound:
+        return False
+    return True
 
 
 def finished(chain: Chain, shop: Shop, refund_id: str) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from tests.e2e.refunds.support import (
     paid_intent,
     rpc,
     usdt_balance,
-    wait_signed,
+    wait_sent,
 )
 from tests.harness import TEST_JOB_SECONDS
 
@@ -45,9 +45,9 @@ def test_a_refused_broadcast_keeps_the_refund_processing_and_the_refunds_after_i
     before = usdt_balance(chain, payer)
     with manual_mining(chain):
         first = created(shop, intent["id"], "2")
-        first_tx = wait_signed(shop, first["id"])[0]
+        first_tx = wait_sent(chain, shop, first["id"])[0]
         second = created(shop, intent["id"], "3")
-        wait_signed(shop, second["id"])
+        wait_sent(chain, shop, second["id"])
         # The first transaction vanishes and the treasury cannot pay gas: sending it again is refused. Its nonce is
         # still free, so the refund may yet be paid: it must not fail (a merchant would refund again: paid twice).
         rpc(chain, "anvil_dropTransaction", first_tx["tx_hash"])
@@ -72,7 +72,7 @@ def test_a_nonce_taken_by_another_transaction_sends_the_refund_again_with_a_fres
     before = usdt_balance(chain, payer)
     with manual_mining(chain):
         rf = created(shop, intent["id"], "2")
-        lost = wait_signed(shop, rf["id"])[0]
+        lost = wait_sent(chain, shop, rf["id"])[0]
         rpc(chain, "anvil_dropTransaction", lost["tx_hash"])
         # Another transaction of the treasury (e.g. the merchant moving funds) used the refund's nonce.
         rpc(chain, "anvil_setNonce", shop.treasury, hex(chain_nonce(chain, shop.treasury) + 1))
@@ -95,7 +95,7 @@ def test_a_stuck_refund_is_replaced_with_bumped_fees_and_the_replacement_counts(
     before = usdt_balance(chain, payer)
     with manual_mining(chain):
         rf = created(shop, intent["id"], "2")
-        original = chain.w3.eth.get_transaction(wait_signed(shop, rf["id"])[0]["tx_hash"])
+        original = chain.w3.eth.get_transaction(wait_sent(chain, shop, rf["id"])[0]["tx_hash"])
         # The base fee jumps above what the transaction offers and stays there: it can never be mined as signed.
         base = 4 * int(original["maxFeePerGas"])
         deadline = time.monotonic() + 60
@@ -137,7 +137,7 @@ def test_a_refund_the_treasury_can_no_longer_pay_is_cancelled_on_its_nonce_then_
     before = chain.w3.eth.get_balance(payer)
     with manual_mining(chain):
         rf = created(shop, intent["id"], "0.002")
-        rpc(chain, "anvil_dropTransaction", wait_signed(shop, rf["id"])[0]["tx_hash"])
+        rpc(chain, "anvil_dropTransaction", wait_sent(chain, shop, rf["id"])[0]["tx_hash"])
         # Less than the refund, enough for the gas of a cancel: the refund can never be sent as signed.
         rpc(chain, "anvil_setBalance", shop.treasury, hex(10**15))
     done = finished(chain, shop, rf["id"])

@@ -12,7 +12,7 @@ from eth_account import Account as EthAccount
 
 from server.rails.evm.keys import EvmKeys
 from tests.chain import Chain
-from tests.e2e.refunds.support import created, finished, manual_mining, paid_intent, rpc, wait_signed
+from tests.e2e.refunds.support import created, finished, manual_mining, paid_intent, rpc, wait_sent
 from tests.e2e.treasury.conftest import Merchant
 from tests.e2e.treasury.test_reconcile import reconcile
 from tests.e2e.treasury.test_sweeps import eth, sweeps, wait_sweeps
@@ -51,7 +51,7 @@ def test_a_cancelled_refund_leaves_no_drift_at_the_treasury(chain: Chain, shop: 
     low = 10**15  # less than the refund, enough for the gas of a cancel
     with manual_mining(chain):
         rf = created(shop, intent["id"], "0.003")
-        rpc(chain, "anvil_dropTransaction", wait_signed(shop, rf["id"])[0]["tx_hash"])
+        rpc(chain, "anvil_dropTransaction", wait_sent(chain, shop, rf["id"])[0]["tx_hash"])
         held = eth(chain, shop.treasury)
         rpc(chain, "anvil_setBalance", shop.treasury, hex(low))
     done = finished(chain, shop, rf["id"])
