@@ -19,7 +19,7 @@ from google.protobuf import descriptor as d
 from paygate.v1 import options_pb2
 
 from gateway_http.routes import Binding
-from wire.codec import enum_wire
+from wire.codec import enum_wire, flattened
 
 F = d.FieldDescriptor
 _INTS = {F.TYPE_INT32, F.TYPE_SINT32, F.TYPE_SFIXED32, F.TYPE_UINT32, F.TYPE_FIXED32, F.TYPE_INT64,
@@ -56,7 +56,7 @@ class _Schemas:
         name = message.full_name.removeprefix("paygate.v1.").replace(".", "_") + ("" if output else "_input")
         if name not in self.components:
             self.components[name] = {}  # placeholder first: messages may refer to themselves
-            props = {f.name: self.field(f, output=output) for f in message.fields}
+            props = self._properties(message, output=output)
             schema: dict[str, Any] = {"type": "object", "properties": props}
             if output:
                 schema["required"] = list(props)
@@ -67,6 +67,17 @@ class _Schemas:
                     schema["required"] = required
             self.components[name] = schema
         return {"$ref": f"#/components/schemas/{name}"}
+
+    def _properties(self, message: d.Descriptor, *, output: bool) -> dict[str, Any]:
+        """The message's fields; on output a field marked `flatten` contributes its message's fields instead
+        (the codec's rule: the enclosing message's own names win)."""
+        props: dict[str, Any] = {}
+        for f in message.fields:
+            if output and flattened(f) and f.message_type is not None:
+                props = {**self._properties(f.message_type, output=output), **props}
+            else:
+                props[f.name] = self.field(f, output=output)
+        return props
 
     def field(self, field: d.FieldDescriptor, *, output: bool) -> dict[str, Any]:
         if field.message_type is not None and field.message_type.GetOptions().map_entry:

@@ -4,9 +4,12 @@ Each binding knows its RPC, verb, body and response_body; nothing here is writte
 ordered so that a literal segment wins over a `{param}` at the same place (`/v1/customers/ephemeral_tokens`
 before `/v1/customers/{id}`).
 
-A parameter only matches an identifier (`<prefix>_<chars>` with one of the prefixes of server/ids.py): a word such as
-`invoices` or `some_thing` in `/v1/payment_intents/some_thing` is a literal path, and a literal that no RPC binds
-answers `404 not_found` instead of being read as an intent id (DESIGN §12).
+A parameter only matches a segment shaped like an identifier: one of the prefixes of server/ids.py, `_`, then
+anything; or any other lowercase prefix, `_`, then base62 characters holding a digit or a capital, as made ids and
+the placeholders of SDKs do (`po_000…`). Every parameter of every resource takes that one shape, so an id of an
+unknown shape reaches its RPC and answers `404 <resource>_not_found` (DESIGN §11, §17), and a new prefix is one
+entry in PREFIXES. A word such as `invoices` or `some_thing` in `/v1/payment_intents/some_thing` is a literal path,
+and a literal that no RPC binds answers `404 not_found` instead of being read as an intent id (DESIGN §12).
 """
 
 from __future__ import annotations
@@ -28,9 +31,11 @@ _PARAM = re.compile(r"\{([a-z_][a-z0-9_.]*)(=[^}]*)?\}")
 
 
 class IdentifierConvertor(StringConvertor):
-    """A path segment shaped like an object id: a known prefix, `_`, then anything but `/`."""
+    """A path segment shaped like an object id: a known prefix, `_`, then anything but `/`; or an unknown lowercase
+    prefix, `_`, then base62 with a digit or a capital (no English word is spelled so)."""
 
-    regex = "(?:" + "|".join(sorted(PREFIXES, key=len, reverse=True)) + ")_[^/]*"
+    regex = ("(?:(?:" + "|".join(sorted(PREFIXES, key=len, reverse=True)) + ")_[^/]*"
+             "|[a-z]+_[0-9A-Za-z]*[0-9A-Z][0-9A-Za-z]*)")
 
 
 register_url_convertor("identifier", IdentifierConvertor())

@@ -9,12 +9,15 @@ from server.events.models import Event
 from server.idempotency.models import IdempotencyKey
 from server.invoices.models import Invoice
 from server.merchants.models import ApiKey, ApprovalSetting, Merchant
+from server.orders.models import Order
 from server.payment_intents.models import Charge, ChargeTransfer, PaymentIntent
 from server.payment_links.models import PaymentLink, PaymentLinkItem
+from server.payrolls.models import Payroll, PayrollItem
 from server.products.models import Product, ProductVariant, SellingPlan
 from server.rails.evm.models import SignedTransaction, TreasuryNonce
 from server.ratelimit.models import RateLimitBucket
 from server.refunds.models import Refund, RefundTransaction
+from server.selling_plans.models import SellingPlanGroup, SellingPlanGroupProduct
 from server.subscriptions.models import Subscription
 from server.treasury.addresses.models import MerchantAddress
 from server.treasury.approvals.models import PayoutApprovalAction
@@ -43,11 +46,14 @@ __all__ = [
     "Merchant",
     "MerchantAddress",
     "NetworkCursor",
+    "Order",
     "PaymentIntent",
     "PaymentLink",
     "PaymentLinkItem",
     "Payout",
     "PayoutApprovalAction",
+    "Payroll",
+    "PayrollItem",
     "PermanentDeposit",
     "Product",
     "ProductVariant",
@@ -57,6 +63,8 @@ __all__ = [
     "RefundTransaction",
     "SavedPaymentMethod",
     "SellingPlan",
+    "SellingPlanGroup",
+    "SellingPlanGroupProduct",
     "SignedTransaction",
     "Subscription",
     "Sweep",

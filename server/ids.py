@@ -22,8 +22,9 @@ def random_base62(length: int = 24) -> str:
 # Every prefix an object id has. The HTTP facade reads a path segment as an id only when it starts with one of
 # these and `_` (its route table): `/v1/payment_intents/some_thing` is an unbound path, not an intent id.
 PREFIXES = frozenset({
-    "apa", "aps", "ch", "cus", "evt", "evtd", "inv", "key", "le", "lp", "ma", "mav", "mch", "payout", "pd", "pi", "pl",
-    "pm", "prod", "rf", "rtx", "sd", "sp", "stx", "sub", "sw", "swtx", "ttx", "tx", "var", "vc", "vcf", "we",
+    "apa", "apr", "aps", "ch", "cus", "evt", "evtd", "inv", "key", "le", "lp", "ma", "mav", "mch", "ord", "payout",
+    "payroll", "payroll_item", "pd", "pi", "pl", "pm", "prod", "rf", "rtx", "sd", "sp", "spg", "stx", "sub", "sw",
+    "swtx", "ttx", "tx", "var", "vc", "vcf", "we",
 })
 
 

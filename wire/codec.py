@@ -2,8 +2,9 @@
 
 Out: snake_case names in field order; int64 as JSON numbers; enums as their `wire_value`; unset optional scalars
 and unset messages as `null`; empty repeated fields as `[]`; decimal strings marked `json_number` as exact JSON
-numbers (Decimal); strings marked `json_document` inline as the JSON they hold; Struct values with whole numbers
-as integers.
+numbers (Decimal); strings marked `json_document` inline as the JSON they hold; message fields marked `flatten`
+as their fields at the top of the enclosing object (its own fields win a shared name); Struct values with whole
+numbers as integers.
 
 In: JSON values checked against the field types, `null` meaning "not given", unknown fields ignored (clients of
 this API family send extras); a wrong type raises `CodecError` naming the field path (`variants[1].price`), and
@@ -44,6 +45,20 @@ _WRAPPERS = {"google.protobuf." + n for n in ("Int32Value", "Int64Value", "UInt3
 def fields_of(message: Any) -> Mapping[str, d.FieldDescriptor]:
     # The stubs type upb's descriptors apart from the pure-Python ones; they behave the same.
     return cast(Mapping[str, d.FieldDescriptor], message.fields_by_name)
+
+
+class NumberText(float):
+    """A JSON number with a fraction or exponent (or too many digits for an int), as the input parsers read it
+    (wire/json_limits.py): a float to the fields that take one, and its literal `text` to a money field marked
+    `money_input`, which takes it exactly (DESIGN §17), never through the float."""
+
+    __slots__ = ("text",)
+    text: str
+
+    def __new__(cls, text: str) -> NumberText:
+        number = super().__new__(cls, text)
+        number.text = text
+        return number
 
 
 class CodecError(Exception):
@@ -111,8 +126,19 @@ def _message_encoder(message: d.Descriptor) -> Encoder:
 def _plan(message: d.Descriptor) -> tuple[tuple[str, Callable[[Message], Any]], ...]:
     steps: list[tuple[str, Callable[[Message], Any]]] = []
     for field in message.fields:
-        steps.append((field.name, _field_getter(field)))
+        if not flattened(field):
+            steps.append((field.name, _field_getter(field)))
     return tuple(steps)
+
+
+def flattened(field: d.FieldDescriptor) -> bool:
+    """A message field marked `flatten`: its fields go at the top of the enclosing object."""
+    return field.message_type is not None and bool(field.GetOptions().Extensions[options_pb2.flatten])
+
+
+@cache
+def _flat_plan(message: d.Descriptor) -> tuple[str, ...]:
+    return tuple(f.name for f in message.fields if flattened(f))
 
 
 def _field_getter(field: d.FieldDescriptor) -> Callable[[Message], Any]:
@@ -142,7 +168,12 @@ def dumps(payload: Any) -> bytes:
 
 
 def encode(message: Message) -> dict[str, Any]:
-    return {name: get(message) for name, get in _plan(message.DESCRIPTOR)}
+    out = {name: get(message) for name, get in _plan(message.DESCRIPTOR)}
+    for name in _flat_plan(message.DESCRIPTOR):
+        # The enclosing message's own fields win a name both have; an unset flattened field adds nothing.
+        if message.HasField(name):
+            out = {**encode(getattr(message, name)), **out}
+    return out
 
 
 def encode_field(message: Message, field_name: str) -> Any:
@@ -341,7 +372,7 @@ def _scalar(field: d.FieldDescriptor, value: Any, path: str) -> Any:
     t = field.type
     if t == F.TYPE_STRING:
         if not isinstance(value, str):
-            raise CodecError(path, "must be a string")
+            return _money_number(field, value, path)
         if "\x00" in value:
             # PostgreSQL cannot store NUL in text; refuse it the same way on every backend.
             raise CodecError(path, "must not contain NUL characters")
@@ -379,6 +410,20 @@ def _scalar(field: d.FieldDescriptor, value: Any, path: str) -> Any:
         except (ValueError, TypeError):
             raise CodecError(path, "must be base64") from None
     raise CodecError(path, "unsupported field type")
+
+
+def _money_number(field: d.FieldDescriptor, value: Any, path: str) -> str:
+    """The literal text of a JSON number sent to a `money_input` field, when it is a plain decimal (no exponent);
+    the amount's own rules (sign, digits, decimals) are the server's, as for a string."""
+    if not field.GetOptions().Extensions[options_pb2.money_input] or isinstance(value, bool):
+        raise CodecError(path, "must be a string")
+    if isinstance(value, NumberText):
+        if not _NUMBER.fullmatch(value.text):
+            raise CodecError(path, 'must be a decimal amount such as "9.50" (a JSON number without an exponent)')
+        return value.text
+    if isinstance(value, int):
+        return str(value)
+    raise CodecError(path, "must be a decimal string")
 
 
 # ---------------------------------------------------------------- query strings

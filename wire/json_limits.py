@@ -13,7 +13,11 @@ from typing import Any
 
 import simplejson
 
-from wire.codec import CodecError
+from wire.codec import CodecError, NumberText
+
+# Python refuses to turn longer digit strings into an int (sys.get_int_max_str_digits); such a number is kept as
+# text (an infinite float), so that the field it was sent to names the problem.
+_MAX_INT_DIGITS = 4000
 
 # A JSON string (to its closing quote, or to the end when unterminated: every position is read once) or a bracket.
 _TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*(?:"|\\?\Z)|[\[\]{}]', re.DOTALL)
@@ -41,6 +45,10 @@ def loads(text: str | bytes, field: str, *, max_bytes: int, max_depth: int) -> A
     raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     check_shape(raw, field, max_bytes=max_bytes, max_depth=max_depth)
     try:
-        return simplejson.loads(raw, use_decimal=False)
+        return simplejson.loads(raw, use_decimal=False, parse_float=NumberText, parse_int=_integer)
     except (ValueError, UnicodeDecodeError):
         raise CodecError(field, "not valid JSON") from None
+
+
+def _integer(text: str) -> int | NumberText:
+    return int(text) if len(text) <= _MAX_INT_DIGITS else NumberText(text)

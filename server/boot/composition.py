@@ -30,9 +30,11 @@ from server.customers import wiring as customers
 from server.db import Database
 from server.invoices import wiring as invoices
 from server.merchants import wiring as merchants
+from server.orders import wiring as orders
 from server.payment_intents import wiring as payment_intents
 from server.payment_intents.client_secret import ClientSecrets
 from server.payment_links import wiring as payment_links
+from server.payrolls import wiring as payrolls
 from server.products import wiring as products
 from server.rails.registry import Rails, card_rails, chain_scanners, probe
 from server.ratelimit.limiter import Limiter
@@ -41,6 +43,7 @@ from server.refunds import wiring as refunds
 from server.rpc.auth import Authenticator
 from server.runtime import Runtime
 from server.sealing import SecretBox
+from server.selling_plans import wiring as selling_plans
 from server.subscriptions import wiring as subscriptions
 from server.treasury import wiring as treasury
 from server.wallet.keys import Keys
@@ -61,10 +64,11 @@ if TYPE_CHECKING:
 
 # Each package's wiring names its servicer (SERVICES), jobs and listeners (`register`); where their order matters it
 # is declared where they listen (server/chains/hooks.py's stages), not by this tuple's order. The outbox's
-# subscribers run in this order (webhooks' fan-out, subscriptions' lifecycle, the treasury's ledger); each reads only
-# rows the others do not write.
+# subscribers run in this order (webhooks' fan-out, subscriptions' lifecycle, orders, the treasury's ledger); each reads
+# only rows the others do not write.
 PACKAGES: tuple[Package, ...] = (assets, checkout, customers, invoices, merchants, payment_links, products,
-                                 payment_intents, cards, refunds, webhooks, subscriptions, treasury, scheduler_jobs)
+                                 selling_plans, payment_intents, cards, refunds, webhooks, subscriptions, orders,
+                                 payrolls, treasury, scheduler_jobs)
 
 
 def implemented_services() -> dict[str, Callable[[Runtime], object]]:

@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 from paygate.v1 import payment_links_pb2, products_pb2
-from paygate.v1.money_pb2 import Price
+from paygate.v1.money_pb2 import VariantPrice
 
 from server.boot.cli import create_merchant_record, set_card_provider
 from server.boot.startup import runtime
@@ -30,8 +30,8 @@ async def seed(settings: Settings) -> dict[str, Any]:
                 name="House blend", description="Freshly roasted beans", default_currency="USD",
                 options=[products_pb2.ProductOption(name="Size", values=[
                     products_pb2.OptionValue(value="250g"), products_pb2.OptionValue(value="1kg")])],
-                variants=[products_pb2.Variant(option_values={"Size": "250g"}, price=Price(amount="9.50")),
-                          products_pb2.Variant(option_values={"Size": "1kg"}, price=Price(amount="32.00"))],
+                variants=[products_pb2.Variant(option_values={"Size": "250g"}, price=VariantPrice(amount="9.50")),
+                          products_pb2.Variant(option_values={"Size": "1kg"}, price=VariantPrice(amount="32.00"))],
                 selling_plans=[products_pb2.SellingPlan(name="Monthly delivery",
                                                         billing_cycle=products_pb2.BILLING_CYCLE_MONTH)],
             ))

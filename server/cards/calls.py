@@ -192,6 +192,10 @@ class _Replaying:
     async def retrieve_card(self, payment_method: str) -> Card:
         return self._ask("retrieve_card", lambda: self._real.retrieve_card(payment_method), payment_method)
 
+    async def keep_card(self, payment_method: str, customer: str) -> Card:
+        return self._ask("keep_card", lambda: self._real.keep_card(payment_method, customer), payment_method,
+                         customer)
+
     async def card_from_token(self, token: str) -> Card:
         return self._ask("card_from_token", lambda: self._real.card_from_token(token), token)
 

@@ -105,6 +105,9 @@ class Limited:
     async def retrieve_card(self, payment_method: str) -> Card:
         return await self._run(self._merchant, lambda: self._client.retrieve_card(payment_method))
 
+    async def keep_card(self, payment_method: str, customer: str) -> Card:
+        return await self._run(self._merchant, lambda: self._client.keep_card(payment_method, customer))
+
     async def card_from_token(self, token: str) -> Card:
         return await self._run(self._merchant, lambda: self._client.card_from_token(token))
 

@@ -587,7 +587,7 @@ async def _succeeded(session: AsyncSession, env: Env, loaded: Loaded, charge: Ch
                                          intent.livemode)
         if acct is not None:
             try:
-                card = await acct.client.retrieve_card(payment.payment_method)
+                card = await acct.client.keep_card(payment.payment_method, payment.customer)  # reusable off-session
             except ProviderUnavailable:
                 return  # the payment stands; the card is simply not saved
             row = await saved.remember(session, acct, customer_id=intent.customer_id,

@@ -44,6 +44,7 @@ from server.products.convert import option_names, variant_title
 from server.products.models import Product, ProductVariant, SellingPlan
 from server.products.rules import BILLING_CYCLES, POLICY_TYPES
 from server.rpc.auth import Authenticator
+from server.selling_plans import membership
 from server.validate import money_text
 
 CODE_LIFETIME_SECONDS = 600
@@ -142,8 +143,7 @@ async def checkout_link(session: AsyncSession, auth: Authenticator, env: Env, li
     if not row.active:
         return out
     product = loaded.product
-    plans = list(await session.exec(select(SellingPlan).where(SellingPlan.product_id == product.id)
-                                    .order_by(col(SellingPlan.position))))
+    plans = await membership.taking_subscribers(session, (await membership.plans_of(session, [product.id]))[product.id])
     names = option_names(product.options)
     out.product_version = product.version
     out.default_variant_id = row.default_variant_id

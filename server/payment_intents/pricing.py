@@ -13,7 +13,6 @@ from decimal import Decimal
 from typing import Any
 
 from paygate.v1 import payment_intents_pb2 as pb
-from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import money
@@ -25,6 +24,7 @@ from server.payment_links import service as links
 from server.products import stock
 from server.products.availability import Shortfall, left, shortfall
 from server.products.models import Product, ProductVariant, SellingPlan
+from server.selling_plans import membership
 from server.subscriptions.pricing import Policy, cycle_price
 from server.validate import money_text
 
@@ -141,10 +141,12 @@ async def price_link(session: AsyncSession, caller: Caller, request: pb.CreatePa
     plan: SellingPlan | None = None
     total = variant.price * quantity
     if choice.selling_plan_id:
-        plan = (await session.exec(select(SellingPlan).where(SellingPlan.id == choice.selling_plan_id,
-                                                             SellingPlan.product_id == product.id))).first()
+        plan = await membership.plan_of_product(session, choice.selling_plan_id, product.id)
         if plan is None:
             raise invalid("primary_variant.selling_plan_id", "not a selling plan of the product")
+        if not await membership.takes_subscribers(session, plan):
+            raise invalid("primary_variant.selling_plan_id", f"selling plan {plan.id} is disabled: it takes no new "
+                                                             "subscribers")
         # The first cycle's price: the plan's tier for cycle 1 (server/subscriptions/pricing.py); nothing during a
         # free trial (the first paid cycle starts when it ends, DESIGN §8).
         policies = [Policy.of(p) for p in plan.pricing_policies]

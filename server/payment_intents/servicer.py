@@ -70,9 +70,9 @@ class PaymentIntentServicer(payment_intents_pb2_grpc.PaymentIntentServiceService
         caller = current_caller()
         loaded = await calls.choose(self._rt.db, self._env, self._cards,
                                     lambda session, cards: service.update(session, self._env, caller, request, cards))
-        # The spec's shape: the intent as a one-entry list.
-        return pb.UpdatePaymentIntentResponse(payment_intents=[to_proto(self._env, loaded)], total=1, page=0,
-                                              page_size=1)
+        # The spec's shape, the intent as a one-entry list, and the intent's own fields beside it (DESIGN §17).
+        out = to_proto(self._env, loaded)
+        return pb.UpdatePaymentIntentResponse(payment_intents=[out], total=1, page=0, page_size=1, payment_intent=out)
 
     async def CancelPaymentIntent(self, request: pb.CancelPaymentIntentRequest,
                                   context: grpc.aio.ServicerContext) -> pb.CancelPaymentIntentResponse:
@@ -80,7 +80,10 @@ class PaymentIntentServicer(payment_intents_pb2_grpc.PaymentIntentServiceService
             loaded = await service.cancel(session, self._env, current_caller(), request)
         if outcome.card_pending(loaded):
             await outcome.cancel_pending(self._rt.db, self._env, self._cards, loaded.intent.id)
-        return pb.CancelPaymentIntentResponse()
+            async with self._rt.db.read() as session:  # a card payment may have been applied meanwhile
+                loaded = await service.get(session, current_caller(), request.id)
+        # The spec shows `data` empty; the canceled intent's fields are added to it (DESIGN §17).
+        return pb.CancelPaymentIntentResponse(payment_intent=to_proto(self._env, loaded))
 
     async def GetCheckoutPaymentIntent(self, request: pb.GetCheckoutPaymentIntentRequest,
                                        context: grpc.aio.ServicerContext) -> pb.GetCheckoutPaymentIntentResponse:

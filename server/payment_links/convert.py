@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from paygate.v1 import payment_links_pb2 as pb
-from paygate.v1.money_pb2 import Price
+from paygate.v1.money_pb2 import VariantPrice
 
 from server import structs
 from server.payment_links.service import Loaded
@@ -19,7 +19,8 @@ def product_of(loaded: Loaded) -> pb.PaymentLinkProduct:
 
 
 def _variant(v: ProductVariant) -> pb.PaymentLinkVariant:
-    return pb.PaymentLinkVariant(id=v.id, price=Price(amount=money_text(v.price), currency=v.currency))
+    return pb.PaymentLinkVariant(id=v.id, price=VariantPrice(amount=money_text(v.price), currency=v.currency,
+                                                                        asset_id=v.currency))
 
 
 def to_proto(loaded: Loaded, checkout_base: str, *, with_price_range: bool = False) -> pb.PaymentLink:

@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from paygate.v1 import products_pb2 as pb
-from paygate.v1.money_pb2 import Price
+from paygate.v1.money_pb2 import Price, VariantPrice
 
 from server import structs
 from server.products.models import ProductVariant, SellingPlan
@@ -29,8 +29,9 @@ def option_names(options: list[dict[str, Any]]) -> list[str]:
 
 
 def variant_to_proto(v: ProductVariant, names: Sequence[str]) -> pb.Variant:
-    out = pb.Variant(id=v.id, option_values=v.option_values, price=Price(amount=money_text(v.price),
-                     currency=v.currency), active=v.active, title=variant_title(v, names), sku=v.sku)
+    price = VariantPrice(amount=money_text(v.price), currency=v.currency, asset_id=v.currency)
+    out = pb.Variant(id=v.id, option_values=v.option_values, price=price, active=v.active,
+                     title=variant_title(v, names), sku=v.sku)
     if v.inventory_quantity is not None:
         out.inventory_quantity = v.inventory_quantity
     return out
@@ -56,6 +57,7 @@ def to_proto(loaded: Loaded) -> pb.Product:
         collect_shipping_address=p.collect_shipping_address, collect_tax_address=p.collect_tax_address,
         version=p.version, created_at=p.created_at, updated_at=p.updated_at,
         selling_plans=[plan_to_proto(s) for s in loaded.plans], image_url=p.image_url,
+        selling_plan_group_ids=loaded.group_ids,
     )
     if p.fixed_price is not None:
         out.fixed_price.CopyFrom(Price(amount=money_text(p.fixed_price), currency=p.default_currency))

@@ -49,10 +49,14 @@ class ProductVariant(SQLModel, table=True):
 
 
 class SellingPlan(SQLModel, table=True):
+    """A plan of a selling-plan group (server/selling_plans/models.py); a product's plans are its groups' plans."""
+
     __tablename__ = "selling_plans"
 
     id: str = Field(primary_key=True, max_length=40)
-    product_id: str = Field(foreign_key="products.id", index=True, max_length=40)
+    group_id: str = Field(foreign_key="selling_plan_groups.id", index=True, max_length=40)
+    merchant_id: str = Field(max_length=40)
+    livemode: bool
     position: int
     name: str = Field(max_length=255)
     description: str = Field(default="", max_length=2000)
@@ -60,3 +64,7 @@ class SellingPlan(SQLModel, table=True):
     billing_cycle_interval: int = 1
     trial_period_days: int = 0
     pricing_policies: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSONType, nullable=False))
+    status: str = Field(default="active", max_length=10)
+    created_at: int = Field(default=0, sa_type=sa.BigInteger)
+    updated_at: int = Field(default=0, sa_type=sa.BigInteger)
+    version: int = Field(default=1, sa_type=sa.BigInteger)

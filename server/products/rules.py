@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 from paygate.v1 import products_pb2 as pb
-from paygate.v1.money_pb2 import Price
+from paygate.v1.money_pb2 import Price, VariantPrice
 
 from server import money, structs, validate
 from server.catalogue.catalogue import Catalogue
@@ -90,7 +90,7 @@ def _currency(catalogue: Catalogue, name: str, code: str) -> str:
     return asset.id
 
 
-def _price(catalogue: Catalogue, name: str, price: Price, currency: str) -> Decimal:
+def _price(catalogue: Catalogue, name: str, price: Price | VariantPrice, currency: str) -> Decimal:
     if not price.amount:
         raise MissingParameter(f"{name}.amount")
     known = catalogue.currency(currency)
@@ -98,6 +98,9 @@ def _price(catalogue: Catalogue, name: str, price: Price, currency: str) -> Deci
     amount = validate.amount(f"{name}.amount", price.amount, decimals=decimals)
     if price.currency and _currency(catalogue, f"{name}.currency", price.currency) != currency:
         raise invalid(f"{name}.currency", f"must be the product's default_currency {currency}")
+    if isinstance(price, VariantPrice) and price.asset_id and \
+            _currency(catalogue, f"{name}.asset_id", price.asset_id) != currency:
+        raise invalid(f"{name}.asset_id", f"must be the product's default_currency {currency}")
     return amount
 
 
@@ -203,7 +206,7 @@ def normalize(catalogue: Catalogue, r: Requested) -> ProductSpec:
         if len(r.variants) > 1 or (r.variants and r.variants[0].option_values):
             raise invalid("fixed_price", "give either fixed_price or variants, not both")
         default = r.variants[0] if r.variants else pb.Variant()
-        default = pb.Variant(id=default.id, price=Price(amount=validate.money_text(fixed_price)),
+        default = pb.Variant(id=default.id, price=VariantPrice(amount=validate.money_text(fixed_price)),
                              sku=default.sku, **_presence(default))
         variants = _variants(catalogue, [default], options, currency)
     else:
@@ -226,3 +229,8 @@ def _presence(v: pb.Variant) -> dict[str, Any]:
     if v.HasField("inventory_quantity"):
         out["inventory_quantity"] = v.inventory_quantity
     return out
+
+
+def plans_of_requests(plans: list[pb.SellingPlan]) -> list[PlanSpec]:
+    """Selling plans checked as a product's are (server/selling_plans/ makes them through the SDK's API too)."""
+    return _plans(plans)

@@ -6,7 +6,7 @@ selling plan and variant by id, with no foreign key, and price every cycle from 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
@@ -30,11 +30,14 @@ from server.products.convert import option_names, plan_to_proto, variant_to_prot
 from server.products.models import Product, ProductVariant, SellingPlan
 from server.products.rules import ProductSpec, Requested, normalize
 from server.scoping import find_owned, get_owned, in_scope
+from server.selling_plans import membership
+from server.selling_plans.models import SellingPlanGroup
 from server.subscriptions.models import Subscription
 from server.subscriptions.states import Status as SubscriptionStatus
 from server.validate import money_text
 
 MAX_PAGE_SIZE = 50
+MAX_GROUPS = 20
 UPDATABLE = frozenset(
     f.name for f in pb.UpdateProductRequest.DESCRIPTOR.fields if f.name not in ("id", "update_mask")
 )
@@ -45,6 +48,7 @@ class Loaded:
     product: Product
     variants: list[ProductVariant]
     plans: list[SellingPlan]
+    group_ids: list[str] = field(default_factory=list)
 
 
 async def find(session: AsyncSession, caller: Caller, product_id: str) -> Product | None:
@@ -63,13 +67,11 @@ async def _load(session: AsyncSession, products: list[Product]) -> list[Loaded]:
     ids = [p.id for p in products]
     variants = await session.exec(
         select(ProductVariant).where(col(ProductVariant.product_id).in_(ids)).order_by(col(ProductVariant.position)))
-    plans = await session.exec(
-        select(SellingPlan).where(col(SellingPlan.product_id).in_(ids)).order_by(col(SellingPlan.position)))
-    loaded = {p.id: Loaded(p, [], []) for p in products}
+    plans = await membership.plans_of(session, ids)
+    groups = await membership.group_ids_of(session, ids)
+    loaded = {p.id: Loaded(p, [], plans[p.id], groups[p.id]) for p in products}
     for v in variants:
         loaded[v.product_id].variants.append(v)
-    for plan in plans:
-        loaded[plan.product_id].plans.append(plan)
     return [loaded[i] for i in ids]
 
 
@@ -94,10 +96,25 @@ async def create(session: AsyncSession, caller: Caller, catalogue: Catalogue,
     product = Product(id=new_id("prod"), merchant_id=caller.merchant_id, livemode=caller.livemode,
                       name=spec.name, default_currency=spec.default_currency, created_at=now, updated_at=now)
     _write_fields(product, spec)
+    groups = await _groups(session, caller, list(request.selling_plan_group_ids))
     session.add(product)
     await session.flush()
-    variants, plans = await _sync_children(session, product, spec, Loaded(product, [], []))
-    return Loaded(product, variants, plans)
+    await _sync_children(session, product, spec, Loaded(product, [], []))
+    if groups:
+        await membership.set_groups(session, product, groups)
+    return (await _load(session, [product]))[0]
+
+
+async def _groups(session: AsyncSession, caller: Caller, ids: list[str]) -> list[str]:
+    if len(ids) > MAX_GROUPS:
+        raise invalid("selling_plan_group_ids", f"at most {MAX_GROUPS} selling plan groups")
+    out: list[str] = []
+    for i, group_id in enumerate(ids):
+        group = await find_owned(session, SellingPlanGroup, group_id.strip(), caller)
+        if group is None:
+            raise invalid(f"selling_plan_group_ids[{i}]", f"{group_id!r} is not a selling plan group of yours")
+        out.append(group.id)
+    return out
 
 
 def _write_fields(product: Product, spec: ProductSpec) -> None:
@@ -138,24 +155,59 @@ async def _sync_children(session: AsyncSession, product: Product, spec: ProductS
         await _refuse_removal_in_use(session, product.id, _VARIANT, set(existing_variants))
         for row in existing_variants.values():
             await session.delete(row)
+    plans = await _sync_plans(session, product, spec, current)
+    await session.flush()
+    return variants, plans
+
+
+async def _sync_plans(session: AsyncSession, product: Product, spec: ProductSpec,
+                      current: Loaded) -> list[SellingPlan]:
+    """The product's plans are its groups' plans (server/selling_plans/): one named by id is changed where it lives;
+    one without an id joins the product's own group; one left out leaves its group, unless the group applies to
+    other products too (then it is changed through /v1/selling_plans, or the product leaves the group)."""
     existing_plans = {p.id: p for p in current.plans}
+    if not spec.selling_plans and not existing_plans:
+        return []
+    own = await membership.own_group(session, product)
+    now = now_of(session)
     plans = []
     for i, p in enumerate(spec.selling_plans):
         if p.id and p.id not in existing_plans:
             raise invalid(f"selling_plans[{i}].id", f"{p.id!r} is not a selling plan of this product")
         plan = existing_plans.pop(p.id) if p.id else SellingPlan(
-            id=new_id("sp"), product_id=product.id, position=i, name=p.name, billing_cycle=p.billing_cycle)
-        plan.position, plan.name, plan.description = i, p.name, p.description
+            id=new_id("sp"), group_id=own.id, merchant_id=product.merchant_id, livemode=product.livemode,
+            position=i, name=p.name, billing_cycle=p.billing_cycle, created_at=now, updated_at=now)
+        changed = (plan.name, plan.description, plan.billing_cycle, plan.billing_cycle_interval,
+                   plan.trial_period_days, plan.pricing_policies) != (
+            p.name, p.description, p.billing_cycle, p.billing_cycle_interval, p.trial_period_days, p.pricing_policies)
+        if plan.group_id == own.id:
+            plan.position = i
+        plan.name, plan.description = p.name, p.description
         plan.billing_cycle, plan.billing_cycle_interval = p.billing_cycle, p.billing_cycle_interval
         plan.trial_period_days, plan.pricing_policies = p.trial_period_days, p.pricing_policies
+        if changed and p.id:
+            plan.updated_at, plan.version = now, plan.version + 1
         session.add(plan)
         plans.append(plan)
     if existing_plans:
+        shared = await membership.products_of(session, sorted({p.group_id for p in existing_plans.values()}))
+        for plan in existing_plans.values():
+            if shared[plan.group_id] != [product.id]:
+                raise invalid("selling_plans", f"selling plan {plan.id} belongs to selling plan group "
+                                               f"{plan.group_id}, which applies to other products too; remove it "
+                                               "through /v1/selling_plans, or take the product out of the group")
         await _refuse_removal_in_use(session, product.id, _PLAN, set(existing_plans))
     for plan in existing_plans.values():
         await session.delete(plan)
-    await session.flush()
-    return variants, plans
+    return plans
+
+
+async def _refuse_leaving_in_use(session: AsyncSession, product: Product, current: Loaded, groups: list[str]) -> None:
+    """Leaving a group takes its plans from the product: refused as removing them is, while something uses one."""
+    own = await membership.own_group_id(session, product.id)
+    leaving = {p.id for p in current.plans if p.group_id not in groups and p.group_id != own}
+    if leaving:
+        await _refuse_removal_in_use(session, product.id, _PLAN, leaving)
 
 
 # ---------------------------------------------------------------- what subscriptions and purchases stand on
@@ -252,6 +304,7 @@ def _carried_variant(v: ProductVariant, names: list[str]) -> pb.Variant:
     # Carried-over prices name no currency, so they follow default_currency: a caller who changes only the
     # currency must not be refused over prices it did not send (stored prices are always in that currency).
     out.price.ClearField("currency")
+    out.price.ClearField("asset_id")
     return out
 
 
@@ -305,11 +358,15 @@ async def update(session: AsyncSession, caller: Caller, catalogue: Catalogue,
             want.active = request.active if request.HasField("active") else True
         elif path in ("options", "variants", "selling_plans"):
             setattr(want, path, list(getattr(request, path)))
+        elif path == "selling_plan_group_ids":
+            continue  # memberships, not a field of the product: set below
         else:
             setattr(want, path, getattr(request, path))
     if "variants" in paths and "fixed_price" not in paths and want.fixed_price is not None and (
             len(want.variants) != 1 or want.variants[0].option_values):
         want.fixed_price = None  # the caller turned a simple product into one with variants
+    groups = await _groups(session, caller, list(request.selling_plan_group_ids)) \
+        if "selling_plan_group_ids" in paths else None
     spec = normalize(catalogue, want)
     product = current.product
     await _refuse_currency_change_in_use(session, product, spec.default_currency)
@@ -317,8 +374,11 @@ async def update(session: AsyncSession, caller: Caller, catalogue: Catalogue,
     product.version += 1
     product.updated_at = now_of(session)
     session.add(product)
-    variants, plans = await _sync_children(session, product, spec, current)
-    return Loaded(product, variants, plans)
+    await _sync_children(session, product, spec, current)
+    if groups is not None:
+        await _refuse_leaving_in_use(session, product, current, groups)
+        await membership.set_groups(session, product, groups)
+    return (await _load(session, [product]))[0]
 
 
 async def delete(session: AsyncSession, caller: Caller, product_id: str) -> None:
@@ -330,8 +390,9 @@ async def delete(session: AsyncSession, caller: Caller, product_id: str) -> None
     if sub_id:  # read with its product, plan and variant for as long as it exists, canceled or not
         raise Conflict(f"subscription {sub_id} is of this product; set the product inactive instead",
                        reason="product_in_use")
-    for child in (*loaded.variants, *loaded.plans):
-        await session.delete(child)
+    for variant in loaded.variants:
+        await session.delete(variant)
+    await membership.forget_product(session, product_id)
     await session.flush()
     await session.delete(loaded.product)
 

@@ -153,6 +153,10 @@ class CardProvider(Protocol):
 
     async def retrieve_card(self, payment_method: str) -> Card: ...
 
+    async def keep_card(self, payment_method: str, customer: str) -> Card:
+        """The card a payment was paid with, attached to the provider `customer` for off-session reuse."""
+        ...
+
     async def card_from_token(self, token: str) -> Card:
         """Raises `UnknownCard` for a token the provider does not know."""
         ...

@@ -39,7 +39,7 @@ async def create_for_intent(session: AsyncSession, intent: PaymentIntent, plan: 
     now = intent.created
     sub = Subscription(
         id=new_id("sub"), merchant_id=intent.merchant_id, livemode=intent.livemode, customer_id=intent.customer_id,
-        product_id=plan.product_id, variant_id=variant.id, selling_plan_id=plan.id, quantity=quantity,
+        product_id=variant.product_id, variant_id=variant.id, selling_plan_id=plan.id, quantity=quantity,
         currency=intent.currency, decimals=decimals, status=Status.INCOMPLETE, current_cycle_number=1,
         metadata_=dict(intent.metadata_), first_payment_intent_id=intent.id, payment_url=payment_url,
         external_id=intent.merchant_order_id,  # the merchant's own reference of the purchase links both

@@ -22,8 +22,9 @@ from server.invoices.states import Status as InvoiceStatus
 from server.paging import Slice, newest_first
 from server.payment_intents.env import Env
 from server.products.convert import variant_title
-from server.products.models import ProductVariant, SellingPlan
+from server.products.models import ProductVariant
 from server.scoping import get_owned, in_scope
+from server.selling_plans import membership
 from server.subscriptions import billing, closing, convert, locks, renewal
 from server.subscriptions.aggregate import Loaded, Plan, load
 from server.subscriptions.billing import Callout
@@ -182,10 +183,12 @@ async def _target(session: AsyncSession, loaded: Loaded, request: pb.ChangeSubsc
         raise MissingParameter("primary_variant")
     if not pv.selling_plan_id.strip():
         raise MissingParameter("primary_variant.selling_plan_id")
-    plan = (await session.exec(select(SellingPlan).where(SellingPlan.id == pv.selling_plan_id.strip(),
-                                                         SellingPlan.product_id == loaded.sub.product_id))).first()
+    plan = await membership.plan_of_product(session, pv.selling_plan_id.strip(), loaded.sub.product_id)
     if plan is None:
         raise invalid("primary_variant.selling_plan_id", "not a selling plan of the subscription's product")
+    if plan.id != loaded.sub.selling_plan_id and not await membership.takes_subscribers(session, plan):
+        raise invalid("primary_variant.selling_plan_id", f"selling plan {plan.id} is disabled: it takes no new "
+                                                         "subscribers")
     variant_id = pv.variant_id.strip() if pv.HasField("variant_id") and pv.variant_id.strip() else loaded.sub.variant_id
     variant = await session.get(ProductVariant, variant_id)
     if variant is None or variant.product_id != loaded.sub.product_id:

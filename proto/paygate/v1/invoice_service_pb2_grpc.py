@@ -108,6 +108,7 @@ class InvoiceServiceServicer:
 
     def CreateInvoicePaymentIntent(self, request, context):
         """The payment intent that pays an open invoice, created once (the same one on every call).
+        Answers `data.payment_intent`, as the SDK's link create path does (DESIGN §17).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

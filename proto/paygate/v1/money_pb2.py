@@ -22,19 +22,28 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from paygate.v1 import options_pb2 as paygate_dot_v1_dot_options__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16paygate/v1/money.proto\x12\npaygate.v1\"/\n\x0b\x41ssetAmount\x12\x10\n\x08\x61sset_id\x18\x01 \x01(\t\x12\x0e\n\x06\x61mount\x18\x02 \x01(\t\")\n\x05Price\x12\x0e\n\x06\x61mount\x18\x01 \x01(\t\x12\x10\n\x08\x63urrency\x18\x02 \x01(\t\"j\n\x07\x41\x64\x64ress\x12\r\n\x05line1\x18\x01 \x01(\t\x12\r\n\x05line2\x18\x02 \x01(\t\x12\x0c\n\x04\x63ity\x18\x03 \x01(\t\x12\r\n\x05state\x18\x04 \x01(\t\x12\x13\n\x0bpostal_code\x18\x05 \x01(\t\x12\x0f\n\x07\x63ountry\x18\x06 \x01(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16paygate/v1/money.proto\x12\npaygate.v1\x1a\x18paygate/v1/options.proto\"5\n\x0b\x41ssetAmount\x12\x10\n\x08\x61sset_id\x18\x01 \x01(\t\x12\x14\n\x06\x61mount\x18\x02 \x01(\tB\x04\xb8\xb6\x18\x01\"/\n\x05Price\x12\x14\n\x06\x61mount\x18\x01 \x01(\tB\x04\xb8\xb6\x18\x01\x12\x10\n\x08\x63urrency\x18\x02 \x01(\t\"H\n\x0cVariantPrice\x12\x14\n\x06\x61mount\x18\x01 \x01(\tB\x04\xb8\xb6\x18\x01\x12\x10\n\x08\x63urrency\x18\x02 \x01(\t\x12\x10\n\x08\x61sset_id\x18\x03 \x01(\t\"j\n\x07\x41\x64\x64ress\x12\r\n\x05line1\x18\x01 \x01(\t\x12\r\n\x05line2\x18\x02 \x01(\t\x12\x0c\n\x04\x63ity\x18\x03 \x01(\t\x12\r\n\x05state\x18\x04 \x01(\t\x12\x13\n\x0bpostal_code\x18\x05 \x01(\t\x12\x0f\n\x07\x63ountry\x18\x06 \x01(\tb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'paygate.v1.money_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_ASSETAMOUNT']._serialized_start=38
-  _globals['_ASSETAMOUNT']._serialized_end=85
-  _globals['_PRICE']._serialized_start=87
-  _globals['_PRICE']._serialized_end=128
-  _globals['_ADDRESS']._serialized_start=130
-  _globals['_ADDRESS']._serialized_end=236
+  _globals['_ASSETAMOUNT'].fields_by_name['amount']._loaded_options = None
+  _globals['_ASSETAMOUNT'].fields_by_name['amount']._serialized_options = b'\270\266\030\001'
+  _globals['_PRICE'].fields_by_name['amount']._loaded_options = None
+  _globals['_PRICE'].fields_by_name['amount']._serialized_options = b'\270\266\030\001'
+  _globals['_VARIANTPRICE'].fields_by_name['amount']._loaded_options = None
+  _globals['_VARIANTPRICE'].fields_by_name['amount']._serialized_options = b'\270\266\030\001'
+  _globals['_ASSETAMOUNT']._serialized_start=64
+  _globals['_ASSETAMOUNT']._serialized_end=117
+  _globals['_PRICE']._serialized_start=119
+  _globals['_PRICE']._serialized_end=166
+  _globals['_VARIANTPRICE']._serialized_start=168
+  _globals['_VARIANTPRICE']._serialized_end=240
+  _globals['_ADDRESS']._serialized_start=242
+  _globals['_ADDRESS']._serialized_end=348
 # @@protoc_insertion_point(module_scope)

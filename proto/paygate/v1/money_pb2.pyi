@@ -1,3 +1,4 @@
+from paygate.v1 import options_pb2 as _options_pb2
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from typing import ClassVar as _ClassVar, Optional as _Optional
@@ -19,6 +20,16 @@ class Price(_message.Message):
     amount: str
     currency: str
     def __init__(self, amount: _Optional[str] = ..., currency: _Optional[str] = ...) -> None: ...
+
+class VariantPrice(_message.Message):
+    __slots__ = ("amount", "currency", "asset_id")
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    CURRENCY_FIELD_NUMBER: _ClassVar[int]
+    ASSET_ID_FIELD_NUMBER: _ClassVar[int]
+    amount: str
+    currency: str
+    asset_id: str
+    def __init__(self, amount: _Optional[str] = ..., currency: _Optional[str] = ..., asset_id: _Optional[str] = ...) -> None: ...
 
 class Address(_message.Message):
     __slots__ = ("line1", "line2", "city", "state", "postal_code", "country")

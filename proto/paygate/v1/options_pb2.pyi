@@ -36,3 +36,7 @@ JSON_NUMBER_FIELD_NUMBER: _ClassVar[int]
 json_number: _descriptor.FieldDescriptor
 JSON_DOCUMENT_FIELD_NUMBER: _ClassVar[int]
 json_document: _descriptor.FieldDescriptor
+MONEY_INPUT_FIELD_NUMBER: _ClassVar[int]
+money_input: _descriptor.FieldDescriptor
+FLATTEN_FIELD_NUMBER: _ClassVar[int]
+flatten: _descriptor.FieldDescriptor

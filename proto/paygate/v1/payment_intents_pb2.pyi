@@ -550,16 +550,18 @@ class UpdatePaymentIntentRequest(_message.Message):
     def __init__(self, id: _Optional[str] = ..., payment_method_type: _Optional[str] = ..., payment_method_options: _Optional[_Union[PaymentMethodOptionsInput, _Mapping]] = ...) -> None: ...
 
 class UpdatePaymentIntentResponse(_message.Message):
-    __slots__ = ("payment_intents", "total", "page", "page_size")
+    __slots__ = ("payment_intents", "total", "page", "page_size", "payment_intent")
     PAYMENT_INTENTS_FIELD_NUMBER: _ClassVar[int]
     TOTAL_FIELD_NUMBER: _ClassVar[int]
     PAGE_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAYMENT_INTENT_FIELD_NUMBER: _ClassVar[int]
     payment_intents: _containers.RepeatedCompositeFieldContainer[PaymentIntent]
     total: int
     page: int
     page_size: int
-    def __init__(self, payment_intents: _Optional[_Iterable[_Union[PaymentIntent, _Mapping]]] = ..., total: _Optional[int] = ..., page: _Optional[int] = ..., page_size: _Optional[int] = ...) -> None: ...
+    payment_intent: PaymentIntent
+    def __init__(self, payment_intents: _Optional[_Iterable[_Union[PaymentIntent, _Mapping]]] = ..., total: _Optional[int] = ..., page: _Optional[int] = ..., page_size: _Optional[int] = ..., payment_intent: _Optional[_Union[PaymentIntent, _Mapping]] = ...) -> None: ...
 
 class CancelPaymentIntentRequest(_message.Message):
     __slots__ = ("id", "reason")
@@ -570,8 +572,10 @@ class CancelPaymentIntentRequest(_message.Message):
     def __init__(self, id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class CancelPaymentIntentResponse(_message.Message):
-    __slots__ = ()
-    def __init__(self) -> None: ...
+    __slots__ = ("payment_intent",)
+    PAYMENT_INTENT_FIELD_NUMBER: _ClassVar[int]
+    payment_intent: PaymentIntent
+    def __init__(self, payment_intent: _Optional[_Union[PaymentIntent, _Mapping]] = ...) -> None: ...
 
 class GetCheckoutPaymentIntentRequest(_message.Message):
     __slots__ = ("id", "request", "key", "client_secret", "payment_method_type", "payment_method_options")

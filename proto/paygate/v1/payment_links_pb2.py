@@ -29,7 +29,7 @@ from paygate.v1 import money_pb2 as paygate_dot_v1_dot_money__pb2
 from paygate.v1 import options_pb2 as paygate_dot_v1_dot_options__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1epaygate/v1/payment_links.proto\x12\npaygate.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x16paygate/v1/money.proto\x1a\x18paygate/v1/options.proto\"\x95\x03\n\x0bPaymentLink\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06object\x18\x02 \x01(\t\x12\x0e\n\x06\x61\x63tive\x18\x03 \x01(\x08\x12\x0b\n\x03url\x18\x04 \x01(\t\x12/\n\x07product\x18\x05 \x01(\x0b\x32\x1e.paygate.v1.PaymentLinkProduct\x12\x34\n\x10primary_variants\x18\x06 \x03(\x0b\x32\x1a.paygate.v1.PrimaryVariant\x12\x30\n\x0e\x61\x64\x64on_variants\x18\x07 \x03(\x0b\x32\x18.paygate.v1.AddonVariant\x12+\n\x0bprice_range\x18\x08 \x01(\x0b\x32\x16.paygate.v1.PriceRange\x12\x12\n\ncreated_at\x18\t \x01(\x03\x12\x12\n\nupdated_at\x18\n \x01(\x03\x12\x1a\n\x12\x64\x65\x66\x61ult_variant_id\x18\x0b \x01(\t\x12/\n\x0evariant_config\x18\x0c \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x12\n\nreturn_url\x18\r \x01(\t\"S\n\x12PaymentLinkProduct\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\x0e\n\x06\x61\x63tive\x18\x04 \x01(\x08\"B\n\x12PaymentLinkVariant\x12\n\n\x02id\x18\x01 \x01(\t\x12 \n\x05price\x18\x02 \x01(\x0b\x32\x11.paygate.v1.Price\"{\n\x0ePrimaryVariant\x12\x12\n\nvariant_id\x18\x01 \x01(\t\x12\x12\n\nis_primary\x18\x02 \x01(\x08\x12\x10\n\x08quantity\x18\x03 \x01(\x05\x12/\n\x07variant\x18\x04 \x01(\x0b\x32\x1e.paygate.v1.PaymentLinkVariant\"\x85\x01\n\x0c\x41\x64\x64onVariant\x12\x18\n\nvariant_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x14\n\x0cmin_quantity\x18\x02 \x01(\x05\x12\x14\n\x0cmax_quantity\x18\x03 \x01(\x05\x12/\n\x07variant\x18\x04 \x01(\x0b\x32\x1e.paygate.v1.PaymentLinkVariant\"8\n\nPriceRange\x12\x0b\n\x03min\x18\x01 \x01(\t\x12\x0b\n\x03max\x18\x02 \x01(\t\x12\x10\n\x08\x63urrency\x18\x03 \x01(\t\"\xf0\x01\n\x18\x43reatePaymentLinkRequest\x12\x18\n\nproduct_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12 \n\x12\x64\x65\x66\x61ult_variant_id\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\x12!\n\x13primary_variant_ids\x18\x03 \x03(\tB\x04\xe2\x41\x01\x02\x12\x30\n\x0e\x61\x64\x64on_variants\x18\x04 \x03(\x0b\x32\x18.paygate.v1.AddonVariant\x12/\n\x0evariant_config\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x12\n\nreturn_url\x18\x06 \x01(\t\"J\n\x19\x43reatePaymentLinkResponse\x12-\n\x0cpayment_link\x18\x01 \x01(\x0b\x32\x17.paygate.v1.PaymentLink\"\x8c\x01\n\x17ListPaymentLinksRequest\x12\x11\n\x04page\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\tpage_size\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\x13\n\x06\x61\x63tive\x18\x03 \x01(\x08H\x02\x88\x01\x01\x12\x0f\n\x07product\x18\x04 \x01(\tB\x07\n\x05_pageB\x0c\n\n_page_sizeB\t\n\x07_active\"z\n\x18ListPaymentLinksResponse\x12.\n\rpayment_links\x18\x01 \x03(\x0b\x32\x17.paygate.v1.PaymentLink\x12\r\n\x05total\x18\x02 \x01(\x03\x12\x0c\n\x04page\x18\x03 \x01(\x05\x12\x11\n\tpage_size\x18\x04 \x01(\x05\")\n\x15GetPaymentLinkRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"G\n\x16GetPaymentLinkResponse\x12-\n\x0cpayment_link\x18\x01 \x01(\x0b\x32\x17.paygate.v1.PaymentLink\"\x82\x02\n\x18UpdatePaymentLinkRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x19\n\x06\x61\x63tive\x18\x02 \x01(\x08\x42\x04\xe2\x41\x01\x02H\x00\x88\x01\x01\x12\x12\n\nproduct_id\x18\x03 \x01(\t\x12\x1a\n\x12\x64\x65\x66\x61ult_variant_id\x18\x04 \x01(\t\x12\x1b\n\x13primary_variant_ids\x18\x05 \x03(\t\x12\x30\n\x0e\x61\x64\x64on_variants\x18\x06 \x03(\x0b\x32\x18.paygate.v1.AddonVariant\x12/\n\x0evariant_config\x18\x07 \x01(\x0b\x32\x17.google.protobuf.StructB\t\n\x07_active\"\x89\x01\n\x19UpdatePaymentLinkResponse\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06\x61\x63tive\x18\x02 \x01(\x08\x12\x0b\n\x03url\x18\x03 \x01(\t\x12/\n\x07product\x18\x04 \x01(\x0b\x32\x1e.paygate.v1.PaymentLinkProduct\x12\x12\n\nupdated_at\x18\x05 \x01(\x03\",\n\x18\x44\x65letePaymentLinkRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"\x1b\n\x19\x44\x65letePaymentLinkResponse2\xca\x05\n\x12PaymentLinkService\x12\x8c\x01\n\x11\x43reatePaymentLink\x12$.paygate.v1.CreatePaymentLinkRequest\x1a%.paygate.v1.CreatePaymentLinkResponse\"*\x82\xd3\xe4\x93\x02$\"\x11/v1/payment_links:\x01*b\x0cpayment_link\x12x\n\x10ListPaymentLinks\x12#.paygate.v1.ListPaymentLinksRequest\x1a$.paygate.v1.ListPaymentLinksResponse\"\x19\x82\xd3\xe4\x93\x02\x13\x12\x11/v1/payment_links\x12\x85\x01\n\x0eGetPaymentLink\x12!.paygate.v1.GetPaymentLinkRequest\x1a\".paygate.v1.GetPaymentLinkResponse\",\x82\xd3\xe4\x93\x02&\x12\x16/v1/payment_links/{id}b\x0cpayment_link\x12\x83\x01\n\x11UpdatePaymentLink\x12$.paygate.v1.UpdatePaymentLinkRequest\x1a%.paygate.v1.UpdatePaymentLinkResponse\"!\x82\xd3\xe4\x93\x02\x1b\"\x16/v1/payment_links/{id}:\x01*\x12\x9c\x01\n\x11\x44\x65letePaymentLink\x12$.paygate.v1.DeletePaymentLinkRequest\x1a%.paygate.v1.DeletePaymentLinkResponse\":\x90\xb5\x18\x01\x9a\xb5\x18\x14payment link deleted\x82\xd3\xe4\x93\x02\x18*\x16/v1/payment_links/{id}b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1epaygate/v1/payment_links.proto\x12\npaygate.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x16paygate/v1/money.proto\x1a\x18paygate/v1/options.proto\"\x95\x03\n\x0bPaymentLink\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06object\x18\x02 \x01(\t\x12\x0e\n\x06\x61\x63tive\x18\x03 \x01(\x08\x12\x0b\n\x03url\x18\x04 \x01(\t\x12/\n\x07product\x18\x05 \x01(\x0b\x32\x1e.paygate.v1.PaymentLinkProduct\x12\x34\n\x10primary_variants\x18\x06 \x03(\x0b\x32\x1a.paygate.v1.PrimaryVariant\x12\x30\n\x0e\x61\x64\x64on_variants\x18\x07 \x03(\x0b\x32\x18.paygate.v1.AddonVariant\x12+\n\x0bprice_range\x18\x08 \x01(\x0b\x32\x16.paygate.v1.PriceRange\x12\x12\n\ncreated_at\x18\t \x01(\x03\x12\x12\n\nupdated_at\x18\n \x01(\x03\x12\x1a\n\x12\x64\x65\x66\x61ult_variant_id\x18\x0b \x01(\t\x12/\n\x0evariant_config\x18\x0c \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x12\n\nreturn_url\x18\r \x01(\t\"S\n\x12PaymentLinkProduct\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\x0e\n\x06\x61\x63tive\x18\x04 \x01(\x08\"I\n\x12PaymentLinkVariant\x12\n\n\x02id\x18\x01 \x01(\t\x12\'\n\x05price\x18\x02 \x01(\x0b\x32\x18.paygate.v1.VariantPrice\"{\n\x0ePrimaryVariant\x12\x12\n\nvariant_id\x18\x01 \x01(\t\x12\x12\n\nis_primary\x18\x02 \x01(\x08\x12\x10\n\x08quantity\x18\x03 \x01(\x05\x12/\n\x07variant\x18\x04 \x01(\x0b\x32\x1e.paygate.v1.PaymentLinkVariant\"\x85\x01\n\x0c\x41\x64\x64onVariant\x12\x18\n\nvariant_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x14\n\x0cmin_quantity\x18\x02 \x01(\x05\x12\x14\n\x0cmax_quantity\x18\x03 \x01(\x05\x12/\n\x07variant\x18\x04 \x01(\x0b\x32\x1e.paygate.v1.PaymentLinkVariant\"8\n\nPriceRange\x12\x0b\n\x03min\x18\x01 \x01(\t\x12\x0b\n\x03max\x18\x02 \x01(\t\x12\x10\n\x08\x63urrency\x18\x03 \x01(\t\"\xf0\x01\n\x18\x43reatePaymentLinkRequest\x12\x18\n\nproduct_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12 \n\x12\x64\x65\x66\x61ult_variant_id\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\x12!\n\x13primary_variant_ids\x18\x03 \x03(\tB\x04\xe2\x41\x01\x02\x12\x30\n\x0e\x61\x64\x64on_variants\x18\x04 \x03(\x0b\x32\x18.paygate.v1.AddonVariant\x12/\n\x0evariant_config\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x12\n\nreturn_url\x18\x06 \x01(\t\"J\n\x19\x43reatePaymentLinkResponse\x12-\n\x0cpayment_link\x18\x01 \x01(\x0b\x32\x17.paygate.v1.PaymentLink\"\x8c\x01\n\x17ListPaymentLinksRequest\x12\x11\n\x04page\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\tpage_size\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\x13\n\x06\x61\x63tive\x18\x03 \x01(\x08H\x02\x88\x01\x01\x12\x0f\n\x07product\x18\x04 \x01(\tB\x07\n\x05_pageB\x0c\n\n_page_sizeB\t\n\x07_active\"z\n\x18ListPaymentLinksResponse\x12.\n\rpayment_links\x18\x01 \x03(\x0b\x32\x17.paygate.v1.PaymentLink\x12\r\n\x05total\x18\x02 \x01(\x03\x12\x0c\n\x04page\x18\x03 \x01(\x05\x12\x11\n\tpage_size\x18\x04 \x01(\x05\")\n\x15GetPaymentLinkRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"G\n\x16GetPaymentLinkResponse\x12-\n\x0cpayment_link\x18\x01 \x01(\x0b\x32\x17.paygate.v1.PaymentLink\"\x82\x02\n\x18UpdatePaymentLinkRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x19\n\x06\x61\x63tive\x18\x02 \x01(\x08\x42\x04\xe2\x41\x01\x02H\x00\x88\x01\x01\x12\x12\n\nproduct_id\x18\x03 \x01(\t\x12\x1a\n\x12\x64\x65\x66\x61ult_variant_id\x18\x04 \x01(\t\x12\x1b\n\x13primary_variant_ids\x18\x05 \x03(\t\x12\x30\n\x0e\x61\x64\x64on_variants\x18\x06 \x03(\x0b\x32\x18.paygate.v1.AddonVariant\x12/\n\x0evariant_config\x18\x07 \x01(\x0b\x32\x17.google.protobuf.StructB\t\n\x07_active\"\x89\x01\n\x19UpdatePaymentLinkResponse\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06\x61\x63tive\x18\x02 \x01(\x08\x12\x0b\n\x03url\x18\x03 \x01(\t\x12/\n\x07product\x18\x04 \x01(\x0b\x32\x1e.paygate.v1.PaymentLinkProduct\x12\x12\n\nupdated_at\x18\x05 \x01(\x03\",\n\x18\x44\x65letePaymentLinkRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"\x1b\n\x19\x44\x65letePaymentLinkResponse2\xca\x05\n\x12PaymentLinkService\x12\x8c\x01\n\x11\x43reatePaymentLink\x12$.paygate.v1.CreatePaymentLinkRequest\x1a%.paygate.v1.CreatePaymentLinkResponse\"*\x82\xd3\xe4\x93\x02$\"\x11/v1/payment_links:\x01*b\x0cpayment_link\x12x\n\x10ListPaymentLinks\x12#.paygate.v1.ListPaymentLinksRequest\x1a$.paygate.v1.ListPaymentLinksResponse\"\x19\x82\xd3\xe4\x93\x02\x13\x12\x11/v1/payment_links\x12\x85\x01\n\x0eGetPaymentLink\x12!.paygate.v1.GetPaymentLinkRequest\x1a\".paygate.v1.GetPaymentLinkResponse\",\x82\xd3\xe4\x93\x02&\x12\x16/v1/payment_links/{id}b\x0cpayment_link\x12\x83\x01\n\x11UpdatePaymentLink\x12$.paygate.v1.UpdatePaymentLinkRequest\x1a%.paygate.v1.UpdatePaymentLinkResponse\"!\x82\xd3\xe4\x93\x02\x1b\"\x16/v1/payment_links/{id}:\x01*\x12\x9c\x01\n\x11\x44\x65letePaymentLink\x12$.paygate.v1.DeletePaymentLinkRequest\x1a%.paygate.v1.DeletePaymentLinkResponse\":\x90\xb5\x18\x01\x9a\xb5\x18\x14payment link deleted\x82\xd3\xe4\x93\x02\x18*\x16/v1/payment_links/{id}b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -67,33 +67,33 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_PAYMENTLINKPRODUCT']._serialized_start=597
   _globals['_PAYMENTLINKPRODUCT']._serialized_end=680
   _globals['_PAYMENTLINKVARIANT']._serialized_start=682
-  _globals['_PAYMENTLINKVARIANT']._serialized_end=748
-  _globals['_PRIMARYVARIANT']._serialized_start=750
-  _globals['_PRIMARYVARIANT']._serialized_end=873
-  _globals['_ADDONVARIANT']._serialized_start=876
-  _globals['_ADDONVARIANT']._serialized_end=1009
-  _globals['_PRICERANGE']._serialized_start=1011
-  _globals['_PRICERANGE']._serialized_end=1067
-  _globals['_CREATEPAYMENTLINKREQUEST']._serialized_start=1070
-  _globals['_CREATEPAYMENTLINKREQUEST']._serialized_end=1310
-  _globals['_CREATEPAYMENTLINKRESPONSE']._serialized_start=1312
-  _globals['_CREATEPAYMENTLINKRESPONSE']._serialized_end=1386
-  _globals['_LISTPAYMENTLINKSREQUEST']._serialized_start=1389
-  _globals['_LISTPAYMENTLINKSREQUEST']._serialized_end=1529
-  _globals['_LISTPAYMENTLINKSRESPONSE']._serialized_start=1531
-  _globals['_LISTPAYMENTLINKSRESPONSE']._serialized_end=1653
-  _globals['_GETPAYMENTLINKREQUEST']._serialized_start=1655
-  _globals['_GETPAYMENTLINKREQUEST']._serialized_end=1696
-  _globals['_GETPAYMENTLINKRESPONSE']._serialized_start=1698
-  _globals['_GETPAYMENTLINKRESPONSE']._serialized_end=1769
-  _globals['_UPDATEPAYMENTLINKREQUEST']._serialized_start=1772
-  _globals['_UPDATEPAYMENTLINKREQUEST']._serialized_end=2030
-  _globals['_UPDATEPAYMENTLINKRESPONSE']._serialized_start=2033
-  _globals['_UPDATEPAYMENTLINKRESPONSE']._serialized_end=2170
-  _globals['_DELETEPAYMENTLINKREQUEST']._serialized_start=2172
-  _globals['_DELETEPAYMENTLINKREQUEST']._serialized_end=2216
-  _globals['_DELETEPAYMENTLINKRESPONSE']._serialized_start=2218
-  _globals['_DELETEPAYMENTLINKRESPONSE']._serialized_end=2245
-  _globals['_PAYMENTLINKSERVICE']._serialized_start=2248
-  _globals['_PAYMENTLINKSERVICE']._serialized_end=2962
+  _globals['_PAYMENTLINKVARIANT']._serialized_end=755
+  _globals['_PRIMARYVARIANT']._serialized_start=757
+  _globals['_PRIMARYVARIANT']._serialized_end=880
+  _globals['_ADDONVARIANT']._serialized_start=883
+  _globals['_ADDONVARIANT']._serialized_end=1016
+  _globals['_PRICERANGE']._serialized_start=1018
+  _globals['_PRICERANGE']._serialized_end=1074
+  _globals['_CREATEPAYMENTLINKREQUEST']._serialized_start=1077
+  _globals['_CREATEPAYMENTLINKREQUEST']._serialized_end=1317
+  _globals['_CREATEPAYMENTLINKRESPONSE']._serialized_start=1319
+  _globals['_CREATEPAYMENTLINKRESPONSE']._serialized_end=1393
+  _globals['_LISTPAYMENTLINKSREQUEST']._serialized_start=1396
+  _globals['_LISTPAYMENTLINKSREQUEST']._serialized_end=1536
+  _globals['_LISTPAYMENTLINKSRESPONSE']._serialized_start=1538
+  _globals['_LISTPAYMENTLINKSRESPONSE']._serialized_end=1660
+  _globals['_GETPAYMENTLINKREQUEST']._serialized_start=1662
+  _globals['_GETPAYMENTLINKREQUEST']._serialized_end=1703
+  _globals['_GETPAYMENTLINKRESPONSE']._serialized_start=1705
+  _globals['_GETPAYMENTLINKRESPONSE']._serialized_end=1776
+  _globals['_UPDATEPAYMENTLINKREQUEST']._serialized_start=1779
+  _globals['_UPDATEPAYMENTLINKREQUEST']._serialized_end=2037
+  _globals['_UPDATEPAYMENTLINKRESPONSE']._serialized_start=2040
+  _globals['_UPDATEPAYMENTLINKRESPONSE']._serialized_end=2177
+  _globals['_DELETEPAYMENTLINKREQUEST']._serialized_start=2179
+  _globals['_DELETEPAYMENTLINKREQUEST']._serialized_end=2223
+  _globals['_DELETEPAYMENTLINKRESPONSE']._serialized_start=2225
+  _globals['_DELETEPAYMENTLINKRESPONSE']._serialized_end=2252
+  _globals['_PAYMENTLINKSERVICE']._serialized_start=2255
+  _globals['_PAYMENTLINKSERVICE']._serialized_end=2969
 # @@protoc_insertion_point(module_scope)

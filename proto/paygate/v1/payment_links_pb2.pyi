@@ -58,8 +58,8 @@ class PaymentLinkVariant(_message.Message):
     ID_FIELD_NUMBER: _ClassVar[int]
     PRICE_FIELD_NUMBER: _ClassVar[int]
     id: str
-    price: _money_pb2.Price
-    def __init__(self, id: _Optional[str] = ..., price: _Optional[_Union[_money_pb2.Price, _Mapping]] = ...) -> None: ...
+    price: _money_pb2.VariantPrice
+    def __init__(self, id: _Optional[str] = ..., price: _Optional[_Union[_money_pb2.VariantPrice, _Mapping]] = ...) -> None: ...
 
 class PrimaryVariant(_message.Message):
     __slots__ = ("variant_id", "is_primary", "quantity", "variant")

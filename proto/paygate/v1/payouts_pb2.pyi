@@ -27,7 +27,7 @@ class PayoutTransaction(_message.Message):
     def __init__(self, id: _Optional[str] = ..., tx_hash: _Optional[str] = ..., status: _Optional[str] = ..., amount: _Optional[str] = ..., fee: _Optional[str] = ...) -> None: ...
 
 class Payout(_message.Message):
-    __slots__ = ("id", "object", "merchant_id", "source_coin", "source_amount", "receive_asset_id", "receive_account_id", "receive_address", "network", "payment_network_fee", "payment_network_fee_asset_id", "payment_net_amount", "status", "approval_status", "aml_status", "failure_reason", "external_id", "metadata", "internal_note", "statement_descriptor", "transactions", "created", "updated")
+    __slots__ = ("id", "object", "merchant_id", "source_coin", "source_amount", "receive_asset_id", "receive_account_id", "receive_address", "network", "payment_network_fee", "payment_network_fee_asset_id", "payment_net_amount", "status", "approval_status", "aml_status", "failure_reason", "external_id", "metadata", "internal_note", "statement_descriptor", "transactions", "created", "updated", "receive_wallet_address", "receive_account_type", "receive_coin", "livemode")
     ID_FIELD_NUMBER: _ClassVar[int]
     OBJECT_FIELD_NUMBER: _ClassVar[int]
     MERCHANT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -51,6 +51,10 @@ class Payout(_message.Message):
     TRANSACTIONS_FIELD_NUMBER: _ClassVar[int]
     CREATED_FIELD_NUMBER: _ClassVar[int]
     UPDATED_FIELD_NUMBER: _ClassVar[int]
+    RECEIVE_WALLET_ADDRESS_FIELD_NUMBER: _ClassVar[int]
+    RECEIVE_ACCOUNT_TYPE_FIELD_NUMBER: _ClassVar[int]
+    RECEIVE_COIN_FIELD_NUMBER: _ClassVar[int]
+    LIVEMODE_FIELD_NUMBER: _ClassVar[int]
     id: str
     object: str
     merchant_id: str
@@ -74,7 +78,11 @@ class Payout(_message.Message):
     transactions: _containers.RepeatedCompositeFieldContainer[PayoutTransaction]
     created: int
     updated: int
-    def __init__(self, id: _Optional[str] = ..., object: _Optional[str] = ..., merchant_id: _Optional[str] = ..., source_coin: _Optional[str] = ..., source_amount: _Optional[str] = ..., receive_asset_id: _Optional[str] = ..., receive_account_id: _Optional[str] = ..., receive_address: _Optional[str] = ..., network: _Optional[str] = ..., payment_network_fee: _Optional[str] = ..., payment_network_fee_asset_id: _Optional[str] = ..., payment_net_amount: _Optional[str] = ..., status: _Optional[str] = ..., approval_status: _Optional[str] = ..., aml_status: _Optional[str] = ..., failure_reason: _Optional[str] = ..., external_id: _Optional[str] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., internal_note: _Optional[str] = ..., statement_descriptor: _Optional[str] = ..., transactions: _Optional[_Iterable[_Union[PayoutTransaction, _Mapping]]] = ..., created: _Optional[int] = ..., updated: _Optional[int] = ...) -> None: ...
+    receive_wallet_address: _addresses_pb2.MerchantAddress
+    receive_account_type: str
+    receive_coin: str
+    livemode: bool
+    def __init__(self, id: _Optional[str] = ..., object: _Optional[str] = ..., merchant_id: _Optional[str] = ..., source_coin: _Optional[str] = ..., source_amount: _Optional[str] = ..., receive_asset_id: _Optional[str] = ..., receive_account_id: _Optional[str] = ..., receive_address: _Optional[str] = ..., network: _Optional[str] = ..., payment_network_fee: _Optional[str] = ..., payment_network_fee_asset_id: _Optional[str] = ..., payment_net_amount: _Optional[str] = ..., status: _Optional[str] = ..., approval_status: _Optional[str] = ..., aml_status: _Optional[str] = ..., failure_reason: _Optional[str] = ..., external_id: _Optional[str] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., internal_note: _Optional[str] = ..., statement_descriptor: _Optional[str] = ..., transactions: _Optional[_Iterable[_Union[PayoutTransaction, _Mapping]]] = ..., created: _Optional[int] = ..., updated: _Optional[int] = ..., receive_wallet_address: _Optional[_Union[_addresses_pb2.MerchantAddress, _Mapping]] = ..., receive_account_type: _Optional[str] = ..., receive_coin: _Optional[str] = ..., livemode: _Optional[bool] = ...) -> None: ...
 
 class CreatePayoutRequest(_message.Message):
     __slots__ = ("source_coin", "source_amount", "receive_asset_id", "receive_account_id", "receive_address", "external_id", "metadata", "internal_note", "statement_descriptor")
@@ -205,7 +213,7 @@ class ApprovalAction(_message.Message):
     def __init__(self, id: _Optional[str] = ..., action: _Optional[str] = ..., key_id: _Optional[str] = ..., comment: _Optional[str] = ..., created: _Optional[int] = ...) -> None: ...
 
 class ApprovalDetail(_message.Message):
-    __slots__ = ("resource_id", "resource_type", "approval_status", "approvals_required", "approvals_given", "actions", "payout", "refund", "payout_address")
+    __slots__ = ("resource_id", "resource_type", "approval_status", "approvals_required", "approvals_given", "actions", "payout", "refund", "payout_address", "id", "object", "merchant_id", "status", "current_step", "records", "created_at", "updated_at")
     RESOURCE_ID_FIELD_NUMBER: _ClassVar[int]
     RESOURCE_TYPE_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -215,6 +223,14 @@ class ApprovalDetail(_message.Message):
     PAYOUT_FIELD_NUMBER: _ClassVar[int]
     REFUND_FIELD_NUMBER: _ClassVar[int]
     PAYOUT_ADDRESS_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    OBJECT_FIELD_NUMBER: _ClassVar[int]
+    MERCHANT_ID_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_STEP_FIELD_NUMBER: _ClassVar[int]
+    RECORDS_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     resource_id: str
     resource_type: str
     approval_status: str
@@ -224,13 +240,67 @@ class ApprovalDetail(_message.Message):
     payout: Payout
     refund: _refunds_pb2.Refund
     payout_address: _addresses_pb2.MerchantAddress
-    def __init__(self, resource_id: _Optional[str] = ..., resource_type: _Optional[str] = ..., approval_status: _Optional[str] = ..., approvals_required: _Optional[int] = ..., approvals_given: _Optional[int] = ..., actions: _Optional[_Iterable[_Union[ApprovalAction, _Mapping]]] = ..., payout: _Optional[_Union[Payout, _Mapping]] = ..., refund: _Optional[_Union[_refunds_pb2.Refund, _Mapping]] = ..., payout_address: _Optional[_Union[_addresses_pb2.MerchantAddress, _Mapping]] = ...) -> None: ...
+    id: str
+    object: str
+    merchant_id: str
+    status: str
+    current_step: ApprovalStep
+    records: _containers.RepeatedCompositeFieldContainer[ApprovalRecord]
+    created_at: int
+    updated_at: int
+    def __init__(self, resource_id: _Optional[str] = ..., resource_type: _Optional[str] = ..., approval_status: _Optional[str] = ..., approvals_required: _Optional[int] = ..., approvals_given: _Optional[int] = ..., actions: _Optional[_Iterable[_Union[ApprovalAction, _Mapping]]] = ..., payout: _Optional[_Union[Payout, _Mapping]] = ..., refund: _Optional[_Union[_refunds_pb2.Refund, _Mapping]] = ..., payout_address: _Optional[_Union[_addresses_pb2.MerchantAddress, _Mapping]] = ..., id: _Optional[str] = ..., object: _Optional[str] = ..., merchant_id: _Optional[str] = ..., status: _Optional[str] = ..., current_step: _Optional[_Union[ApprovalStep, _Mapping]] = ..., records: _Optional[_Iterable[_Union[ApprovalRecord, _Mapping]]] = ..., created_at: _Optional[int] = ..., updated_at: _Optional[int] = ...) -> None: ...
+
+class ApprovalRecord(_message.Message):
+    __slots__ = ("id", "action", "comment", "approver_id", "approver_name", "approver_role", "created_at", "namespace")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    COMMENT_FIELD_NUMBER: _ClassVar[int]
+    APPROVER_ID_FIELD_NUMBER: _ClassVar[int]
+    APPROVER_NAME_FIELD_NUMBER: _ClassVar[int]
+    APPROVER_ROLE_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    NAMESPACE_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    action: str
+    comment: str
+    approver_id: str
+    approver_name: str
+    approver_role: str
+    created_at: int
+    namespace: str
+    def __init__(self, id: _Optional[str] = ..., action: _Optional[str] = ..., comment: _Optional[str] = ..., approver_id: _Optional[str] = ..., approver_name: _Optional[str] = ..., approver_role: _Optional[str] = ..., created_at: _Optional[int] = ..., namespace: _Optional[str] = ...) -> None: ...
+
+class ApprovalStep(_message.Message):
+    __slots__ = ("id", "flow_id", "step_order", "namespace", "roles", "next_on_approve", "next_on_reject", "created_at", "updated_at")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    FLOW_ID_FIELD_NUMBER: _ClassVar[int]
+    STEP_ORDER_FIELD_NUMBER: _ClassVar[int]
+    NAMESPACE_FIELD_NUMBER: _ClassVar[int]
+    ROLES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_ON_APPROVE_FIELD_NUMBER: _ClassVar[int]
+    NEXT_ON_REJECT_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    flow_id: str
+    step_order: int
+    namespace: str
+    roles: _containers.RepeatedScalarFieldContainer[str]
+    next_on_approve: int
+    next_on_reject: int
+    created_at: int
+    updated_at: int
+    def __init__(self, id: _Optional[str] = ..., flow_id: _Optional[str] = ..., step_order: _Optional[int] = ..., namespace: _Optional[str] = ..., roles: _Optional[_Iterable[str]] = ..., next_on_approve: _Optional[int] = ..., next_on_reject: _Optional[int] = ..., created_at: _Optional[int] = ..., updated_at: _Optional[int] = ...) -> None: ...
 
 class GetApprovalDetailRequest(_message.Message):
-    __slots__ = ("resource_id",)
+    __slots__ = ("resource_id", "instance_id", "resource_type")
     RESOURCE_ID_FIELD_NUMBER: _ClassVar[int]
+    INSTANCE_ID_FIELD_NUMBER: _ClassVar[int]
+    RESOURCE_TYPE_FIELD_NUMBER: _ClassVar[int]
     resource_id: str
-    def __init__(self, resource_id: _Optional[str] = ...) -> None: ...
+    instance_id: str
+    resource_type: str
+    def __init__(self, resource_id: _Optional[str] = ..., instance_id: _Optional[str] = ..., resource_type: _Optional[str] = ...) -> None: ...
 
 class ListPendingApprovalsRequest(_message.Message):
     __slots__ = ()

@@ -30,7 +30,7 @@ from paygate.v1 import money_pb2 as paygate_dot_v1_dot_money__pb2
 from paygate.v1 import options_pb2 as paygate_dot_v1_dot_options__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19paygate/v1/products.proto\x12\npaygate.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a google/protobuf/field_mask.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x16paygate/v1/money.proto\x1a\x18paygate/v1/options.proto\"\xd3\x03\n\x07Product\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06object\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x0e\n\x06\x61\x63tive\x18\x05 \x01(\x08\x12\x18\n\x10\x64\x65\x66\x61ult_currency\x18\x06 \x01(\t\x12&\n\x0b\x66ixed_price\x18\x07 \x01(\x0b\x32\x11.paygate.v1.Price\x12*\n\x07options\x18\x08 \x03(\x0b\x32\x19.paygate.v1.ProductOption\x12%\n\x08variants\x18\t \x03(\x0b\x32\x13.paygate.v1.Variant\x12)\n\x08metadata\x18\n \x01(\x0b\x32\x17.google.protobuf.Struct\x12 \n\x18\x63ollect_shipping_address\x18\x0b \x01(\x08\x12\x1b\n\x13\x63ollect_tax_address\x18\x0c \x01(\x08\x12\x0f\n\x07version\x18\r \x01(\x03\x12\x12\n\ncreated_at\x18\x0e \x01(\x03\x12\x12\n\nupdated_at\x18\x0f \x01(\x03\x12.\n\rselling_plans\x18\x10 \x03(\x0b\x32\x17.paygate.v1.SellingPlan\x12\x11\n\timage_url\x18\x11 \x01(\t\"F\n\rProductOption\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\'\n\x06values\x18\x02 \x03(\x0b\x32\x17.paygate.v1.OptionValue\"\x1c\n\x0bOptionValue\x12\r\n\x05value\x18\x01 \x01(\t\"\x9e\x02\n\x07Variant\x12\n\n\x02id\x18\x01 \x01(\t\x12<\n\roption_values\x18\x02 \x03(\x0b\x32%.paygate.v1.Variant.OptionValuesEntry\x12 \n\x05price\x18\x03 \x01(\x0b\x32\x11.paygate.v1.Price\x12\x13\n\x06\x61\x63tive\x18\x04 \x01(\x08H\x00\x88\x01\x01\x12\x1f\n\x12inventory_quantity\x18\x05 \x01(\x03H\x01\x88\x01\x01\x12\r\n\x05title\x18\x06 \x01(\t\x12\x0b\n\x03sku\x18\x07 \x01(\t\x1a\x33\n\x11OptionValuesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\t\n\x07_activeB\x15\n\x13_inventory_quantity\"\xdd\x01\n\x0bSellingPlan\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12/\n\rbilling_cycle\x18\x04 \x01(\x0e\x32\x18.paygate.v1.BillingCycle\x12\x1e\n\x16\x62illing_cycle_interval\x18\x05 \x01(\x05\x12\x19\n\x11trial_period_days\x18\x06 \x01(\x05\x12\x33\n\x10pricing_policies\x18\x07 \x03(\x0b\x32\x19.paygate.v1.PricingPolicy\"u\n\rPricingPolicy\x12\x32\n\x0bpolicy_type\x18\x01 \x01(\x0e\x32\x1d.paygate.v1.PricingPolicyType\x12\x13\n\x0b\x61\x66ter_cycle\x18\x02 \x01(\x05\x12\x1b\n\x13\x64iscount_percentage\x18\x03 \x01(\t\"\xa7\x03\n\x14\x43reateProductRequest\x12\x12\n\x04name\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x1e\n\x10\x64\x65\x66\x61ult_currency\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\x13\n\x06\x61\x63tive\x18\x04 \x01(\x08H\x00\x88\x01\x01\x12&\n\x0b\x66ixed_price\x18\x05 \x01(\x0b\x32\x11.paygate.v1.Price\x12*\n\x07options\x18\x06 \x03(\x0b\x32\x19.paygate.v1.ProductOption\x12%\n\x08variants\x18\x07 \x03(\x0b\x32\x13.paygate.v1.Variant\x12)\n\x08metadata\x18\x08 \x01(\x0b\x32\x17.google.protobuf.Struct\x12 \n\x18\x63ollect_shipping_address\x18\t \x01(\x08\x12\x1b\n\x13\x63ollect_tax_address\x18\n \x01(\x08\x12.\n\rselling_plans\x18\x0b \x03(\x0b\x32\x17.paygate.v1.SellingPlan\x12\x11\n\timage_url\x18\x0c \x01(\tB\t\n\x07_active\"=\n\x15\x43reateProductResponse\x12$\n\x07product\x18\x01 \x01(\x0b\x32\x13.paygate.v1.Product\"w\n\x13ListProductsRequest\x12\x11\n\x04page\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\tpage_size\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\x13\n\x06\x61\x63tive\x18\x03 \x01(\x08H\x02\x88\x01\x01\x42\x07\n\x05_pageB\x0c\n\n_page_sizeB\t\n\x07_active\"m\n\x14ListProductsResponse\x12%\n\x08products\x18\x01 \x03(\x0b\x32\x13.paygate.v1.Product\x12\r\n\x05total\x18\x02 \x01(\x03\x12\x0c\n\x04page\x18\x03 \x01(\x05\x12\x11\n\tpage_size\x18\x04 \x01(\x05\"%\n\x11GetProductRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\":\n\x12GetProductResponse\x12$\n\x07product\x18\x01 \x01(\x0b\x32\x13.paygate.v1.Product\"\xde\x03\n\x14UpdateProductRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12/\n\x0bupdate_mask\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.FieldMask\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x18\n\x10\x64\x65\x66\x61ult_currency\x18\x04 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x05 \x01(\t\x12\x13\n\x06\x61\x63tive\x18\x06 \x01(\x08H\x00\x88\x01\x01\x12&\n\x0b\x66ixed_price\x18\x07 \x01(\x0b\x32\x11.paygate.v1.Price\x12*\n\x07options\x18\x08 \x03(\x0b\x32\x19.paygate.v1.ProductOption\x12%\n\x08variants\x18\t \x03(\x0b\x32\x13.paygate.v1.Variant\x12)\n\x08metadata\x18\n \x01(\x0b\x32\x17.google.protobuf.Struct\x12 \n\x18\x63ollect_shipping_address\x18\x0b \x01(\x08\x12\x1b\n\x13\x63ollect_tax_address\x18\x0c \x01(\x08\x12.\n\rselling_plans\x18\r \x03(\x0b\x32\x17.paygate.v1.SellingPlan\x12\x11\n\timage_url\x18\x0e \x01(\tB\t\n\x07_active\"=\n\x15UpdateProductResponse\x12$\n\x07product\x18\x01 \x01(\x0b\x32\x13.paygate.v1.Product\"(\n\x14\x44\x65leteProductRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"\x17\n\x15\x44\x65leteProductResponse*\xbb\x01\n\x0c\x42illingCycle\x12#\n\x19\x42ILLING_CYCLE_UNSPECIFIED\x10\x00\x1a\x04\xda\xb5\x18\x00\x12\x1e\n\x11\x42ILLING_CYCLE_DAY\x10\x01\x1a\x07\xda\xb5\x18\x03\x64\x61y\x12 \n\x12\x42ILLING_CYCLE_WEEK\x10\x02\x1a\x08\xda\xb5\x18\x04week\x12\"\n\x13\x42ILLING_CYCLE_MONTH\x10\x03\x1a\t\xda\xb5\x18\x05month\x12 \n\x12\x42ILLING_CYCLE_YEAR\x10\x04\x1a\x08\xda\xb5\x18\x04year*\x9a\x01\n\x11PricingPolicyType\x12)\n\x1fPRICING_POLICY_TYPE_UNSPECIFIED\x10\x00\x1a\x04\xda\xb5\x18\x00\x12(\n\x19PRICING_POLICY_TYPE_FIXED\x10\x01\x1a\t\xda\xb5\x18\x05\x46IXED\x12\x30\n\x1dPRICING_POLICY_TYPE_RECURRING\x10\x02\x1a\r\xda\xb5\x18\tRECURRING2\xf2\x04\n\x0eProductService\x12v\n\rCreateProduct\x12 .paygate.v1.CreateProductRequest\x1a!.paygate.v1.CreateProductResponse\" \x82\xd3\xe4\x93\x02\x1a\"\x0c/v1/products:\x01*b\x07product\x12g\n\x0cListProducts\x12\x1f.paygate.v1.ListProductsRequest\x1a .paygate.v1.ListProductsResponse\"\x14\x82\xd3\xe4\x93\x02\x0e\x12\x0c/v1/products\x12o\n\nGetProduct\x12\x1d.paygate.v1.GetProductRequest\x1a\x1e.paygate.v1.GetProductResponse\"\"\x82\xd3\xe4\x93\x02\x1c\x12\x11/v1/products/{id}b\x07product\x12\x9c\x01\n\rUpdateProduct\x12 .paygate.v1.UpdateProductRequest\x1a!.paygate.v1.UpdateProductResponse\"F\x82\xd3\xe4\x93\x02@2\x11/v1/products/{id}:\x01*Z\x1f\"\x11/v1/products/{id}:\x01*b\x07productb\x07product\x12o\n\rDeleteProduct\x12 .paygate.v1.DeleteProductRequest\x1a!.paygate.v1.DeleteProductResponse\"\x19\x82\xd3\xe4\x93\x02\x13*\x11/v1/products/{id}b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19paygate/v1/products.proto\x12\npaygate.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a google/protobuf/field_mask.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x16paygate/v1/money.proto\x1a\x18paygate/v1/options.proto\"\xf3\x03\n\x07Product\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06object\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x0e\n\x06\x61\x63tive\x18\x05 \x01(\x08\x12\x18\n\x10\x64\x65\x66\x61ult_currency\x18\x06 \x01(\t\x12&\n\x0b\x66ixed_price\x18\x07 \x01(\x0b\x32\x11.paygate.v1.Price\x12*\n\x07options\x18\x08 \x03(\x0b\x32\x19.paygate.v1.ProductOption\x12%\n\x08variants\x18\t \x03(\x0b\x32\x13.paygate.v1.Variant\x12)\n\x08metadata\x18\n \x01(\x0b\x32\x17.google.protobuf.Struct\x12 \n\x18\x63ollect_shipping_address\x18\x0b \x01(\x08\x12\x1b\n\x13\x63ollect_tax_address\x18\x0c \x01(\x08\x12\x0f\n\x07version\x18\r \x01(\x03\x12\x12\n\ncreated_at\x18\x0e \x01(\x03\x12\x12\n\nupdated_at\x18\x0f \x01(\x03\x12.\n\rselling_plans\x18\x10 \x03(\x0b\x32\x17.paygate.v1.SellingPlan\x12\x11\n\timage_url\x18\x11 \x01(\t\x12\x1e\n\x16selling_plan_group_ids\x18\x12 \x03(\t\"F\n\rProductOption\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\'\n\x06values\x18\x02 \x03(\x0b\x32\x17.paygate.v1.OptionValue\"\x1c\n\x0bOptionValue\x12\r\n\x05value\x18\x01 \x01(\t\"\xa5\x02\n\x07Variant\x12\n\n\x02id\x18\x01 \x01(\t\x12<\n\roption_values\x18\x02 \x03(\x0b\x32%.paygate.v1.Variant.OptionValuesEntry\x12\'\n\x05price\x18\x03 \x01(\x0b\x32\x18.paygate.v1.VariantPrice\x12\x13\n\x06\x61\x63tive\x18\x04 \x01(\x08H\x00\x88\x01\x01\x12\x1f\n\x12inventory_quantity\x18\x05 \x01(\x03H\x01\x88\x01\x01\x12\r\n\x05title\x18\x06 \x01(\t\x12\x0b\n\x03sku\x18\x07 \x01(\t\x1a\x33\n\x11OptionValuesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\t\n\x07_activeB\x15\n\x13_inventory_quantity\"\xdd\x01\n\x0bSellingPlan\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12/\n\rbilling_cycle\x18\x04 \x01(\x0e\x32\x18.paygate.v1.BillingCycle\x12\x1e\n\x16\x62illing_cycle_interval\x18\x05 \x01(\x05\x12\x19\n\x11trial_period_days\x18\x06 \x01(\x05\x12\x33\n\x10pricing_policies\x18\x07 \x03(\x0b\x32\x19.paygate.v1.PricingPolicy\"u\n\rPricingPolicy\x12\x32\n\x0bpolicy_type\x18\x01 \x01(\x0e\x32\x1d.paygate.v1.PricingPolicyType\x12\x13\n\x0b\x61\x66ter_cycle\x18\x02 \x01(\x05\x12\x1b\n\x13\x64iscount_percentage\x18\x03 \x01(\t\"\xc7\x03\n\x14\x43reateProductRequest\x12\x12\n\x04name\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x1e\n\x10\x64\x65\x66\x61ult_currency\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\x13\n\x06\x61\x63tive\x18\x04 \x01(\x08H\x00\x88\x01\x01\x12&\n\x0b\x66ixed_price\x18\x05 \x01(\x0b\x32\x11.paygate.v1.Price\x12*\n\x07options\x18\x06 \x03(\x0b\x32\x19.paygate.v1.ProductOption\x12%\n\x08variants\x18\x07 \x03(\x0b\x32\x13.paygate.v1.Variant\x12)\n\x08metadata\x18\x08 \x01(\x0b\x32\x17.google.protobuf.Struct\x12 \n\x18\x63ollect_shipping_address\x18\t \x01(\x08\x12\x1b\n\x13\x63ollect_tax_address\x18\n \x01(\x08\x12.\n\rselling_plans\x18\x0b \x03(\x0b\x32\x17.paygate.v1.SellingPlan\x12\x11\n\timage_url\x18\x0c \x01(\t\x12\x1e\n\x16selling_plan_group_ids\x18\r \x03(\tB\t\n\x07_active\"=\n\x15\x43reateProductResponse\x12$\n\x07product\x18\x01 \x01(\x0b\x32\x13.paygate.v1.Product\"w\n\x13ListProductsRequest\x12\x11\n\x04page\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\tpage_size\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\x13\n\x06\x61\x63tive\x18\x03 \x01(\x08H\x02\x88\x01\x01\x42\x07\n\x05_pageB\x0c\n\n_page_sizeB\t\n\x07_active\"m\n\x14ListProductsResponse\x12%\n\x08products\x18\x01 \x03(\x0b\x32\x13.paygate.v1.Product\x12\r\n\x05total\x18\x02 \x01(\x03\x12\x0c\n\x04page\x18\x03 \x01(\x05\x12\x11\n\tpage_size\x18\x04 \x01(\x05\"%\n\x11GetProductRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\":\n\x12GetProductResponse\x12$\n\x07product\x18\x01 \x01(\x0b\x32\x13.paygate.v1.Product\"\xfe\x03\n\x14UpdateProductRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12/\n\x0bupdate_mask\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.FieldMask\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x18\n\x10\x64\x65\x66\x61ult_currency\x18\x04 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x05 \x01(\t\x12\x13\n\x06\x61\x63tive\x18\x06 \x01(\x08H\x00\x88\x01\x01\x12&\n\x0b\x66ixed_price\x18\x07 \x01(\x0b\x32\x11.paygate.v1.Price\x12*\n\x07options\x18\x08 \x03(\x0b\x32\x19.paygate.v1.ProductOption\x12%\n\x08variants\x18\t \x03(\x0b\x32\x13.paygate.v1.Variant\x12)\n\x08metadata\x18\n \x01(\x0b\x32\x17.google.protobuf.Struct\x12 \n\x18\x63ollect_shipping_address\x18\x0b \x01(\x08\x12\x1b\n\x13\x63ollect_tax_address\x18\x0c \x01(\x08\x12.\n\rselling_plans\x18\r \x03(\x0b\x32\x17.paygate.v1.SellingPlan\x12\x11\n\timage_url\x18\x0e \x01(\t\x12\x1e\n\x16selling_plan_group_ids\x18\x0f \x03(\tB\t\n\x07_active\"=\n\x15UpdateProductResponse\x12$\n\x07product\x18\x01 \x01(\x0b\x32\x13.paygate.v1.Product\"(\n\x14\x44\x65leteProductRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"\x17\n\x15\x44\x65leteProductResponse*\xbb\x01\n\x0c\x42illingCycle\x12#\n\x19\x42ILLING_CYCLE_UNSPECIFIED\x10\x00\x1a\x04\xda\xb5\x18\x00\x12\x1e\n\x11\x42ILLING_CYCLE_DAY\x10\x01\x1a\x07\xda\xb5\x18\x03\x64\x61y\x12 \n\x12\x42ILLING_CYCLE_WEEK\x10\x02\x1a\x08\xda\xb5\x18\x04week\x12\"\n\x13\x42ILLING_CYCLE_MONTH\x10\x03\x1a\t\xda\xb5\x18\x05month\x12 \n\x12\x42ILLING_CYCLE_YEAR\x10\x04\x1a\x08\xda\xb5\x18\x04year*\x9a\x01\n\x11PricingPolicyType\x12)\n\x1fPRICING_POLICY_TYPE_UNSPECIFIED\x10\x00\x1a\x04\xda\xb5\x18\x00\x12(\n\x19PRICING_POLICY_TYPE_FIXED\x10\x01\x1a\t\xda\xb5\x18\x05\x46IXED\x12\x30\n\x1dPRICING_POLICY_TYPE_RECURRING\x10\x02\x1a\r\xda\xb5\x18\tRECURRING2\xf2\x04\n\x0eProductService\x12v\n\rCreateProduct\x12 .paygate.v1.CreateProductRequest\x1a!.paygate.v1.CreateProductResponse\" \x82\xd3\xe4\x93\x02\x1a\"\x0c/v1/products:\x01*b\x07product\x12g\n\x0cListProducts\x12\x1f.paygate.v1.ListProductsRequest\x1a .paygate.v1.ListProductsResponse\"\x14\x82\xd3\xe4\x93\x02\x0e\x12\x0c/v1/products\x12o\n\nGetProduct\x12\x1d.paygate.v1.GetProductRequest\x1a\x1e.paygate.v1.GetProductResponse\"\"\x82\xd3\xe4\x93\x02\x1c\x12\x11/v1/products/{id}b\x07product\x12\x9c\x01\n\rUpdateProduct\x12 .paygate.v1.UpdateProductRequest\x1a!.paygate.v1.UpdateProductResponse\"F\x82\xd3\xe4\x93\x02@2\x11/v1/products/{id}:\x01*Z\x1f\"\x11/v1/products/{id}:\x01*b\x07productb\x07product\x12o\n\rDeleteProduct\x12 .paygate.v1.DeleteProductRequest\x1a!.paygate.v1.DeleteProductResponse\"\x19\x82\xd3\xe4\x93\x02\x13*\x11/v1/products/{id}b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -75,44 +75,44 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_PRODUCTSERVICE'].methods_by_name['UpdateProduct']._serialized_options = b'\202\323\344\223\002@2\021/v1/products/{id}:\001*Z\037\"\021/v1/products/{id}:\001*b\007productb\007product'
   _globals['_PRODUCTSERVICE'].methods_by_name['DeleteProduct']._loaded_options = None
   _globals['_PRODUCTSERVICE'].methods_by_name['DeleteProduct']._serialized_options = b'\202\323\344\223\002\023*\021/v1/products/{id}'
-  _globals['_BILLINGCYCLE']._serialized_start=2854
-  _globals['_BILLINGCYCLE']._serialized_end=3041
-  _globals['_PRICINGPOLICYTYPE']._serialized_start=3044
-  _globals['_PRICINGPOLICYTYPE']._serialized_end=3198
+  _globals['_BILLINGCYCLE']._serialized_start=2957
+  _globals['_BILLINGCYCLE']._serialized_end=3144
+  _globals['_PRICINGPOLICYTYPE']._serialized_start=3147
+  _globals['_PRICINGPOLICYTYPE']._serialized_end=3301
   _globals['_PRODUCT']._serialized_start=219
-  _globals['_PRODUCT']._serialized_end=686
-  _globals['_PRODUCTOPTION']._serialized_start=688
-  _globals['_PRODUCTOPTION']._serialized_end=758
-  _globals['_OPTIONVALUE']._serialized_start=760
-  _globals['_OPTIONVALUE']._serialized_end=788
-  _globals['_VARIANT']._serialized_start=791
-  _globals['_VARIANT']._serialized_end=1077
-  _globals['_VARIANT_OPTIONVALUESENTRY']._serialized_start=992
-  _globals['_VARIANT_OPTIONVALUESENTRY']._serialized_end=1043
-  _globals['_SELLINGPLAN']._serialized_start=1080
-  _globals['_SELLINGPLAN']._serialized_end=1301
-  _globals['_PRICINGPOLICY']._serialized_start=1303
-  _globals['_PRICINGPOLICY']._serialized_end=1420
-  _globals['_CREATEPRODUCTREQUEST']._serialized_start=1423
-  _globals['_CREATEPRODUCTREQUEST']._serialized_end=1846
-  _globals['_CREATEPRODUCTRESPONSE']._serialized_start=1848
-  _globals['_CREATEPRODUCTRESPONSE']._serialized_end=1909
-  _globals['_LISTPRODUCTSREQUEST']._serialized_start=1911
-  _globals['_LISTPRODUCTSREQUEST']._serialized_end=2030
-  _globals['_LISTPRODUCTSRESPONSE']._serialized_start=2032
-  _globals['_LISTPRODUCTSRESPONSE']._serialized_end=2141
-  _globals['_GETPRODUCTREQUEST']._serialized_start=2143
-  _globals['_GETPRODUCTREQUEST']._serialized_end=2180
-  _globals['_GETPRODUCTRESPONSE']._serialized_start=2182
-  _globals['_GETPRODUCTRESPONSE']._serialized_end=2240
-  _globals['_UPDATEPRODUCTREQUEST']._serialized_start=2243
-  _globals['_UPDATEPRODUCTREQUEST']._serialized_end=2721
-  _globals['_UPDATEPRODUCTRESPONSE']._serialized_start=2723
-  _globals['_UPDATEPRODUCTRESPONSE']._serialized_end=2784
-  _globals['_DELETEPRODUCTREQUEST']._serialized_start=2786
-  _globals['_DELETEPRODUCTREQUEST']._serialized_end=2826
-  _globals['_DELETEPRODUCTRESPONSE']._serialized_start=2828
-  _globals['_DELETEPRODUCTRESPONSE']._serialized_end=2851
-  _globals['_PRODUCTSERVICE']._serialized_start=3201
-  _globals['_PRODUCTSERVICE']._serialized_end=3827
+  _globals['_PRODUCT']._serialized_end=718
+  _globals['_PRODUCTOPTION']._serialized_start=720
+  _globals['_PRODUCTOPTION']._serialized_end=790
+  _globals['_OPTIONVALUE']._serialized_start=792
+  _globals['_OPTIONVALUE']._serialized_end=820
+  _globals['_VARIANT']._serialized_start=823
+  _globals['_VARIANT']._serialized_end=1116
+  _globals['_VARIANT_OPTIONVALUESENTRY']._serialized_start=1031
+  _globals['_VARIANT_OPTIONVALUESENTRY']._serialized_end=1082
+  _globals['_SELLINGPLAN']._serialized_start=1119
+  _globals['_SELLINGPLAN']._serialized_end=1340
+  _globals['_PRICINGPOLICY']._serialized_start=1342
+  _globals['_PRICINGPOLICY']._serialized_end=1459
+  _globals['_CREATEPRODUCTREQUEST']._serialized_start=1462
+  _globals['_CREATEPRODUCTREQUEST']._serialized_end=1917
+  _globals['_CREATEPRODUCTRESPONSE']._serialized_start=1919
+  _globals['_CREATEPRODUCTRESPONSE']._serialized_end=1980
+  _globals['_LISTPRODUCTSREQUEST']._serialized_start=1982
+  _globals['_LISTPRODUCTSREQUEST']._serialized_end=2101
+  _globals['_LISTPRODUCTSRESPONSE']._serialized_start=2103
+  _globals['_LISTPRODUCTSRESPONSE']._serialized_end=2212
+  _globals['_GETPRODUCTREQUEST']._serialized_start=2214
+  _globals['_GETPRODUCTREQUEST']._serialized_end=2251
+  _globals['_GETPRODUCTRESPONSE']._serialized_start=2253
+  _globals['_GETPRODUCTRESPONSE']._serialized_end=2311
+  _globals['_UPDATEPRODUCTREQUEST']._serialized_start=2314
+  _globals['_UPDATEPRODUCTREQUEST']._serialized_end=2824
+  _globals['_UPDATEPRODUCTRESPONSE']._serialized_start=2826
+  _globals['_UPDATEPRODUCTRESPONSE']._serialized_end=2887
+  _globals['_DELETEPRODUCTREQUEST']._serialized_start=2889
+  _globals['_DELETEPRODUCTREQUEST']._serialized_end=2929
+  _globals['_DELETEPRODUCTRESPONSE']._serialized_start=2931
+  _globals['_DELETEPRODUCTRESPONSE']._serialized_end=2954
+  _globals['_PRODUCTSERVICE']._serialized_start=3304
+  _globals['_PRODUCTSERVICE']._serialized_end=3930
 # @@protoc_insertion_point(module_scope)

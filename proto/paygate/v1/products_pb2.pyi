@@ -36,7 +36,7 @@ PRICING_POLICY_TYPE_FIXED: PricingPolicyType
 PRICING_POLICY_TYPE_RECURRING: PricingPolicyType
 
 class Product(_message.Message):
-    __slots__ = ("id", "object", "name", "description", "active", "default_currency", "fixed_price", "options", "variants", "metadata", "collect_shipping_address", "collect_tax_address", "version", "created_at", "updated_at", "selling_plans", "image_url")
+    __slots__ = ("id", "object", "name", "description", "active", "default_currency", "fixed_price", "options", "variants", "metadata", "collect_shipping_address", "collect_tax_address", "version", "created_at", "updated_at", "selling_plans", "image_url", "selling_plan_group_ids")
     ID_FIELD_NUMBER: _ClassVar[int]
     OBJECT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
@@ -54,6 +54,7 @@ class Product(_message.Message):
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     SELLING_PLANS_FIELD_NUMBER: _ClassVar[int]
     IMAGE_URL_FIELD_NUMBER: _ClassVar[int]
+    SELLING_PLAN_GROUP_IDS_FIELD_NUMBER: _ClassVar[int]
     id: str
     object: str
     name: str
@@ -71,7 +72,8 @@ class Product(_message.Message):
     updated_at: int
     selling_plans: _containers.RepeatedCompositeFieldContainer[SellingPlan]
     image_url: str
-    def __init__(self, id: _Optional[str] = ..., object: _Optional[str] = ..., name: _Optional[str] = ..., description: _Optional[str] = ..., active: _Optional[bool] = ..., default_currency: _Optional[str] = ..., fixed_price: _Optional[_Union[_money_pb2.Price, _Mapping]] = ..., options: _Optional[_Iterable[_Union[ProductOption, _Mapping]]] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., collect_shipping_address: _Optional[bool] = ..., collect_tax_address: _Optional[bool] = ..., version: _Optional[int] = ..., created_at: _Optional[int] = ..., updated_at: _Optional[int] = ..., selling_plans: _Optional[_Iterable[_Union[SellingPlan, _Mapping]]] = ..., image_url: _Optional[str] = ...) -> None: ...
+    selling_plan_group_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, id: _Optional[str] = ..., object: _Optional[str] = ..., name: _Optional[str] = ..., description: _Optional[str] = ..., active: _Optional[bool] = ..., default_currency: _Optional[str] = ..., fixed_price: _Optional[_Union[_money_pb2.Price, _Mapping]] = ..., options: _Optional[_Iterable[_Union[ProductOption, _Mapping]]] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., collect_shipping_address: _Optional[bool] = ..., collect_tax_address: _Optional[bool] = ..., version: _Optional[int] = ..., created_at: _Optional[int] = ..., updated_at: _Optional[int] = ..., selling_plans: _Optional[_Iterable[_Union[SellingPlan, _Mapping]]] = ..., image_url: _Optional[str] = ..., selling_plan_group_ids: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ProductOption(_message.Message):
     __slots__ = ("name", "values")
@@ -105,12 +107,12 @@ class Variant(_message.Message):
     SKU_FIELD_NUMBER: _ClassVar[int]
     id: str
     option_values: _containers.ScalarMap[str, str]
-    price: _money_pb2.Price
+    price: _money_pb2.VariantPrice
     active: bool
     inventory_quantity: int
     title: str
     sku: str
-    def __init__(self, id: _Optional[str] = ..., option_values: _Optional[_Mapping[str, str]] = ..., price: _Optional[_Union[_money_pb2.Price, _Mapping]] = ..., active: _Optional[bool] = ..., inventory_quantity: _Optional[int] = ..., title: _Optional[str] = ..., sku: _Optional[str] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., option_values: _Optional[_Mapping[str, str]] = ..., price: _Optional[_Union[_money_pb2.VariantPrice, _Mapping]] = ..., active: _Optional[bool] = ..., inventory_quantity: _Optional[int] = ..., title: _Optional[str] = ..., sku: _Optional[str] = ...) -> None: ...
 
 class SellingPlan(_message.Message):
     __slots__ = ("id", "name", "description", "billing_cycle", "billing_cycle_interval", "trial_period_days", "pricing_policies")
@@ -141,7 +143,7 @@ class PricingPolicy(_message.Message):
     def __init__(self, policy_type: _Optional[_Union[PricingPolicyType, str]] = ..., after_cycle: _Optional[int] = ..., discount_percentage: _Optional[str] = ...) -> None: ...
 
 class CreateProductRequest(_message.Message):
-    __slots__ = ("name", "default_currency", "description", "active", "fixed_price", "options", "variants", "metadata", "collect_shipping_address", "collect_tax_address", "selling_plans", "image_url")
+    __slots__ = ("name", "default_currency", "description", "active", "fixed_price", "options", "variants", "metadata", "collect_shipping_address", "collect_tax_address", "selling_plans", "image_url", "selling_plan_group_ids")
     NAME_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_CURRENCY_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
@@ -154,6 +156,7 @@ class CreateProductRequest(_message.Message):
     COLLECT_TAX_ADDRESS_FIELD_NUMBER: _ClassVar[int]
     SELLING_PLANS_FIELD_NUMBER: _ClassVar[int]
     IMAGE_URL_FIELD_NUMBER: _ClassVar[int]
+    SELLING_PLAN_GROUP_IDS_FIELD_NUMBER: _ClassVar[int]
     name: str
     default_currency: str
     description: str
@@ -166,7 +169,8 @@ class CreateProductRequest(_message.Message):
     collect_tax_address: bool
     selling_plans: _containers.RepeatedCompositeFieldContainer[SellingPlan]
     image_url: str
-    def __init__(self, name: _Optional[str] = ..., default_currency: _Optional[str] = ..., description: _Optional[str] = ..., active: _Optional[bool] = ..., fixed_price: _Optional[_Union[_money_pb2.Price, _Mapping]] = ..., options: _Optional[_Iterable[_Union[ProductOption, _Mapping]]] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., collect_shipping_address: _Optional[bool] = ..., collect_tax_address: _Optional[bool] = ..., selling_plans: _Optional[_Iterable[_Union[SellingPlan, _Mapping]]] = ..., image_url: _Optional[str] = ...) -> None: ...
+    selling_plan_group_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., default_currency: _Optional[str] = ..., description: _Optional[str] = ..., active: _Optional[bool] = ..., fixed_price: _Optional[_Union[_money_pb2.Price, _Mapping]] = ..., options: _Optional[_Iterable[_Union[ProductOption, _Mapping]]] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., collect_shipping_address: _Optional[bool] = ..., collect_tax_address: _Optional[bool] = ..., selling_plans: _Optional[_Iterable[_Union[SellingPlan, _Mapping]]] = ..., image_url: _Optional[str] = ..., selling_plan_group_ids: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class CreateProductResponse(_message.Message):
     __slots__ = ("product",)
@@ -209,7 +213,7 @@ class GetProductResponse(_message.Message):
     def __init__(self, product: _Optional[_Union[Product, _Mapping]] = ...) -> None: ...
 
 class UpdateProductRequest(_message.Message):
-    __slots__ = ("id", "update_mask", "name", "default_currency", "description", "active", "fixed_price", "options", "variants", "metadata", "collect_shipping_address", "collect_tax_address", "selling_plans", "image_url")
+    __slots__ = ("id", "update_mask", "name", "default_currency", "description", "active", "fixed_price", "options", "variants", "metadata", "collect_shipping_address", "collect_tax_address", "selling_plans", "image_url", "selling_plan_group_ids")
     ID_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
@@ -224,6 +228,7 @@ class UpdateProductRequest(_message.Message):
     COLLECT_TAX_ADDRESS_FIELD_NUMBER: _ClassVar[int]
     SELLING_PLANS_FIELD_NUMBER: _ClassVar[int]
     IMAGE_URL_FIELD_NUMBER: _ClassVar[int]
+    SELLING_PLAN_GROUP_IDS_FIELD_NUMBER: _ClassVar[int]
     id: str
     update_mask: _field_mask_pb2.FieldMask
     name: str
@@ -238,7 +243,8 @@ class UpdateProductRequest(_message.Message):
     collect_tax_address: bool
     selling_plans: _containers.RepeatedCompositeFieldContainer[SellingPlan]
     image_url: str
-    def __init__(self, id: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., name: _Optional[str] = ..., default_currency: _Optional[str] = ..., description: _Optional[str] = ..., active: _Optional[bool] = ..., fixed_price: _Optional[_Union[_money_pb2.Price, _Mapping]] = ..., options: _Optional[_Iterable[_Union[ProductOption, _Mapping]]] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., collect_shipping_address: _Optional[bool] = ..., collect_tax_address: _Optional[bool] = ..., selling_plans: _Optional[_Iterable[_Union[SellingPlan, _Mapping]]] = ..., image_url: _Optional[str] = ...) -> None: ...
+    selling_plan_group_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, id: _Optional[str] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., name: _Optional[str] = ..., default_currency: _Optional[str] = ..., description: _Optional[str] = ..., active: _Optional[bool] = ..., fixed_price: _Optional[_Union[_money_pb2.Price, _Mapping]] = ..., options: _Optional[_Iterable[_Union[ProductOption, _Mapping]]] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., collect_shipping_address: _Optional[bool] = ..., collect_tax_address: _Optional[bool] = ..., selling_plans: _Optional[_Iterable[_Union[SellingPlan, _Mapping]]] = ..., image_url: _Optional[str] = ..., selling_plan_group_ids: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class UpdateProductResponse(_message.Message):
     __slots__ = ("product",)

@@ -120,12 +120,26 @@ class ProviderA:
 
     async def create_payment(self, *, amount: int, currency: str, metadata: dict[str, str], idempotency_key: str,
                              customer: str = "") -> Payment:
+        """With `customer`, the card the payer confirms with is kept for that customer: Stripe attaches it on
+        success (`setup_future_usage: off_session`), so an off-session charge may reuse it. A Stripe-like server
+        that refuses the parameter (localstripe answers 400 "Unexpected setup_future_usage") is asked again
+        without it; `keep_card` then attaches the card once paid."""
+        stripe = _stripe()
         params: dict[str, Any] = {"amount": amount, "currency": currency.lower(), "metadata": metadata,
                                   "payment_method_types": ["card"]}
         if customer:
-            params["customer"] = customer
-        obj = await self._call("create_payment", self._v1.payment_intents.create_async, params=params,
-                               options={"idempotency_key": idempotency_key})
+            params.update(customer=customer, setup_future_usage="off_session")
+        options = {"idempotency_key": idempotency_key}
+        try:
+            obj = (await self._v1.payment_intents.create_async(params=params, options=options)).to_dict()
+        except stripe.InvalidRequestError as e:
+            if not (customer and e.http_status == 400 and "setup_future_usage" in str(e)):
+                raise self._unavailable("create_payment", e) from None
+            del params["setup_future_usage"]
+            obj = await self._call("create_payment", self._v1.payment_intents.create_async, params=params,
+                                   options=options)
+        except stripe.StripeError as e:
+            raise self._unavailable("create_payment", e) from None
         return payment_of(obj)
 
     async def confirm_with(self, payment_id: str, payment_method: str, *, customer: str = "",
@@ -193,6 +207,15 @@ class ProviderA:
 
     async def retrieve_card(self, payment_method: str) -> Card:
         return card_of(await self._call("retrieve_card", self._v1.payment_methods.retrieve_async, payment_method))
+
+    async def keep_card(self, payment_method: str, customer: str) -> Card:
+        """The card a payment for `customer` was paid with, attached to that customer unless it already is (Stripe
+        attached it at the payment: `create_payment`); attaching it again would be refused."""
+        obj = await self._call("retrieve_card", self._v1.payment_methods.retrieve_async, payment_method)
+        if _get(obj, "object") == "payment_method" and _get(obj, "customer") != customer:
+            obj = await self._call("attach_card", self._v1.payment_methods.attach_async, payment_method,
+                                   params={"customer": customer})
+        return card_of(obj)
 
     async def card_from_token(self, token: str) -> Card:
         """A card token (Stripe.js `createToken`) as something a PaymentIntent can be confirmed with: a PaymentMethod

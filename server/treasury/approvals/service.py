@@ -24,15 +24,18 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import validate
 from server.context import Caller
-from server.errors import Conflict, Forbidden, MissingParameter
+from server.errors import Conflict, Forbidden, MissingParameter, NotFound, invalid
 from server.merchants.models import ROLE_APPROVER
+from server.payrolls import service as payrolls
+from server.payrolls.models import Payroll
 from server.refunds import convert as refund_convert
 from server.refunds import service as refunds
 from server.refunds.models import Refund
 from server.refunds.states import Event as RefundEvent
 from server.refunds.states import Status as RefundStatus
+from server.scoping import find_owned
+from server.treasury.addresses import convert as address_convert
 from server.treasury.addresses import service as addresses
-from server.treasury.addresses import servicer as address_servicer
 from server.treasury.addresses.models import MerchantAddress
 from server.treasury.approvals import states as approval_states
 from server.treasury.approvals.models import ApprovalActionKind, ApprovalStatus, PayoutApprovalAction
@@ -47,6 +50,10 @@ from server.treasury.payouts.states import Event as PayoutEvent
 
 REFUND_PREFIX = "rf_"
 ADDRESS_PREFIX = "ma_"
+PAYOUT_PREFIX = "payout_"
+PAYROLL_PREFIX = "payroll_"
+INSTANCE_PREFIX = "apr_"
+RESOURCE_TYPES = ("payout", "refund", "payout_address", "payroll")
 REJECTED = "approval_rejected"  # a rejected refund's failure_reason
 
 
@@ -70,6 +77,16 @@ class AddressNotPending(Conflict):
     reason = "address_not_pending_approval"
 
 
+class PayrollNotPending(Conflict):
+    reason = "payroll_not_pending_approval"
+
+
+class PayrollDecides(Conflict):
+    """A payroll item's payout: its payroll is approved or rejected as one (one approval for the whole payroll)."""
+
+    reason = "payout_in_payroll"
+
+
 async def actions(session: AsyncSession, payout_id: str) -> list[PayoutApprovalAction]:
     return (await _trails(session, [payout_id]))[payout_id]
 
@@ -84,16 +101,64 @@ async def _trails(session: AsyncSession, ids: list[str]) -> dict[str, list[Payou
     return out
 
 
-def _detail(row: PayoutRow | Refund | MerchantAddress, trail: list[PayoutApprovalAction],
-            **resource: Any) -> pb.ApprovalDetail:
-    """`resource`: `payout=` or `refund=` the row as its own API shows it; its name is the resource type."""
-    [kind] = resource
+# The SDK's approval instance status of each approval status (DESIGN §17); a pending approval whose resource no longer
+# waits (a payout or refund canceled before its approvers decided) is `canceled`.
+INSTANCE_STATUS = {ApprovalStatus.NOT_REQUIRED: "approved", ApprovalStatus.PENDING: "pending",
+                   ApprovalStatus.APPROVED: "approved", ApprovalStatus.REJECTED: "rejected",
+                   ApprovalStatus.EXPIRED: "canceled"}
+RECORD_ACTIONS = {ApprovalActionKind.CREATE: "start"}
+RECORD_ROLES = {ApprovalActionKind.APPROVE: ROLE_APPROVER, ApprovalActionKind.REJECT: ROLE_APPROVER,
+                ApprovalActionKind.CREATE: "merchant", ApprovalActionKind.CANCEL: "merchant"}
+
+
+def instance_id(resource_id: str) -> str:
+    """An approval instance is one per resource, so its id is the resource's random part under `apr_`: nothing to
+    store or keep in step, and `resource_of` finds the resource back from it."""
+    return INSTANCE_PREFIX + resource_id.split("_", 1)[1]
+
+
+async def resource_of(session: AsyncSession, caller: Caller, approval_id: str) -> str:
+    """The id of the caller's payout, refund, payout address or payroll whose approval instance `approval_id` is."""
+    suffix = approval_id.removeprefix(INSTANCE_PREFIX)
+    models: tuple[tuple[Any, str], ...] = ((PayoutRow, PAYOUT_PREFIX), (Refund, REFUND_PREFIX),
+                                           (MerchantAddress, ADDRESS_PREFIX), (Payroll, PAYROLL_PREFIX))
+    for model, prefix in models:
+        if suffix and await find_owned(session, model, prefix + suffix, caller) is not None:
+            return prefix + suffix
+    raise NotFound("approval", approval_id)
+
+
+def _detail(row: PayoutRow | Refund | MerchantAddress | payrolls.ApprovalView, trail: list[PayoutApprovalAction],
+            waits: bool, kind: str = "", **resource: Any) -> pb.ApprovalDetail:
+    """`resource`: `payout=` or `refund=` the row as its own API shows it; its name is the resource type. Also the
+    SDK's approval instance of the row (DESIGN §17): `waits` is whether the row still waits for its approvers."""
+    if not kind:  # a payroll (`kind`) has no field of its own in ApprovalDetail: GET /v1/payrolls/{id} shows it
+        [kind] = resource
+    given = sum(1 for a in trail if a.action == ApprovalActionKind.APPROVE)
+    status = INSTANCE_STATUS[ApprovalStatus(row.approval_status)]
+    if status == "pending" and not waits:
+        status = "canceled"
+    created = row.created_at if isinstance(row, MerchantAddress) else row.created
+    updated = max([created, *(a.created for a in trail)])
+    own_id = instance_id(row.id)
+    step = None
+    if status == "pending":
+        order = given + 1
+        step = pb.ApprovalStep(id=f"{own_id}:{order}", flow_id=f"four_eyes:{kind}", step_order=order,
+                               namespace="merchant", roles=[ROLE_APPROVER],
+                               next_on_approve=order + 1 if order < row.approvals_required else 0,
+                               next_on_reject=0, created_at=created, updated_at=updated)
     return pb.ApprovalDetail(
         resource_id=row.id, resource_type=kind, approval_status=row.approval_status,
-        approvals_required=row.approvals_required,
-        approvals_given=sum(1 for a in trail if a.action == ApprovalActionKind.APPROVE),
+        approvals_required=row.approvals_required, approvals_given=given,
         actions=[pb.ApprovalAction(id=a.id, action=a.action, key_id=a.key_id, comment=a.comment, created=a.created)
-                 for a in trail], **resource)
+                 for a in trail],
+        id=own_id, object="approval_instance", merchant_id=row.merchant_id, status=status, current_step=step,
+        records=[pb.ApprovalRecord(id=a.id, action=RECORD_ACTIONS.get(ApprovalActionKind(a.action), a.action),
+                                   comment=a.comment, approver_id=a.key_id,
+                                   approver_role=RECORD_ROLES.get(ApprovalActionKind(a.action), "") if a.key_id else "",
+                                   created_at=a.created, namespace="merchant") for a in trail],
+        created_at=created, updated_at=updated, **resource)
 
 
 async def detail_of(session: AsyncSession, rt: TreasuryEnv, row: PayoutRow) -> pb.ApprovalDetail:
@@ -108,41 +173,90 @@ async def _payout_details(session: AsyncSession, rt: TreasuryEnv, rows: list[Pay
     """Two queries whatever the number of rows: their transfers and their trails."""
     ids = [r.id for r in rows]
     txs, trails = await payouts.transactions(session, ids), await _trails(session, ids)
-    return [_detail(r, trails[r.id], payout=payouts.to_proto(rt.catalogue, r, txs.get(r.id, []))) for r in rows]
+    return [_detail(r, trails[r.id], r.status == PayoutStatus.PENDING,
+                    payout=payouts.to_proto(rt.catalogue, r, txs.get(r.id, []))) for r in rows]
 
 
 async def _refund_details(session: AsyncSession, rt: TreasuryEnv, rows: list[Refund]) -> list[pb.ApprovalDetail]:
     ids = [r.id for r in rows]
     txs, trails = await refunds.transactions(session, ids), await _trails(session, ids)
-    return [_detail(r, trails[r.id], refund=refund_convert.to_proto(rt.catalogue, r, txs[r.id])) for r in rows]
+    return [_detail(r, trails[r.id], r.status == RefundStatus.PENDING,
+                    refund=refund_convert.to_proto(rt.catalogue, r, txs[r.id])) for r in rows]
 
 
 async def _address_details(session: AsyncSession, rt: TreasuryEnv, rows: list[MerchantAddress],
                            ) -> list[pb.ApprovalDetail]:
     trails = await _trails(session, [r.id for r in rows])
-    return [_detail(r, trails[r.id], payout_address=address_servicer.to_proto(rt, r)) for r in rows]
+    return [_detail(r, trails[r.id], addresses.waits_for_approval(r), payout_address=address_convert.to_proto(rt, r))
+            for r in rows]
 
 
-async def detail(rt: TreasuryEnv, caller: Caller, resource_id: str) -> pb.ApprovalDetail:
-    resource_id = resource_id.strip()
-    if not resource_id:
+async def _payroll_details(session: AsyncSession, rows: list[Payroll], *, lock: bool = False,
+                           ) -> list[pb.ApprovalDetail]:
+    """Two queries whatever the number of payrolls: their item payouts and their trails. A payroll not confirmed has
+    no approval yet."""
+    for r in rows:
+        if not r.confirmed_at:
+            raise NotFound("approval", instance_id(r.id))
+    ids = [r.id for r in rows]
+    made, trails = await payrolls.payouts_of(session, ids, lock=lock), await _trails(session, ids)
+    return [_detail(payrolls.approval_view(r, made[r.id]), trails[r.id], _waiting(made[r.id]) != [], kind="payroll")
+            for r in rows]
+
+
+def _waiting(items: list[PayoutRow]) -> list[PayoutRow]:
+    """The item payouts of a payroll that still wait for its approvers."""
+    return [p for p in items if payout_states.allowed(p.status, PayoutEvent.APPROVE)
+            and approval_states.allowed(p.approval_status, ApprovalEvent.APPROVE)]
+
+
+async def detail(rt: TreasuryEnv, caller: Caller, resource_id: str, instance: str = "",
+                 resource_type: str = "") -> pb.ApprovalDetail:
+    """By the resource's id or its approval instance's (`resource_id` or the SDK's `instance_id`; both given, they
+    must name one approval); `resource_type`, when given, must be the resource's."""
+    resource_id, instance, resource_type = resource_id.strip(), instance.strip(), resource_type.strip()
+    if not resource_id and not instance:
         raise MissingParameter("resource_id")
+    if resource_type and resource_type not in RESOURCE_TYPES:
+        raise invalid("resource_type", f"must be one of {', '.join(RESOURCE_TYPES)}")
     async with rt.db.read() as session:
+        if instance:
+            if not instance.startswith(INSTANCE_PREFIX):
+                raise invalid("instance_id", "an approval instance id starts with apr_")
+            found = await resource_of(session, caller, instance)
+            if resource_id and resource_id not in (found, instance):
+                raise invalid("instance_id", "names another approval than resource_id")
+            resource_id = found
+        elif resource_id.startswith(INSTANCE_PREFIX):
+            resource_id = await resource_of(session, caller, resource_id)
         if resource_id.startswith(ADDRESS_PREFIX):
-            return (await _address_details(session, rt, [await addresses.get(session, caller, resource_id)]))[0]
-        if resource_id.startswith(REFUND_PREFIX):
+            shown = (await _address_details(session, rt, [await addresses.get(session, caller, resource_id)]))[0]
+        elif resource_id.startswith(PAYROLL_PREFIX):
+            shown = (await _payroll_details(session, [await payrolls.get(session, caller, resource_id)]))[0]
+        elif resource_id.startswith(REFUND_PREFIX):
             refund, _ = await refunds.get(session, caller, resource_id)
-            return await refund_detail_of(session, rt, refund)
-        row = await payouts.get(session, caller, resource_id)
-        return await detail_of(session, rt, row)
+            shown = await refund_detail_of(session, rt, refund)
+        else:
+            shown = await detail_of(session, rt, await payouts.get(session, caller, resource_id))
+    if resource_type and shown.resource_type != resource_type:
+        raise NotFound(resource_type, resource_id)
+    return shown
 
 
 async def pending(rt: TreasuryEnv, caller: Caller) -> list[pb.ApprovalDetail]:
-    """Payouts, then refunds, then payout addresses waiting for approval, oldest first (at most 100 of each)."""
+    """Payouts, then refunds, then payout addresses, then payrolls waiting for approval, oldest first (at most 100 of
+    each); a payroll's item payouts are listed as their payroll."""
     async with rt.db.read() as session:
         rows = list(await session.exec(select(PayoutRow).where(
             PayoutRow.merchant_id == caller.merchant_id, PayoutRow.livemode == caller.livemode,
-            PayoutRow.status == PayoutStatus.PENDING).order_by(col(PayoutRow.sort_key)).limit(100)))
+            PayoutRow.status == PayoutStatus.PENDING, col(PayoutRow.payroll_id).is_(None))
+            .order_by(col(PayoutRow.sort_key)).limit(100)))
+        waiting_payrolls = list(await session.exec(select(Payroll).where(
+            Payroll.merchant_id == caller.merchant_id, Payroll.livemode == caller.livemode,
+            col(Payroll.id).in_(select(PayoutRow.payroll_id).where(
+                PayoutRow.merchant_id == caller.merchant_id, PayoutRow.livemode == caller.livemode,
+                PayoutRow.status == PayoutStatus.PENDING, col(PayoutRow.payroll_id).is_not(None))))
+            .order_by(col(Payroll.sort_key)).limit(100)))
         waiting = list(await session.exec(select(Refund).where(
             Refund.merchant_id == caller.merchant_id, Refund.livemode == caller.livemode,
             Refund.status == RefundStatus.PENDING, Refund.approval_status == ApprovalStatus.PENDING)
@@ -150,10 +264,11 @@ async def pending(rt: TreasuryEnv, caller: Caller) -> list[pb.ApprovalDetail]:
         unapproved = list(await session.exec(select(MerchantAddress).where(*addresses.waiting_for_approval(caller))
                                              .order_by(col(MerchantAddress.sort_key)).limit(100)))
         return [*await _payout_details(session, rt, rows), *await _refund_details(session, rt, waiting),
-                *await _address_details(session, rt, unapproved)]
+                *await _address_details(session, rt, unapproved), *await _payroll_details(session, waiting_payrolls)]
 
 
-async def _vote(session: AsyncSession, caller: Caller, row: PayoutRow | Refund | MerchantAddress, noun: str,
+async def _vote(session: AsyncSession, caller: Caller,
+                row: PayoutRow | Refund | MerchantAddress | payrolls.ApprovalView, noun: str,
                 waits: bool,
                 not_pending: type[Conflict], approve: bool, comment: str) -> bool:
     """One approver's vote on `row` (locked), appended to its trail. True when it decides: a rejection, or the
@@ -178,6 +293,9 @@ async def _decide_payout(session: AsyncSession, rt: TreasuryEnv, caller: Caller,
                          approve: bool) -> pb.ApprovalDetail:
     # Scoped first: another merchant's payout is 404 whatever key asks.
     row = await payouts.get(session, caller, payout_id, lock=True)
+    if row.payroll_id:
+        raise PayrollDecides(f"payout: {row.id} is an item of payroll {row.payroll_id}, which is approved or rejected "
+                             "as one: decide the payroll")
     waits = (payout_states.allowed(row.status, PayoutEvent.APPROVE)
              and approval_states.allowed(row.approval_status, ApprovalEvent.APPROVE))
     before = await payouts.snapshot(session, rt, row) if waits else None
@@ -192,6 +310,30 @@ async def _decide_payout(session: AsyncSession, rt: TreasuryEnv, caller: Caller,
         await session.flush()
         await payouts.record(session, rt, row, "payout.updated", before)
     return await detail_of(session, rt, row)
+
+
+async def _decide_payroll(session: AsyncSession, rt: TreasuryEnv, caller: Caller, payroll_id: str, comment: str,
+                          approve: bool) -> pb.ApprovalDetail:
+    """One vote on the whole payroll; the decision moves every item payout that waits, in this one transaction."""
+    payroll = await payrolls.get(session, caller, payroll_id, lock=True)
+    items = (await payrolls.payouts_of(session, [payroll.id], lock=True))[payroll.id]
+    waiting = _waiting(items)
+    if caller.role == ROLE_APPROVER and caller.key_id == payroll.created_by_key:
+        raise ApproverKeyRequired("the key that created a payroll cannot approve it")
+    if await _vote(session, caller, payrolls.approval_view(payroll, items), "payroll", bool(waiting),
+                   PayrollNotPending, approve, comment):
+        payout_event, approval_event = ((PayoutEvent.APPROVE, ApprovalEvent.APPROVE) if approve else
+                                        (PayoutEvent.REJECT, ApprovalEvent.REJECT))
+        for row in waiting:
+            before = await payouts.snapshot(session, rt, row)
+            decision = approval_states.next_status(row.approval_status, approval_event)
+            payout_states.move(row, payout_event, {"approval_status": decision}, rt.clock.now())
+            if not approve:
+                await payouts.release(session, rt, row)
+            session.add(row)
+            await session.flush()
+            await payouts.record(session, rt, row, "payout.updated", before)
+    return (await _payroll_details(session, [payroll]))[0]
 
 
 async def _decide_refund(session: AsyncSession, rt: TreasuryEnv, caller: Caller, refund_id: str, comment: str,
@@ -222,12 +364,18 @@ async def decide(rt: TreasuryEnv, caller: Caller, resource_id: str, comment: str
                  approve: bool) -> pb.ApprovalDetail:
     comment = validate.text("comment", comment, max_length=1000)
     resource_id = resource_id.strip()
+    if resource_id.startswith(INSTANCE_PREFIX):
+        async with rt.db.read() as session:
+            resource_id = await resource_of(session, caller, resource_id)
     noun = ("refund" if resource_id.startswith(REFUND_PREFIX) else
-            "payout address" if resource_id.startswith(ADDRESS_PREFIX) else "payout")
+            "payout address" if resource_id.startswith(ADDRESS_PREFIX) else
+            "payroll" if resource_id.startswith(PAYROLL_PREFIX) else "payout")
     try:
         async with rt.db.transaction() as session:
             if noun == "payout address":
                 return await _decide_address(session, rt, caller, resource_id, comment, approve)
+            if noun == "payroll":
+                return await _decide_payroll(session, rt, caller, resource_id, comment, approve)
             if noun == "refund":
                 return await _decide_refund(session, rt, caller, resource_id, comment, approve)
             return await _decide_payout(session, rt, caller, resource_id, comment, approve)

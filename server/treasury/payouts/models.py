@@ -53,3 +53,5 @@ class Payout(SQLModel, table=True):
     # Four eyes (DESIGN §15): approvals it needs (the merchant's setting when created) and the key that made it.
     approvals_required: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     created_by_key: str = Field(default="", max_length=40, sa_column_kwargs={"server_default": ""})
+    # The payroll this payout is an item of (server/payrolls), None for a payout made on its own.
+    payroll_id: str | None = Field(default=None, max_length=40, index=True)

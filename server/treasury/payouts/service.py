@@ -20,6 +20,7 @@ from decimal import Decimal
 from typing import Any
 
 import grpc
+from paygate.v1 import addresses_pb2 as apb
 from paygate.v1 import payouts_pb2 as pb
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -38,6 +39,7 @@ from server.payment_intents.totals import text
 from server.rails.base import ChainUnavailable, InvalidAddress, Outcome, Payout, PayoutRefused, PayoutResult
 from server.scoping import find_owned, get_owned, in_scope
 from server.treasury import gas, signing_keys
+from server.treasury.addresses import convert as address_convert
 from server.treasury.addresses import service as addresses
 from server.treasury.addresses.models import AddressStatus, MerchantAddress
 from server.treasury.approvals import trail as approval_trail
@@ -71,17 +73,36 @@ class InsufficientFunds(DomainError):
 # ---------------------------------------------------------------------------------------------------- requests
 
 
+def _payout_asset(catalogue: Catalogue, caller: Caller, rt: TreasuryEnv,
+                  request: pb.CreatePayoutRequest | pb.PreviewPayoutRequest) -> Asset:
+    """The asset a payout takes (DESIGN §17): `source_coin` names it by id, or names its coin (`USDT`, as the SDK
+    sends) with `receive_asset_id` naming the asset; a payout arrives in the asset it takes (no swaps)."""
+    source, receive = request.source_coin.strip(), request.receive_asset_id.strip()
+    if not source:
+        raise MissingParameter("source_coin")
+    payable = {a.id: a for a in catalogue.for_mode(caller.livemode)
+               if not a.is_fiat and rt.rails.payouts(a.network) is not None}
+    if source in payable:
+        if receive and receive != source:
+            raise invalid("receive_asset_id", "a payout arrives in the asset it takes (no swaps)")
+        return payable[source]
+    if not receive:
+        coins = {a.coin for a in payable.values()}
+        if source in coins:
+            raise invalid("source_coin", f"{source!r} is a coin: name the asset in receive_asset_id (or give the "
+                                         f"asset id, e.g. {source}-<network>)")
+        raise invalid("source_coin", f"{source!r} is not an asset paygate pays out in this mode")
+    asset = payable.get(receive)
+    if asset is None:
+        raise invalid("receive_asset_id", f"{receive!r} is not an asset paygate pays out in this mode")
+    if source != asset.coin:
+        raise invalid("source_coin", f"{source!r} is not the coin of {asset.id} ({asset.coin})")
+    return asset
+
+
 async def _resolve(session: AsyncSession, catalogue: Catalogue, caller: Caller, rt: TreasuryEnv,
                    request: pb.CreatePayoutRequest | pb.PreviewPayoutRequest) -> tuple[Asset, MerchantAddress, Decimal]:
-    asset_id = request.source_coin.strip()
-    if not asset_id:
-        raise MissingParameter("source_coin")
-    asset = next((a for a in catalogue.for_mode(caller.livemode) if a.id == asset_id and not a.is_fiat), None)
-    if asset is None or rt.rails.payouts(asset.network) is None:
-        raise invalid("source_coin", f"{asset_id!r} is not an asset paygate pays out in this mode")
-    receive = request.receive_asset_id.strip() or asset_id
-    if receive != asset_id:
-        raise invalid("receive_asset_id", "a payout arrives in the asset it takes (no swaps)")
+    asset = _payout_asset(catalogue, caller, rt, request)
     if not request.source_amount.strip():
         raise MissingParameter("source_amount")
     amount = validate.amount("source_amount", request.source_amount, allow_zero=False, decimals=asset.decimals)
@@ -244,8 +265,19 @@ async def transactions(session: AsyncSession, payout_ids: list[str]) -> dict[str
     return out
 
 
-def to_proto(catalogue: Catalogue, row: PayoutRow, txs: list[TreasuryTransfer]) -> pb.Payout:
+async def wallets(session: AsyncSession, rt: TreasuryEnv, rows: list[PayoutRow]) -> dict[str, apb.MerchantAddress]:
+    """The payout address each payout names, as the address API shows it, by address id."""
+    ids = sorted({r.merchant_address_id for r in rows if r.merchant_address_id})
+    if not ids:
+        return {}
+    found = await session.exec(select(MerchantAddress).where(col(MerchantAddress.id).in_(ids)))
+    return {a.id: address_convert.to_proto(rt, a) for a in found}
+
+
+def to_proto(catalogue: Catalogue, row: PayoutRow, txs: list[TreasuryTransfer],
+             wallet: apb.MerchantAddress | None = None) -> pb.Payout:
     native = native_of(catalogue, row.network)
+    asset = catalogue.by_id.get(row.asset_id)
     out = pb.Payout(
         id=row.id, object="payout", merchant_id=row.merchant_id, source_coin=row.asset_id,
         source_amount=text(row.amount), receive_asset_id=row.asset_id, receive_account_id=row.merchant_address_id,
@@ -256,21 +288,25 @@ def to_proto(catalogue: Catalogue, row: PayoutRow, txs: list[TreasuryTransfer]) 
         statement_descriptor=row.statement_descriptor, created=row.created, updated=row.updated,
         transactions=[pb.PayoutTransaction(id=t.id, tx_hash=t.tx_hash, status=t.status,
                                            amount=format(t.amount_base, "f"), fee=format(t.fee_wei, "f"))
-                      for t in txs])
+                      for t in txs],
+        receive_wallet_address=wallet, receive_account_type="wallet", receive_coin=asset.coin if asset else "",
+        livemode=row.livemode)
     structs.fill(out.metadata, row.metadata_)
     return out
 
 
 async def snapshot(session: AsyncSession, rt: TreasuryEnv, row: PayoutRow) -> dict[str, Any]:
     txs = await transactions(session, [row.id])
-    return outbox.snapshot(to_proto(rt.catalogue, row, txs.get(row.id, [])))
+    wallet = (await wallets(session, rt, [row])).get(row.merchant_address_id)
+    return outbox.snapshot(to_proto(rt.catalogue, row, txs.get(row.id, []), wallet))
 
 
 async def record(session: AsyncSession, rt: TreasuryEnv, row: PayoutRow, type_: str,
                  before: dict[str, Any] | None) -> None:
     txs = await transactions(session, [row.id])
+    wallet = (await wallets(session, rt, [row])).get(row.merchant_address_id)
     await outbox.record(session, merchant_id=row.merchant_id, livemode=row.livemode, type=type_,
-                        resource=to_proto(rt.catalogue, row, txs.get(row.id, [])), before=before)
+                        resource=to_proto(rt.catalogue, row, txs.get(row.id, []), wallet), before=before)
 
 
 # ---------------------------------------------------------------------------------------------------- sending

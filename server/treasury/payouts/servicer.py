@@ -18,7 +18,8 @@ class PayoutServicer(payouts_pb2_grpc.PayoutServiceServicer):
     async def _one(self, row: payouts.PayoutRow) -> pb.Payout:
         async with self._rt.db.read() as session:
             txs = await payouts.transactions(session, [row.id])
-        return payouts.to_proto(self._rt.catalogue, row, txs.get(row.id, []))
+            wallets = await payouts.wallets(session, self._rt, [row])
+        return payouts.to_proto(self._rt.catalogue, row, txs.get(row.id, []), wallets.get(row.merchant_address_id))
 
     async def PreviewPayout(self, request: pb.PreviewPayoutRequest,
                             context: grpc.aio.ServicerContext) -> pb.PreviewPayoutResponse:
@@ -40,8 +41,10 @@ class PayoutServicer(payouts_pb2_grpc.PayoutServiceServicer):
         async with self._rt.db.read() as session:
             rows, total = await payouts.list_page(session, current_caller(), page, request.status)
             txs = await payouts.transactions(session, [r.id for r in rows])
-        return pb.ListPayoutsResponse(payouts=[payouts.to_proto(self._rt.catalogue, r, txs.get(r.id, []))
-                                               for r in rows], total=total, page=page.page, page_size=page.size)
+            wallets = await payouts.wallets(session, self._rt, rows)
+        return pb.ListPayoutsResponse(
+            payouts=[payouts.to_proto(self._rt.catalogue, r, txs.get(r.id, []), wallets.get(r.merchant_address_id))
+                     for r in rows], total=total, page=page.page, page_size=page.size)
 
     async def CancelPayout(self, request: pb.CancelPayoutRequest,
                            context: grpc.aio.ServicerContext) -> pb.CancelPayoutResponse:
@@ -53,7 +56,8 @@ class PayoutServicer(payouts_pb2_grpc.PayoutServiceServicer):
     async def GetApprovalDetail(self, request: pb.GetApprovalDetailRequest,
                                 context: grpc.aio.ServicerContext) -> pb.GetApprovalDetailResponse:
         return pb.GetApprovalDetailResponse(
-            detail=await approvals.detail(self._rt, current_caller(), request.resource_id))
+            detail=await approvals.detail(self._rt, current_caller(), request.resource_id, request.instance_id,
+                                          request.resource_type))
 
     async def ListPendingApprovals(self, request: pb.ListPendingApprovalsRequest,
                                    context: grpc.aio.ServicerContext) -> pb.ListPendingApprovalsResponse:

@@ -17,6 +17,8 @@ import httpx
 from server.cards.models import SavedPaymentMethod
 from server.db import Database
 from server.ids import new_id
+from server.orders.models import Order
+from server.payrolls.models import Payroll
 from server.refunds.models import Refund
 from server.treasury.payouts.models import Payout as PayoutRow
 from tests import seed
@@ -111,6 +113,48 @@ def _payout(p: Party) -> dict[str, Any]:
     return {"id": payout_id}
 
 
+def _order(p: Party) -> dict[str, Any]:
+    """An order is made when a payment link purchase is paid on chain; the sweep only needs the row, so it writes
+    one for an intent of the merchant made through the API."""
+    intent = p.id("payment_intent")
+    order_id = new_id("ord")
+    now = int(time.time())
+
+    async def write() -> None:
+        db = Database(p.service.database_url)
+        try:
+            async with db.transaction() as session:
+                session.add(Order(id=order_id, merchant_id=p.merchant["merchant_id"], livemode=False,
+                                  payment_intent_id=intent, payment_link_id=new_id("pl"), total=Decimal("1"),
+                                  currency="USD", status="Paid", payment_method="Crypto", created_at=now,
+                                  updated_at=now))
+        finally:
+            await db.close()
+
+    asyncio.run(write())
+    return {"id": order_id}
+
+
+def _payroll(p: Party) -> dict[str, Any]:
+    """A payroll's items need verified addresses (a signature or a micro-deposit); the sweep only needs the row: a
+    payroll of no items, not confirmed (so that the owner's confirmation succeeds and moves nothing)."""
+    payroll_id = new_id("payroll")
+    now = int(time.time())
+
+    async def write() -> None:
+        db = Database(p.service.database_url)
+        try:
+            async with db.transaction() as session:
+                session.add(Payroll(id=payroll_id, merchant_id=p.merchant["merchant_id"], livemode=False,
+                                    asset_id="USDT-ETH-TEST", network="ETH-TEST", total_amount=Decimal(0),
+                                    item_count=0, created_at=now, updated_at=now))
+        finally:
+            await db.close()
+
+    asyncio.run(write())
+    return {"id": payroll_id}
+
+
 def _saved_card(p: Party, livemode: bool) -> dict[str, Any]:
     """A card saved for the party's customer of that mode. Saving one takes a card provider (localstripe:
     tests/e2e/cards/test_saved_cards.py); the sweep only needs the row, written as server/cards/saved.py keeps it."""
@@ -153,6 +197,9 @@ FACTORIES: dict[str, Callable[[Party], dict[str, Any]]] = {
     "variant": lambda p: p.obj("product")["variants"][0],
     "addon_variant": lambda p: p.obj("product")["variants"][1],
     "selling_plan": lambda p: p.obj("product")["selling_plans"][0],
+    # A selling-plan group over the party's product (its plans are the product's selling plans above).
+    "selling_plan_group": lambda p: ok(p.api.post("/v1/selling_plan_groups", json={  # type: ignore[no-any-return]
+        "name": "Subscribe and save", "product_ids": [p.id("product")]})),
     "payment_link": _payment_link,
     "customer": lambda p: seed.customer(p.api),
     "payment_intent": lambda p: seed.payment_intent(p.api),
@@ -168,6 +215,10 @@ FACTORIES: dict[str, Callable[[Party], dict[str, Any]]] = {
     "event": lambda p: (p.obj("payment_intent"), ok(p.api.get("/v1/events"))["events"][0])[1],
     "refund": _refund,
     "payout": _payout,
+    "order": _order,
+    "payroll": _payroll,
+    # An approval instance is one per payout, refund or payout address: the party's payout's (DESIGN §17).
+    "approval": lambda p: {"id": "apr_" + p.id("payout").split("_", 1)[1]},
     # A payout address (DESIGN §15): a fresh random one per party.
     "address": lambda p: ok(p.api.post("/v1/addresses", json={  # type: ignore[no-any-return]
         "network": "ETH-TEST", "address": "0x" + secrets.token_hex(20)})),

@@ -24,6 +24,7 @@ NOT_OBJECT_IDS = {
     "merchant_order_id": "the merchant's own order reference",
     "order_id": "the merchant's own order reference",
     "external_id": "the merchant's own reference",
+    "item_external_id": "the merchant's own reference of a payroll item",
     "permanent_deposit_asset_id": "an asset of the public catalogue",
     "asset_id": "an asset of the public catalogue",
     "receive_asset_id": "an asset of the public catalogue",
@@ -56,7 +57,12 @@ FIELD_KINDS = {
     "receive_account_id": "address",  # a payout's destination: a payout address (ma_…)
     "resource_id": "payout",  # the approval API's subject (DESIGN §15): a payout
     "replaces_payment_intent_id": "payment_intent",  # the shopper's earlier checkout that an edited order replaces
+    "plan_id": "selling_plan",  # the SDK's name for calculate_price's selling_plan_id
+    "instance_id": "approval",  # the SDK's approval instance (`apr_…`, DESIGN §17)
 }
+# Operations whose `id` names another kind than their service's resource.
+RESOURCES = dict.fromkeys(["GetSellingPlanGroup", "UpdateSellingPlanGroup", "DeleteSellingPlanGroup"],
+                          "selling_plan_group")  # SellingPlanService serves the groups and their plans
 # Slots that take an id of a second kind too, by operation, with the reason: each kind is swept in that place.
 SECOND_KINDS = {  # the approval API decides a refund to another address as it decides a payout (DESIGN §15)
     "GetApprovalDetail": {"resource_id": "refund"},
@@ -150,7 +156,7 @@ def _nested(message: Descriptor, prefix: str, parent: str, lists: tuple[str, ...
 
 
 def slots(b: Binding) -> list[Slot]:
-    resource = _snake(b.method.containing_service.name.removesuffix("Service"))
+    resource = RESOURCES.get(b.method.name) or _snake(b.method.containing_service.name.removesuffix("Service"))
     out = []
     for p in b.path_params:
         kind = resource if p == "id" else _kind_of_field(p)

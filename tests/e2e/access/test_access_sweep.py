@@ -60,6 +60,10 @@ EXTRA: dict[str, Callable[[Party], dict[str, Any]]] = {
     "CreatePayout": lambda p: {"source_coin": "USDT-ETH-TEST", "source_amount": "1"},
     "PreviewPayout": lambda p: {"source_coin": "USDT-ETH-TEST", "source_amount": "1"},
     "UpdateAddress": lambda p: {"alias": "Cold wallet"},
+    "CreateSellingPlanGroup": lambda p: {"name": "Subscribe and save"},
+    "UpdateSellingPlanGroup": lambda p: {"name": "Renamed"},
+    "CreateSellingPlan": lambda p: {"name": "Monthly", "billing_policy": {"interval": "month", "interval_count": "1"}},
+    "UpdateSellingPlan": lambda p: {"name": "Renamed"},
 }
 # Fields that go beside a nested id in its message for the call to be valid (an add-on needs a quantity), by slot
 # or by "<method>:<slot>".

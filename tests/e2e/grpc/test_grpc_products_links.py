@@ -8,7 +8,7 @@ import grpc
 from google.protobuf import field_mask_pb2, struct_pb2
 from paygate.v1 import payment_links_pb2 as lpb
 from paygate.v1 import products_pb2 as pb
-from paygate.v1.money_pb2 import Price
+from paygate.v1.money_pb2 import Price, VariantPrice
 
 from tests.e2e.grpc.support import fails
 
@@ -60,8 +60,8 @@ def test_create_product_with_options_has_one_variant_per_combination(products, g
     request = pb.CreateProductRequest(
         name="Shirt", default_currency="USD",
         options=[pb.ProductOption(name="Size", values=[pb.OptionValue(value="S"), pb.OptionValue(value="L")])],
-        variants=[pb.Variant(option_values={"Size": "S"}, price=Price(amount="10")),
-                  pb.Variant(option_values={"Size": "L"}, price=Price(amount="12"))])
+        variants=[pb.Variant(option_values={"Size": "S"}, price=VariantPrice(amount="10")),
+                  pb.Variant(option_values={"Size": "L"}, price=VariantPrice(amount="12"))])
     product = products.CreateProduct(request, metadata=grpc_auth).product
     assert not product.HasField("fixed_price")
     assert [(v.option_values["Size"], v.price.amount, v.title) for v in product.variants] == [

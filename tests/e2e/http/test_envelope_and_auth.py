@@ -55,8 +55,9 @@ def test_wrong_field_type_is_parameter_invalid_naming_the_field(api):
 
 
 def test_nested_wrong_field_type_names_the_field_path(api):
-    body = {"name": "Hat", "default_currency": "USD", "variants": [{"price": {"amount": 7}}]}
-    fails(api.post("/v1/products", json=body), 400, "parameter_invalid", field="variants[0].price.amount")
+    # A money amount may be a JSON number (the SDK's decimals), so the wrong type is a string's field given a number.
+    body = {"name": "Hat", "default_currency": "USD", "variants": [{"price": {"amount": "7"}, "sku": 7}]}
+    fails(api.post("/v1/products", json=body), 400, "parameter_invalid", field="variants[0].sku")
 
 
 # ---------------------------------------------------------------- authentication

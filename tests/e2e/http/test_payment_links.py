@@ -65,11 +65,11 @@ def test_primary_variants_mark_the_default_and_carry_their_price(api):
     assert link["default_variant_id"] == ids[1]
     assert link["primary_variants"] == [
         {"variant_id": ids[0], "is_primary": False, "quantity": 1,
-         "variant": {"id": ids[0], "price": {"amount": "10.00", "currency": "USD"}}},
+         "variant": {"id": ids[0], "price": {"amount": "10.00", "currency": "USD", "asset_id": "USD"}}},
         {"variant_id": ids[1], "is_primary": True, "quantity": 1,
-         "variant": {"id": ids[1], "price": {"amount": "12.50", "currency": "USD"}}},
+         "variant": {"id": ids[1], "price": {"amount": "12.50", "currency": "USD", "asset_id": "USD"}}},
         {"variant_id": ids[2], "is_primary": False, "quantity": 1,
-         "variant": {"id": ids[2], "price": {"amount": "15", "currency": "USD"}}},
+         "variant": {"id": ids[2], "price": {"amount": "15", "currency": "USD", "asset_id": "USD"}}},
     ]
 
 
@@ -87,7 +87,7 @@ def test_addon_variants_carry_their_quantities_and_price(api):
                         addon_variants=[{"variant_id": extra, "min_quantity": 0, "max_quantity": 3}])
 
     assert link["addon_variants"] == [{"variant_id": extra, "min_quantity": 0, "max_quantity": 3,
-                                       "variant": {"id": extra, "price": {"amount": "2.00", "currency": "USD"}}}]
+                                       "variant": {"id": extra, "price": {"amount": "2.00", "currency": "USD", "asset_id": "USD"}}}]
 
 
 def test_the_price_range_is_null_on_create(api):

@@ -77,9 +77,9 @@ def test_variants_are_returned_with_their_options_and_prices(api):
 
     assert product["options"] == [{"name": "Size", "values": [{"value": "XS"}, {"value": "S"}, {"value": "M"}]}]
     assert [(v["option_values"], v["price"], v["title"]) for v in product["variants"]] == [
-        ({"Size": "XS"}, {"amount": "10.00", "currency": "USD"}, "XS"),
-        ({"Size": "S"}, {"amount": "12.50", "currency": "USD"}, "S"),
-        ({"Size": "M"}, {"amount": "15", "currency": "USD"}, "M"),
+        ({"Size": "XS"}, {"amount": "10.00", "currency": "USD", "asset_id": "USD"}, "XS"),
+        ({"Size": "S"}, {"amount": "12.50", "currency": "USD", "asset_id": "USD"}, "S"),
+        ({"Size": "M"}, {"amount": "15", "currency": "USD", "asset_id": "USD"}, "M"),
     ]
 
 
@@ -115,7 +115,7 @@ def test_a_fixed_price_product_gets_one_default_variant(api):
     [variant] = product["variants"]
     assert variant["id"].startswith("var_")
     assert variant["option_values"] == {}
-    assert variant["price"] == {"amount": "5.00", "currency": "USD"}
+    assert variant["price"] == {"amount": "5.00", "currency": "USD", "asset_id": "USD"}
 
 
 def test_a_product_is_active_by_default(api):
@@ -178,7 +178,9 @@ def test_a_variant_priced_in_another_currency_is_refused(api):
     fails(api.post("/v1/products", json=body), 400, "parameter_invalid", "variants[1].price.currency")
 
 
-@pytest.mark.parametrize("amount", ["abc", "-1", 1.5, "1e3"], ids=["letters", "negative", "json-number", "exponent"])
+# A JSON number is taken as money when its text is a decimal amount (DESIGN §17): these are not.
+@pytest.mark.parametrize("amount", ["abc", "-1", -1.5, 1e-07, "1e3"],
+                         ids=["letters", "negative", "negative-json-number", "json-number-with-exponent", "exponent"])
 def test_a_bad_variant_amount_is_refused_naming_its_path(api, amount):
     body = variant_product_body()
     body["variants"][1]["price"]["amount"] = amount
@@ -186,7 +188,9 @@ def test_a_bad_variant_amount_is_refused_naming_its_path(api, amount):
     fails(api.post("/v1/products", json=body), 400, "parameter_invalid", "variants[1].price.amount")
 
 
-@pytest.mark.parametrize("amount", ["abc", "-1", 1.5, "1e3"], ids=["letters", "negative", "json-number", "exponent"])
+# A JSON number is taken as money when its text is a decimal amount (DESIGN §17): these are not.
+@pytest.mark.parametrize("amount", ["abc", "-1", -1.5, 1e-07, "1e3"],
+                         ids=["letters", "negative", "negative-json-number", "json-number-with-exponent", "exponent"])
 def test_a_bad_fixed_price_amount_is_refused_naming_its_path(api, amount):
     fails(api.post("/v1/products", json=fixed_price_body(amount=amount)), 400, "parameter_invalid",
           "fixed_price.amount")
@@ -469,7 +473,7 @@ def test_posting_a_whole_fixed_price_product_back_keeps_its_default_variant(api)
 
     assert updated["fixed_price"] == {"amount": "6.00", "currency": "USD"}
     assert variant_ids(updated) == variant_ids(product)
-    assert updated["variants"][0]["price"] == {"amount": "6.00", "currency": "USD"}
+    assert updated["variants"][0]["price"] == {"amount": "6.00", "currency": "USD", "asset_id": "USD"}
 
 
 def test_changing_the_fixed_price_reprices_the_default_variant(api):
@@ -488,8 +492,8 @@ def test_changing_only_the_default_currency_moves_every_price_to_it(api):
     updated = ok(api.patch(f"/v1/products/{product['id']}", json={"default_currency": "eur"}))
 
     assert updated["default_currency"] == "EUR"
-    assert [v["price"] for v in updated["variants"]] == [{"amount": "10.00", "currency": "EUR"},
-                                                         {"amount": "12.50", "currency": "EUR"}]
+    assert [v["price"] for v in updated["variants"]] == [{"amount": "10.00", "currency": "EUR", "asset_id": "EUR"},
+                                                         {"amount": "12.50", "currency": "EUR", "asset_id": "EUR"}]
 
 
 def test_changing_only_the_default_currency_of_a_fixed_price_product_moves_its_price(api):
@@ -498,7 +502,7 @@ def test_changing_only_the_default_currency_of_a_fixed_price_product_moves_its_p
     updated = ok(api.patch(f"/v1/products/{product['id']}", json={"default_currency": "EUR"}))
 
     assert updated["fixed_price"] == {"amount": "5.00", "currency": "EUR"}
-    assert updated["variants"][0]["price"] == {"amount": "5.00", "currency": "EUR"}
+    assert updated["variants"][0]["price"] == {"amount": "5.00", "currency": "EUR", "asset_id": "EUR"}
 
 
 def test_variants_sent_back_with_their_ids_keep_them(api):

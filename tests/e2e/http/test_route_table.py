@@ -58,6 +58,18 @@ DOCUMENTED: dict[tuple[str, str], str] = {
     ("PATCH", "/v1/products/{id}"): "ProductService/UpdateProduct",
     ("POST", "/v1/products/{id}"): "ProductService/UpdateProduct",
     ("DELETE", "/v1/products/{id}"): "ProductService/DeleteProduct",
+    # Selling-plan groups and plans (DESIGN §17, the public SDK's 11 functions)
+    ("POST", "/v1/selling_plan_groups"): "SellingPlanService/CreateSellingPlanGroup",
+    ("GET", "/v1/selling_plan_groups"): "SellingPlanService/ListSellingPlanGroups",
+    ("GET", "/v1/selling_plan_groups/{id}"): "SellingPlanService/GetSellingPlanGroup",
+    ("POST", "/v1/selling_plan_groups/{id}"): "SellingPlanService/UpdateSellingPlanGroup",
+    ("DELETE", "/v1/selling_plan_groups/{id}"): "SellingPlanService/DeleteSellingPlanGroup",
+    ("POST", "/v1/selling_plans"): "SellingPlanService/CreateSellingPlan",
+    ("GET", "/v1/selling_plans"): "SellingPlanService/ListSellingPlans",
+    ("POST", "/v1/selling_plans/calculate_price"): "SellingPlanService/CalculateSellingPlanPrice",
+    ("GET", "/v1/selling_plans/{id}"): "SellingPlanService/GetSellingPlan",
+    ("POST", "/v1/selling_plans/{id}"): "SellingPlanService/UpdateSellingPlan",
+    ("DELETE", "/v1/selling_plans/{id}"): "SellingPlanService/DeleteSellingPlan",
     # Subscriptions (spec, DESIGN §8 test clock, §12 preview and revoke-cancel)
     ("GET", "/v1/subscriptions"): "SubscriptionService/ListSubscriptions",
     ("GET", "/v1/subscriptions/{id}"): "SubscriptionService/GetSubscription",
@@ -97,6 +109,15 @@ DOCUMENTED: dict[tuple[str, str], str] = {
     ("GET", "/v1/approval/pending"): "PayoutService/ListPendingApprovals",
     ("POST", "/v1/approval/{id}/approve"): "PayoutService/ApprovePayout",
     ("POST", "/v1/approval/{id}/reject"): "PayoutService/RejectPayout",
+    # Orders (DESIGN §17)
+    ("GET", "/v1/orders"): "OrderService/ListOrders",
+    ("GET", "/v1/orders/{id}"): "OrderService/GetOrder",
+    # Payrolls (DESIGN §17)
+    ("POST", "/v1/payrolls/direct"): "PayrollService/CreateDirectPayroll",
+    ("POST", "/v1/payrolls/{id}/confirm"): "PayrollService/ConfirmPayroll",
+    ("GET", "/v1/payrolls/{id}"): "PayrollService/GetPayroll",
+    ("GET", "/v1/payrolls"): "PayrollService/ListPayrolls",
+    ("GET", "/v1/payrolls/items/list"): "PayrollService/ListPayrollItems",
     # Events (DESIGN §7)
     ("GET", "/v1/events"): "EventService/ListEvents",
     ("GET", "/v1/events/{id}"): "EventService/GetEvent",

@@ -24,8 +24,8 @@ from tests.e2e.subscriptions.support import (
 def test_an_open_invoice_has_one_intent_and_send_mails_its_payment_link_again(
         shop: httpx.Client, chain: Chain, inbox: Inbox) -> None:
     who, _, invoice = renewal_open(shop, chain)
-    first = ok(shop.post("/v1/payment_intents/invoice", json={"invoice_id": invoice["id"]}))
-    again = ok(shop.post("/v1/payment_intents/invoice", json={"invoice_id": invoice["id"]}))
+    first = ok(shop.post("/v1/payment_intents/invoice", json={"invoice_id": invoice["id"]}))["payment_intent"]
+    again = ok(shop.post("/v1/payment_intents/invoice", json={"invoice_id": invoice["id"]}))["payment_intent"]
     assert first["id"] == again["id"] == invoice["payment_intent_id"]  # created once
     assert ok(shop.get(f"/v1/invoices/{invoice['id']}/payment_intent"))["id"] == first["id"]
     mailed_intent(inbox, who["email"], 1)
@@ -33,6 +33,14 @@ def test_an_open_invoice_has_one_intent_and_send_mails_its_payment_link_again(
     assert (sent["id"], sent["status"]) == (invoice["id"], "open")
     url, intent_id = mailed_intent(inbox, who["email"], 2)
     assert (url, intent_id) == (invoice["payment_url"], first["id"])
+
+
+def test_the_invoice_intent_call_answers_data_payment_intent(shop: httpx.Client, chain: Chain) -> None:
+    _, _, invoice = renewal_open(shop, chain)
+    data = ok(shop.post("/v1/payment_intents/invoice", json={"invoice_id": invoice["id"]}))
+    assert set(data) == {"payment_intent"}, data  # as the SDK's link create path answers (DESIGN §17)
+    assert (data["payment_intent"]["id"], data["payment_intent"]["object"]) == (invoice["payment_intent_id"],
+                                                                                "payment_intent")
 
 
 def test_void_takes_an_open_invoice_and_refuses_a_void_or_paid_one(shop: httpx.Client, chain: Chain) -> None:

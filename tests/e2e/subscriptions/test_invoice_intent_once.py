@@ -30,7 +30,7 @@ def test_concurrent_sends_and_intent_requests_make_one_intent_for_an_invoice_tha
     with ThreadPoolExecutor(8) as pool:
         answers = list(pool.map(send, range(8)))
 
-    made = {ok(a)["id"] for a in answers[0::2]}
+    made = {ok(a)["payment_intent"]["id"] for a in answers[0::2]}
     intent = ok(shop.get(f"/v1/invoices/{renewal['id']}/payment_intent"))["id"]
     assert made == {intent} and intent != renewal["payment_intent_id"]
     new = sql(paygate, "SELECT id FROM payment_intents WHERE description = :d AND id != :old",

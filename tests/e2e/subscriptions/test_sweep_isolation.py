@@ -24,6 +24,7 @@ from server.invoices.models import Invoice
 from server.mail import FileMailer
 from server.merchants.models import Merchant
 from server.products.models import Product, ProductVariant, SellingPlan
+from server.selling_plans.membership import own_group
 from server.subscriptions import renewal
 from server.subscriptions.collect import Collector
 from server.subscriptions.models import Subscription
@@ -54,13 +55,15 @@ async def shop(db: Database, name: str) -> Shop:
     async with db.transaction() as session:
         session.add(Merchant(id=s.merchant_id, name=name, created=now))
         await session.flush()
-        session.add(Product(id=s.product_id, merchant_id=s.merchant_id, livemode=False, name="Beans",
-                            default_currency="USD", created_at=now, updated_at=now))
+        product = Product(id=s.product_id, merchant_id=s.merchant_id, livemode=False, name="Beans",
+                          default_currency="USD", created_at=now, updated_at=now)
+        session.add(product)
         await session.flush()
         session.add(ProductVariant(id=s.variant_id, product_id=s.product_id, position=0, price=Decimal("10.00"),
                                    currency="USD"))
-        session.add(SellingPlan(id=s.plan_id, product_id=s.product_id, position=0, name="Monthly",
-                                billing_cycle="month"))
+        group = await own_group(session, product)
+        session.add(SellingPlan(id=s.plan_id, group_id=group.id, merchant_id=s.merchant_id, livemode=False,
+                                position=0, name="Monthly", billing_cycle="month"))
         session.add(Customer(id=s.customer_id, merchant_id=s.merchant_id, livemode=False,
                              email=f"{s.customer_id}@example.com", created=now, updated=now))
     return s
@@ -206,8 +209,11 @@ def test_a_put_off_subscription_renews_once_repaired(url: str, tmp_path: Path) -
         now = db.clock.now()
         await renewal.renew_due(db, collector(db, url, tmp_path), now)
         async with db.transaction() as session:  # the merchant's plan is put back under the id it had
-            session.add(SellingPlan(id="sp_gone", product_id=s.product_id, position=1, name="Monthly again",
-                                    billing_cycle="month"))
+            product = await session.get(Product, s.product_id)
+            assert product is not None
+            group = await own_group(session, product)
+            session.add(SellingPlan(id="sp_gone", group_id=group.id, merchant_id=s.merchant_id, livemode=False,
+                                    position=1, name="Monthly again", billing_cycle="month"))
         retry_at = await due_at(db, broken)
         assert retry_at is not None
         await renewal.renew_due(db, collector(db, url, tmp_path), retry_at)

@@ -21,6 +21,7 @@ from server.invoices.models import Invoice
 from server.mail import FileMailer
 from server.merchants.models import Merchant
 from server.products.models import Product, ProductVariant, SellingPlan
+from server.selling_plans.membership import own_group
 from server.subscriptions import renewal
 from server.subscriptions.collect import Collector
 from server.subscriptions.models import Subscription
@@ -42,11 +43,14 @@ async def seed(db: Database) -> None:
     async with db.transaction() as s:
         s.add(Merchant(id=mch, name="Beans & Co", created=now))
         await s.flush()
-        s.add(Product(id=prod, merchant_id=mch, livemode=False, name="Beans", default_currency="USD", created_at=now,
-                      updated_at=now))
+        product = Product(id=prod, merchant_id=mch, livemode=False, name="Beans", default_currency="USD",
+                          created_at=now, updated_at=now)
+        s.add(product)
         await s.flush()
         s.add(ProductVariant(id=var, product_id=prod, position=0, price=Decimal("10.00"), currency="USD"))
-        s.add(SellingPlan(id=plan, product_id=prod, position=0, name="Monthly", billing_cycle="month"))
+        group = await own_group(s, product)
+        s.add(SellingPlan(id=plan, group_id=group.id, merchant_id=mch, livemode=False, position=0, name="Monthly",
+                          billing_cycle="month"))
         s.add(Customer(id=cus, merchant_id=mch, livemode=False, email="ann@example.com", created=now, updated=now))
         await s.flush()
         s.add_all([Subscription(

@@ -24,6 +24,25 @@ def test_amounts_that_are_not_decimals_are_refused(api: httpx.Client) -> None:
               400, "parameter_invalid", "source_amount")
 
 
+def test_a_coin_as_source_coin_needs_the_asset_it_is_the_coin_of(api: httpx.Client) -> None:
+    """DESIGN §17: the SDK sends the coin (`USDT`) and names the asset in receive_asset_id."""
+    to = {"receive_address": "0x" + "1" * 40}
+    fails(api.post("/v1/payouts/preview", json={"source_coin": "ETH", "receive_asset_id": "USDT-ETH-TEST",
+                                                "source_amount": "1", **to}), 400, "parameter_invalid", "source_coin")
+    fails(api.post("/v1/payouts/preview", json={"source_coin": "USDT", "source_amount": "1", **to}),
+          400, "parameter_invalid", "source_coin")
+    fails(api.post("/v1/payouts/preview", json={"source_coin": "USDT", "receive_asset_id": "USDT-NOWHERE",
+                                                "source_amount": "1", **to}),
+          400, "parameter_invalid", "receive_asset_id")
+    fails(api.post("/v1/payouts", json={"source_coin": "USDT-ETH-TEST", "receive_asset_id": "ETH-ETH-TEST",
+                                        "source_amount": "1", **to}), 400, "parameter_invalid", "receive_asset_id")
+    # The coin and its asset get past the asset: what stops this one is its unverified address.
+    fails(api.post("/v1/payouts/preview", json={"source_coin": "USDT", "receive_asset_id": "USDT-ETH-TEST",
+                                                "source_amount": "1", **to}), 400, "parameter_invalid",
+          "receive_address")
+    assert ok(api.get("/v1/payouts"))["payouts"] == []
+
+
 def test_lists_answer_empty_for_a_new_merchant(api: httpx.Client) -> None:
     assert ok(api.get("/v1/sweeps")) == {"sweeps": [], "total": 0, "page": 0, "page_size": 10}
     assert ok(api.get("/v1/payouts")) == {"payouts": [], "total": 0, "page": 0, "page_size": 10}

@@ -212,3 +212,82 @@ def test_the_cli_refuses_bad_approval_settings_and_keys(paygate: Service, shop: 
     done = cli(paygate.env, paygate.workdir, "merchants", "keys", "create", "--merchant", merchant,
                "--mode", "test", "--role", "admin")
     assert done.returncode == 2, done.stderr
+
+
+# ------------------------------------------------------------------ the SDK's approval instance (DESIGN §17)
+
+
+def test_a_payout_is_approved_by_its_approval_instance_id_as_the_sdk_sends_it(
+        chain: Chain, paygate: Service, shop: Merchant, approvers: list[httpx.Client]) -> None:
+    require(paygate, shop, 2)
+    made = waiting_payout(chain, shop)
+    detail = ok(shop.api.get("/v1/approval/detail", params={"resource_id": made["id"]}))
+    instance = detail["id"]
+    assert instance.startswith("apr_") and detail["object"] == "approval_instance"
+    assert (detail["status"], detail["resource_id"], detail["resource_type"]) == ("pending", made["id"], "payout")
+    assert detail["merchant_id"] == shop.merchant["merchant_id"] and detail["created_at"] > 0
+    step = detail["current_step"]
+    assert (step["step_order"], step["roles"], step["next_on_approve"], step["next_on_reject"]) == (1, ["approver"],
+                                                                                                     2, 0)
+    assert [r["action"] for r in detail["records"]] == ["start"]
+    # The SDK's ApproveApproval posts no body at all.
+    first = ok(approvers[0].post(f"/v1/approval/{instance}/approve", json={}))
+    assert (first["id"], first["status"], first["current_step"]["step_order"]) == (instance, "pending", 2)
+    assert first["current_step"]["next_on_approve"] == 0  # the second approval is the last
+    second = ok(approvers[1].post(f"/v1/approval/{instance}/approve", json={"comment": "second pair of eyes"}))
+    assert (second["id"], second["status"], second["approval_status"]) == (instance, "approved", "approved")
+    assert "current_step" not in second or second["current_step"] is None
+    records = second["records"]
+    assert [(r["action"], r["approver_role"]) for r in records] == [
+        ("start", "merchant"), ("approve", "approver"), ("approve", "approver")]
+    assert records[2]["comment"] == "second pair of eyes" and records[1]["approver_id"].startswith("key_")
+    assert {r["namespace"] for r in records} == {"merchant"} and second["updated_at"] >= second["created_at"]
+    assert wait_payout(chain, shop, made["id"], ("paid", "failed"))["status"] == "paid"
+
+
+def test_the_approval_detail_answers_by_instance_id_and_a_pending_list_names_the_instances(
+        chain: Chain, paygate: Service, shop: Merchant, approvers: list[httpx.Client]) -> None:
+    require(paygate, shop, 1)
+    made = waiting_payout(chain, shop)
+    instance = ok(shop.api.get("/v1/approval/detail", params={"resource_id": made["id"]}))["id"]
+    by_instance = ok(approvers[0].get("/v1/approval/detail", params={"instance_id": instance}))
+    assert (by_instance["id"], by_instance["resource_id"]) == (instance, made["id"])
+    as_resource = ok(approvers[0].get("/v1/approval/detail", params={"resource_id": instance,
+                                                                     "resource_type": "payout"}))
+    assert as_resource["resource_id"] == made["id"]
+    fails(approvers[0].get("/v1/approval/detail", params={"instance_id": instance, "resource_type": "refund"}),
+          404, "refund_not_found")
+    fails(approvers[0].get("/v1/approval/detail", params={"instance_id": instance, "resource_type": "invoice"}),
+          400, "parameter_invalid", "resource_type")
+    fails(approvers[0].get("/v1/approval/detail", params={"instance_id": made["id"]}),
+          400, "parameter_invalid", "instance_id")
+    assert [d["id"] for d in ok(approvers[0].get("/v1/approval/pending"))["details"]] == [instance]
+
+
+def test_an_unknown_or_another_merchants_approval_instance_is_approval_not_found(
+        chain: Chain, paygate: Service, shop: Merchant, approvers: list[httpx.Client]) -> None:
+    require(paygate, shop, 1)
+    made = waiting_payout(chain, shop)
+    instance = ok(shop.api.get("/v1/approval/detail", params={"resource_id": made["id"]}))["id"]
+    unknown = "apr_" + "0" * 24
+    fails(approvers[0].post(f"/v1/approval/{unknown}/approve", json={}), 404, "approval_not_found")
+    fails(approvers[0].get("/v1/approval/detail", params={"instance_id": unknown}), 404, "approval_not_found")
+    other = paygate.create_merchant("Other shop")
+    with httpx.Client(base_url=str(shop.api.base_url), auth=(other["test"]["secret_key"], ""), timeout=60,
+                      verify=TLS) as api:
+        stranger = approver(paygate, Merchant(api, "", api, other))
+        fails(stranger.post(f"/v1/approval/{instance}/approve", json={}), 404, "approval_not_found")
+        fails(stranger.post(f"/v1/approval/{instance}/reject", json={}), 404, "approval_not_found")
+        fails(stranger.get("/v1/approval/detail", params={"instance_id": instance}), 404, "approval_not_found")
+        stranger.close()
+    assert ok(shop.api.get(f"/v1/payouts/{made['id']}"))["approval_status"] == "pending"
+
+
+def test_a_pending_payout_canceled_before_its_approvers_decide_is_a_canceled_instance(
+        chain: Chain, paygate: Service, shop: Merchant, approvers: list[httpx.Client]) -> None:
+    require(paygate, shop, 1)
+    made = waiting_payout(chain, shop)
+    ok(shop.api.post(f"/v1/payouts/{made['id']}/cancel", json={}))
+    detail = ok(approvers[0].get("/v1/approval/detail", params={"resource_id": made["id"]}))
+    assert detail["status"] == "canceled" and ("current_step" not in detail or detail["current_step"] is None)
+    assert detail["records"][-1]["action"] == "cancel"

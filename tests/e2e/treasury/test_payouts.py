@@ -43,6 +43,33 @@ def test_a_payout_arrives_with_the_amount_the_preview_promised(chain: Chain, sho
     assert [p["id"] for p in listed["payouts"]] == [made["id"]] and listed["total"] == 1
 
 
+def test_a_payout_may_name_its_coin_with_the_asset_it_arrives_in_as_the_sdk_sends_it(chain: Chain,
+                                                                                    shop: Merchant) -> None:
+    paid_intent(chain, shop, USDT, "3")
+    to = verified_address(chain, shop)
+    body = {"source_coin": "USDT", "source_amount": "1.5", "receive_asset_id": USDT, "receive_account_id": to["id"]}
+    preview = ok(shop.api.post("/v1/payouts/preview", json=body))
+    assert preview["source_coin"] == USDT and preview["payment_net_amount"] == "1.5"
+    made = ok(shop.api.post("/v1/payouts", json=body))
+    assert made["source_coin"] == USDT and made["receive_asset_id"] == USDT and made["source_amount"] == "1.5"
+    assert available(shop, USDT) == "1.47"
+    done = wait_payout(chain, shop, made["id"], ("paid", "failed"))
+    assert done["status"] == "paid" and usdt_balance(chain, to["address"]) == 1_500_000
+
+
+def test_a_payout_shows_its_wallet_address_as_the_address_api_does(chain: Chain, shop: Merchant) -> None:
+    paid_intent(chain, shop, USDT, "3")
+    to = verified_address(chain, shop)
+    made = ok(shop.api.post("/v1/payouts", json={"source_coin": USDT, "source_amount": "1", "receive_asset_id": USDT,
+                                                  "receive_account_id": to["id"]}))
+
+    seen = ok(shop.api.get(f"/v1/payouts/{made['id']}"))
+
+    assert seen["receive_wallet_address"] == ok(shop.api.get(f"/v1/addresses/{to['id']}"))
+    assert (seen["receive_account_type"], seen["receive_coin"], seen["livemode"]) == ("wallet", "USDT", False)
+    assert ok(shop.api.get("/v1/payouts"))["payouts"][0]["receive_wallet_address"]["id"] == to["id"]
+
+
 def test_twenty_concurrent_payouts_of_the_whole_balance_accept_exactly_one(chain: Chain, shop: Merchant) -> None:
     paid_intent(chain, shop, USDT, "3")
     to = verified_address(chain, shop)

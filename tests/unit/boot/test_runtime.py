@@ -13,6 +13,7 @@ from server.chains.hooks import listeners
 from server.config import ConfigError, Settings, load_settings
 from server.customers import wiring as customers_wiring
 from server.events.outbox import EVENT_RECORDED
+from server.orders import service as orders
 from server.payment_intents import chain_listener
 from server.payment_intents import wiring as payment_intents_wiring
 from server.runtime import Runtime
@@ -71,7 +72,7 @@ def test_compose_subscribes_the_webhook_fan_out_and_the_subscription_lifecycle_t
     rt = build(tmp_path)
     try:
         *others, ledger = rt.db.hooks.of(EVENT_RECORDED)
-        assert tuple(others) == (fan_out, on_event)
+        assert tuple(others) == (fan_out, on_event, orders.on_event)
         assert ledger.func is treasury_listeners.on_event and ledger.args == (rt,)  # type: ignore[attr-defined]
     finally:
         close(rt)
@@ -105,13 +106,13 @@ def test_only_the_composition_root_imports_the_http_facade() -> None:
     assert importers == ["server/boot/composition.py"]
 
 
-def test_compose_registers_the_servicer_of_each_of_the_16_services(tmp_path: Path) -> None:
+def test_compose_registers_the_servicer_of_each_of_the_19_services(tmp_path: Path) -> None:
     rt = build(tmp_path)
     try:
         assert sorted(rt.servicers) == [f"paygate.v1.{name}Service" for name in (
-            "Address", "Asset", "Checkout", "Customer", "Event", "Invoice", "Merchant", "PaymentIntent",
-            "PaymentLink", "Payout", "Product", "ProviderWebhook", "Refund", "Subscription", "Treasury",
-            "WebhookEndpoint")]
+            "Address", "Asset", "Checkout", "Customer", "Event", "Invoice", "Merchant", "Order", "PaymentIntent",
+            "PaymentLink", "Payout", "Payroll", "Product", "ProviderWebhook", "Refund", "SellingPlan", "Subscription",
+            "Treasury", "WebhookEndpoint")]
     finally:
         close(rt)
 

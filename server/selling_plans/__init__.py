@@ -1,0 +1,1 @@
+"""Selling-plan groups and their plans (DESIGN §17)."""
