@@ -22,7 +22,7 @@ from tests.e2e.http.builders import (
 PRODUCT_KEYS = {
     "id", "object", "name", "description", "active", "default_currency", "fixed_price", "options", "variants",
     "metadata", "collect_shipping_address", "collect_tax_address", "version", "created_at", "updated_at",
-    "selling_plans", "image_url",
+    "selling_plans", "image_url", "selling_plan_group_ids",
 }
 VARIANT_KEYS = {"id", "option_values", "price", "active", "inventory_quantity", "title", "sku"}
 PLAN_KEYS = {"id", "name", "description", "billing_cycle", "billing_cycle_interval", "trial_period_days",
