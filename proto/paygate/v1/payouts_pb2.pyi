@@ -27,7 +27,7 @@ class PayoutTransaction(_message.Message):
     def __init__(self, id: _Optional[str] = ..., tx_hash: _Optional[str] = ..., status: _Optional[str] = ..., amount: _Optional[str] = ..., fee: _Optional[str] = ...) -> None: ...
 
 class Payout(_message.Message):
-    __slots__ = ("id", "object", "merchant_id", "source_coin", "source_amount", "receive_asset_id", "receive_account_id", "receive_address", "network", "payment_network_fee", "payment_network_fee_asset_id", "payment_net_amount", "status", "approval_status", "aml_status", "failure_reason", "external_id", "metadata", "internal_note", "statement_descriptor", "transactions", "created", "updated", "receive_wallet_address", "receive_account_type", "receive_coin", "livemode")
+    __slots__ = ("id", "object", "merchant_id", "source_coin", "source_amount", "receive_asset_id", "receive_account_id", "receive_address", "network", "payment_network_fee", "payment_network_fee_asset_id", "payment_net_amount", "status", "approval_status", "aml_status", "failure_reason", "external_id", "metadata", "internal_note", "statement_descriptor", "transactions", "created", "updated", "receive_wallet_address", "receive_account_type", "receive_coin", "livemode", "receive_amount")
     ID_FIELD_NUMBER: _ClassVar[int]
     OBJECT_FIELD_NUMBER: _ClassVar[int]
     MERCHANT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -55,6 +55,7 @@ class Payout(_message.Message):
     RECEIVE_ACCOUNT_TYPE_FIELD_NUMBER: _ClassVar[int]
     RECEIVE_COIN_FIELD_NUMBER: _ClassVar[int]
     LIVEMODE_FIELD_NUMBER: _ClassVar[int]
+    RECEIVE_AMOUNT_FIELD_NUMBER: _ClassVar[int]
     id: str
     object: str
     merchant_id: str
@@ -82,7 +83,8 @@ class Payout(_message.Message):
     receive_account_type: str
     receive_coin: str
     livemode: bool
-    def __init__(self, id: _Optional[str] = ..., object: _Optional[str] = ..., merchant_id: _Optional[str] = ..., source_coin: _Optional[str] = ..., source_amount: _Optional[str] = ..., receive_asset_id: _Optional[str] = ..., receive_account_id: _Optional[str] = ..., receive_address: _Optional[str] = ..., network: _Optional[str] = ..., payment_network_fee: _Optional[str] = ..., payment_network_fee_asset_id: _Optional[str] = ..., payment_net_amount: _Optional[str] = ..., status: _Optional[str] = ..., approval_status: _Optional[str] = ..., aml_status: _Optional[str] = ..., failure_reason: _Optional[str] = ..., external_id: _Optional[str] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., internal_note: _Optional[str] = ..., statement_descriptor: _Optional[str] = ..., transactions: _Optional[_Iterable[_Union[PayoutTransaction, _Mapping]]] = ..., created: _Optional[int] = ..., updated: _Optional[int] = ..., receive_wallet_address: _Optional[_Union[_addresses_pb2.MerchantAddress, _Mapping]] = ..., receive_account_type: _Optional[str] = ..., receive_coin: _Optional[str] = ..., livemode: _Optional[bool] = ...) -> None: ...
+    receive_amount: str
+    def __init__(self, id: _Optional[str] = ..., object: _Optional[str] = ..., merchant_id: _Optional[str] = ..., source_coin: _Optional[str] = ..., source_amount: _Optional[str] = ..., receive_asset_id: _Optional[str] = ..., receive_account_id: _Optional[str] = ..., receive_address: _Optional[str] = ..., network: _Optional[str] = ..., payment_network_fee: _Optional[str] = ..., payment_network_fee_asset_id: _Optional[str] = ..., payment_net_amount: _Optional[str] = ..., status: _Optional[str] = ..., approval_status: _Optional[str] = ..., aml_status: _Optional[str] = ..., failure_reason: _Optional[str] = ..., external_id: _Optional[str] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., internal_note: _Optional[str] = ..., statement_descriptor: _Optional[str] = ..., transactions: _Optional[_Iterable[_Union[PayoutTransaction, _Mapping]]] = ..., created: _Optional[int] = ..., updated: _Optional[int] = ..., receive_wallet_address: _Optional[_Union[_addresses_pb2.MerchantAddress, _Mapping]] = ..., receive_account_type: _Optional[str] = ..., receive_coin: _Optional[str] = ..., livemode: _Optional[bool] = ..., receive_amount: _Optional[str] = ...) -> None: ...
 
 class CreatePayoutRequest(_message.Message):
     __slots__ = ("source_coin", "source_amount", "receive_asset_id", "receive_account_id", "receive_address", "external_id", "metadata", "internal_note", "statement_descriptor")
@@ -129,7 +131,7 @@ class PreviewPayoutRequest(_message.Message):
     def __init__(self, source_coin: _Optional[str] = ..., source_amount: _Optional[str] = ..., receive_asset_id: _Optional[str] = ..., receive_account_id: _Optional[str] = ..., receive_address: _Optional[str] = ..., external_id: _Optional[str] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., internal_note: _Optional[str] = ..., statement_descriptor: _Optional[str] = ...) -> None: ...
 
 class PreviewPayoutResponse(_message.Message):
-    __slots__ = ("source_coin", "source_amount", "receive_asset_id", "payment_net_amount", "payment_network_fee", "payment_network_fee_asset_id", "available_balance")
+    __slots__ = ("source_coin", "source_amount", "receive_asset_id", "payment_net_amount", "payment_network_fee", "payment_network_fee_asset_id", "available_balance", "receive_amount")
     SOURCE_COIN_FIELD_NUMBER: _ClassVar[int]
     SOURCE_AMOUNT_FIELD_NUMBER: _ClassVar[int]
     RECEIVE_ASSET_ID_FIELD_NUMBER: _ClassVar[int]
@@ -137,6 +139,7 @@ class PreviewPayoutResponse(_message.Message):
     PAYMENT_NETWORK_FEE_FIELD_NUMBER: _ClassVar[int]
     PAYMENT_NETWORK_FEE_ASSET_ID_FIELD_NUMBER: _ClassVar[int]
     AVAILABLE_BALANCE_FIELD_NUMBER: _ClassVar[int]
+    RECEIVE_AMOUNT_FIELD_NUMBER: _ClassVar[int]
     source_coin: str
     source_amount: str
     receive_asset_id: str
@@ -144,7 +147,8 @@ class PreviewPayoutResponse(_message.Message):
     payment_network_fee: str
     payment_network_fee_asset_id: str
     available_balance: str
-    def __init__(self, source_coin: _Optional[str] = ..., source_amount: _Optional[str] = ..., receive_asset_id: _Optional[str] = ..., payment_net_amount: _Optional[str] = ..., payment_network_fee: _Optional[str] = ..., payment_network_fee_asset_id: _Optional[str] = ..., available_balance: _Optional[str] = ...) -> None: ...
+    receive_amount: str
+    def __init__(self, source_coin: _Optional[str] = ..., source_amount: _Optional[str] = ..., receive_asset_id: _Optional[str] = ..., payment_net_amount: _Optional[str] = ..., payment_network_fee: _Optional[str] = ..., payment_network_fee_asset_id: _Optional[str] = ..., available_balance: _Optional[str] = ..., receive_amount: _Optional[str] = ...) -> None: ...
 
 class CreatePayoutResponse(_message.Message):
     __slots__ = ("payout",)

@@ -161,7 +161,7 @@ async def preview(rt: TreasuryEnv, caller: Caller, request: pb.PreviewPayoutRequ
     return pb.PreviewPayoutResponse(
         source_coin=asset.id, source_amount=text(amount), receive_asset_id=asset.id, payment_net_amount=text(amount),
         payment_network_fee=text(Decimal(fee).scaleb(-native.decimals)), payment_network_fee_asset_id=native.id,
-        available_balance=text(free))
+        available_balance=text(free), receive_amount=text(amount))
 
 
 def _scope(p: PayoutRow) -> Scope:
@@ -290,7 +290,7 @@ def to_proto(catalogue: Catalogue, row: PayoutRow, txs: list[TreasuryTransfer],
                                            amount=format(t.amount_base, "f"), fee=format(t.fee_wei, "f"))
                       for t in txs],
         receive_wallet_address=wallet, receive_account_type="wallet", receive_coin=asset.coin if asset else "",
-        livemode=row.livemode)
+        livemode=row.livemode, receive_amount=text(row.amount))
     structs.fill(out.metadata, row.metadata_)
     return out
 

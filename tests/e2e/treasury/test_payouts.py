@@ -49,9 +49,10 @@ def test_a_payout_may_name_its_coin_with_the_asset_it_arrives_in_as_the_sdk_send
     to = verified_address(chain, shop)
     body = {"source_coin": "USDT", "source_amount": "1.5", "receive_asset_id": USDT, "receive_account_id": to["id"]}
     preview = ok(shop.api.post("/v1/payouts/preview", json=body))
-    assert preview["source_coin"] == USDT and preview["payment_net_amount"] == "1.5"
+    assert preview["source_coin"] == USDT and preview["payment_net_amount"] == preview["receive_amount"] == "1.5"
     made = ok(shop.api.post("/v1/payouts", json=body))
     assert made["source_coin"] == USDT and made["receive_asset_id"] == USDT and made["source_amount"] == "1.5"
+    assert made["receive_amount"] == "1.5"
     assert available(shop, USDT) == "1.47"
     done = wait_payout(chain, shop, made["id"], ("paid", "failed"))
     assert done["status"] == "paid" and usdt_balance(chain, to["address"]) == 1_500_000
