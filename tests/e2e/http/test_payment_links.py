@@ -87,7 +87,8 @@ def test_addon_variants_carry_their_quantities_and_price(api):
                         addon_variants=[{"variant_id": extra, "min_quantity": 0, "max_quantity": 3}])
 
     assert link["addon_variants"] == [{"variant_id": extra, "min_quantity": 0, "max_quantity": 3,
-                                       "variant": {"id": extra, "price": {"amount": "2.00", "currency": "USD", "asset_id": "USD"}}}]
+                                       "variant": {"id": extra, "price": {"amount": "2.00", "currency": "USD",
+                                                                          "asset_id": "USD"}}}]
 
 
 def test_the_price_range_is_null_on_create(api):
