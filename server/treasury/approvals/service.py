@@ -300,16 +300,22 @@ async def _decide_payout(session: AsyncSession, rt: TreasuryEnv, caller: Caller,
              and approval_states.allowed(row.approval_status, ApprovalEvent.APPROVE))
     before = await payouts.snapshot(session, rt, row) if waits else None
     if await _vote(session, caller, row, "payout", waits, NotPending, approve, comment):
-        payout_event, approval_event = ((PayoutEvent.APPROVE, ApprovalEvent.APPROVE) if approve else
-                                        (PayoutEvent.REJECT, ApprovalEvent.REJECT))
-        decision = approval_states.next_status(row.approval_status, approval_event)
-        payout_states.move(row, payout_event, {"approval_status": decision}, rt.clock.now())
-        if not approve:
-            await payouts.release(session, rt, row)
-        session.add(row)
-        await session.flush()
-        await payouts.record(session, rt, row, "payout.updated", before)
+        await _decided(session, rt, row, approve, before)
     return await detail_of(session, rt, row)
+
+
+async def _decided(session: AsyncSession, rt: TreasuryEnv, row: PayoutRow, approve: bool,
+                   before: dict[str, Any] | None) -> None:
+    """A payout its approvers decided (alone, or as an item of its payroll): moved, released when rejected, told."""
+    payout_event, approval_event = ((PayoutEvent.APPROVE, ApprovalEvent.APPROVE) if approve else
+                                    (PayoutEvent.REJECT, ApprovalEvent.REJECT))
+    decision = approval_states.next_status(row.approval_status, approval_event)
+    payout_states.move(row, payout_event, {"approval_status": decision}, rt.clock.now())
+    if not approve:
+        await payouts.release(session, rt, row)
+    session.add(row)
+    await session.flush()
+    await payouts.record(session, rt, row, "payout.updated", before)
 
 
 async def _decide_payroll(session: AsyncSession, rt: TreasuryEnv, caller: Caller, payroll_id: str, comment: str,
@@ -322,17 +328,8 @@ async def _decide_payroll(session: AsyncSession, rt: TreasuryEnv, caller: Caller
         raise ApproverKeyRequired("the key that created a payroll cannot approve it")
     if await _vote(session, caller, payrolls.approval_view(payroll, items), "payroll", bool(waiting),
                    PayrollNotPending, approve, comment):
-        payout_event, approval_event = ((PayoutEvent.APPROVE, ApprovalEvent.APPROVE) if approve else
-                                        (PayoutEvent.REJECT, ApprovalEvent.REJECT))
         for row in waiting:
-            before = await payouts.snapshot(session, rt, row)
-            decision = approval_states.next_status(row.approval_status, approval_event)
-            payout_states.move(row, payout_event, {"approval_status": decision}, rt.clock.now())
-            if not approve:
-                await payouts.release(session, rt, row)
-            session.add(row)
-            await session.flush()
-            await payouts.record(session, rt, row, "payout.updated", before)
+            await _decided(session, rt, row, approve, await payouts.snapshot(session, rt, row))
     return (await _payroll_details(session, [payroll]))[0]
 
 
