@@ -20,7 +20,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from cryptography.fernet import Fernet
 
-_EVM_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
+# An address of some family (its rail validates it per network): printable ASCII, no spaces, of a sane length.
+_ADDRESS = re.compile(r"[0-9A-Za-z:_.-]{20,128}")
 
 DEFAULT_DATABASE_URL = "sqlite:///var/paygate.db"
 DEFAULT_NETWORKS_FILE = Path("var/networks.dev.toml")
@@ -85,7 +86,9 @@ class Settings:
     tx_fee_percent: Decimal = Decimal("1")
     log_level: str = "INFO"
     providers: frozenset[str] = field(default_factory=frozenset)
-    aml_deny_list: frozenset[str] = field(default_factory=frozenset)  # lower-case 0x addresses
+    # Senders' and payout destinations' addresses of any family, as given: each network's rail compares them in its
+    # own stored form (server/aml/screener.py `DenyList`).
+    aml_deny_list: frozenset[str] = field(default_factory=frozenset)
     aml_mode: str = "sync"  # sync: decide when a transfer is confirmed; async: decide on a later watcher pass
     # Key of the HMAC that derives client secrets; empty: a development key in var/ (test mode only).
     secret_key: str = ""
@@ -367,9 +370,9 @@ def _validate(raw: dict[str, object]) -> Settings:
         raise ConfigError("providers: expected a list of provider ids, e.g. [\"provider_a\"]")
     s["providers"] = frozenset(str(p) for p in providers)
     deny = raw.get("aml_deny_list", [])
-    if not isinstance(deny, list) or not all(isinstance(a, str) and _EVM_ADDRESS.fullmatch(a) for a in deny):
-        raise ConfigError("aml_deny_list: expected a list of 0x addresses, e.g. [\"0x8576…\"]")
-    s["aml_deny_list"] = frozenset(a.lower() for a in deny)
+    if not isinstance(deny, list) or not all(isinstance(a, str) and _ADDRESS.fullmatch(a) for a in deny):
+        raise ConfigError("aml_deny_list: expected a list of addresses, e.g. [\"0x8576…\", \"ltc1q…\"]")
+    s["aml_deny_list"] = frozenset(deny)
     mode = str(raw.get("aml_mode", "sync"))
     if mode not in ("sync", "async"):
         raise ConfigError(f"aml_mode {mode!r}: expected sync or async")

@@ -12,7 +12,7 @@ Every verdict is kept as an `AmlCheck` row (which screener decided what, and whe
 """
 
 from server.aml.models import CheckStatus
-from server.aml.screener import AmlStatus, DenyListScreener, Screener, Verdict
+from server.aml.screener import AmlStatus, DenyList, DenyListScreener, Screener, Verdict
 from server.aml.service import Screening, decide
 
-__all__ = ["AmlStatus", "CheckStatus", "DenyListScreener", "Screener", "Screening", "Verdict", "decide"]
+__all__ = ["AmlStatus", "CheckStatus", "DenyList", "DenyListScreener", "Screener", "Screening", "Verdict", "decide"]

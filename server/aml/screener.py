@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
 from server.chains.models import ChainTransfer
+from server.rails.base import AddressBook, InvalidAddress
 
 
 class AmlStatus(StrEnum):
@@ -35,15 +37,52 @@ class Screener(Protocol):
     def screen(self, transfer: ChainTransfer) -> Verdict: ...
 
 
+class DenyList:
+    """The configured deny list, compared on each network in that network's stored form (its rail's `AddressBook`):
+    EVM hex matches in any case, a base58 address only exactly; an entry that is no address on a network never
+    matches there. Without books (`books` None) entries and addresses are compared as given, both stored forms."""
+
+    def __init__(self, entries: Iterable[str], books: Callable[[str], AddressBook | None] | None = None) -> None:
+        self._entries = frozenset(entries)
+        self._books = books
+        self._by_network: dict[str, frozenset[str]] = {}
+
+    def _stored(self, network: str) -> tuple[AddressBook | None, frozenset[str]]:
+        book = self._books(network) if self._books is not None else None
+        if network not in self._by_network:
+            self._by_network[network] = frozenset(_forms(book, self._entries))
+        return book, self._by_network[network]
+
+    def denies(self, network: str, address: str) -> bool:
+        book, denied = self._stored(network)
+        if book is None:
+            return address in denied
+        try:
+            return book.normalize_address(address) in denied
+        except InvalidAddress:
+            return False  # no address here (a sender the rail could not name): nothing to match
+
+
+def _forms(book: AddressBook | None, entries: Iterable[str]) -> Iterable[str]:
+    for entry in entries:
+        if book is None:
+            yield entry
+            continue
+        try:
+            yield book.normalize_address(entry)
+        except InvalidAddress:
+            continue  # another family's address
+
+
 class DenyListScreener:
-    """Rejects transfers whose sender is on the deny list (lower-case 0x addresses); approves the rest."""
+    """Rejects transfers whose sender is on the deny list; approves the rest."""
 
     name = "deny_list"
 
-    def __init__(self, deny_list: frozenset[str]) -> None:
-        self._deny = frozenset(a.lower() for a in deny_list)
+    def __init__(self, deny_list: DenyList | frozenset[str]) -> None:
+        self._deny = deny_list if isinstance(deny_list, DenyList) else DenyList(deny_list)
 
     def screen(self, transfer: ChainTransfer) -> Verdict:
-        if transfer.from_address.lower() in self._deny:
+        if self._deny.denies(transfer.network, transfer.from_address):
             return Verdict(AmlStatus.REJECTED, f"sender {transfer.from_address} is on the deny list")
         return Verdict(AmlStatus.APPROVED)

@@ -9,20 +9,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 import sqlalchemy as sa
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.aml.models import AmlCheck, CheckStatus
-from server.aml.screener import AmlStatus, DenyListScreener, Screener, Verdict
+from server.aml.screener import AmlStatus, DenyList, DenyListScreener, Screener, Verdict
 from server.chains import hooks
 from server.chains.models import ChainTransfer
 from server.clock import now_of
 from server.config import Settings
 from server.db import Database
 from server.db.sets import chunks
+from server.rails.base import AddressBook
 
 log = logging.getLogger("paygate.aml")
 SETTLE_BATCH = 200
@@ -38,8 +39,9 @@ class Screening:
         self.mode = mode
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> Screening:
-        return cls(DenyListScreener(settings.aml_deny_list), settings.aml_mode)
+    def from_settings(cls, settings: Settings, books: Callable[[str], AddressBook | None]) -> Screening:
+        """`books`: each network's address book (the rails'), in which the deny list is compared."""
+        return cls(DenyListScreener(DenyList(settings.aml_deny_list, books)), settings.aml_mode)
 
     @staticmethod
     async def checked(session: AsyncSession, transfer_ids: Collection[str]) -> set[str]:

@@ -88,12 +88,13 @@ def build_runtime(settings: Settings, *, db: Database | None = None, catalogue: 
     if db.clock is not clock:  # rows stamped on one clock, due-checks on another: the bug this prevents
         raise ValueError("the runtime's clock must be its database's: build the Database with clock=")
     box = SecretBox(settings.encryption_key, var_dir)
+    rails = Rails(catalogue, db, settings)
     return Runtime(settings=settings, db=db, catalogue=catalogue, auth=Authenticator(db),
                    limiter=Limiter.from_settings(settings, db),
                    rates=TableRates(settings.rates), keys=Keys.of(settings, var_dir),
                    secrets=ClientSecrets(settings.secret_key, var_dir),
-                   box=box, screening=Screening.from_settings(settings),
-                   scanners=chain_scanners(catalogue), rails=Rails(catalogue, db, settings),
+                   box=box, screening=Screening.from_settings(settings, rails.addresses),
+                   scanners=chain_scanners(catalogue), rails=rails,
                    cards=Cards(box=box, rails=card_rails(settings)),
                    health=RpcHealth(catalogue.networks.values(), probe), clock=clock)
 

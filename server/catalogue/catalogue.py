@@ -14,6 +14,7 @@ Networks file (TOML), one table per network, e.g. the entry `paygate devchain` w
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,9 @@ class Network:
     tx_url_template: str
     assets: tuple[Asset, ...] = field(default_factory=tuple)
     family: str = DEFAULT_FAMILY  # the chain family: which rail serves it (server/rails/registry.py)
+    # The entry's keys the catalogue does not read itself (a UTXO network's `hrp`, `coin_type`, …): its family's
+    # own parameters, read by its rail, so a new family needs no field here.
+    params: Mapping[str, Any] = field(default_factory=dict, hash=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,10 @@ def _merge(base: dict[str, dict[str, Any]], entries: list[dict[str, Any]], sourc
         if not isinstance(net_id, str) or not net_id:
             raise CatalogueError(f"{source}: a [[networks]] entry has no id")
         base[net_id] = {**base.get(net_id, {}), **entry}
+
+
+_READ_HERE = frozenset({"id", "display_name", "chain_id", "is_mainnet", "rpc_url", "confirmations", "native_coin",
+                        "assets", "address_url_template", "tx_url_template", "family"})
 
 
 def _network(raw: dict[str, Any], providers: frozenset[str], source: str) -> Network:
@@ -115,7 +123,8 @@ def _network(raw: dict[str, Any], providers: frozenset[str], source: str) -> Net
                    is_mainnet=is_mainnet, rpc_url=rpc_url, confirmations=confirmations,
                    address_url_template=raw.get("address_url_template", ""),
                    tx_url_template=raw.get("tx_url_template", ""), assets=tuple(assets),
-                   family=str(raw.get("family", DEFAULT_FAMILY)))
+                   family=str(raw.get("family", DEFAULT_FAMILY)),
+                   params={k: v for k, v in raw.items() if k not in _READ_HERE})
 
 
 def load(networks_file: Path | None = None, providers: frozenset[str] = frozenset()) -> Catalogue:

@@ -118,11 +118,23 @@ class InvalidAddress(ValueError):
     """Not an address on this rail's network."""
 
 
+class InvalidTxHash(ValueError):
+    """Not a transaction hash of this rail's network."""
+
+
 @runtime_checkable
 class AddressBook(Protocol):
+    """The only place addresses and transaction hashes are validated and put in the form rows keep and compare:
+    a family's forms differ (EVM hex is case-insensitive, bech32 is stored lower-case, base58 is case-sensitive), so
+    no caller lower-cases or pattern-matches them itself."""
+
     def normalize_address(self, value: str) -> str:
         """The address as stored (EVM: lower-case 0x…; a mixed-case one must carry a valid checksum).
         Raises InvalidAddress."""
+        ...
+
+    def normalize_tx_hash(self, value: str) -> str:
+        """The transaction hash as stored (EVM: lower-case 0x and 64 hex digits). Raises InvalidTxHash."""
         ...
 
 

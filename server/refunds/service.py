@@ -117,7 +117,7 @@ def _source(loaded: Loaded, asset_id: str) -> tuple[str, str, Decimal]:
     for charge in loaded.charges:
         for t in loaded.transfers_of(charge):
             if t.asset_id == asset_id and t.status == TransferStatus.CONFIRMED and t.aml_status == AmlStatus.APPROVED:
-                return charge.id, t.from_address.lower(), charge.exchange_rate
+                return charge.id, t.from_address, charge.exchange_rate  # the rail's stored form
     raise InvalidPaymentIntent()
 
 
@@ -270,7 +270,7 @@ async def plan_unexpected(db: Database, env: Env, rails: Rails, caller: Caller, 
         charge, first = arrivals[0]
         treasury = await treasury_address(session, env.keys, key_scheme(env.catalogue.networks[asset.network]),
                                           caller.merchant_id, caller.livemode, allocate=False)
-        payer = first.from_address.lower()
+        payer = first.from_address
         address = await destination(session, env, rails, asset.network, refund_address, payer)
     # No exchange rate: the funds paid nothing, so their refund is worth nothing in the intent's currency.
     return Plan(intent.id, asset, charge.id, Decimal(0), address, treasury or "", unexpected=True, payer=payer)

@@ -19,7 +19,7 @@ from decimal import Decimal
 from sqlmodel import select
 
 from server.catalogue.catalogue import Network
-from server.rails.base import ChainUnavailable, TransferLookup
+from server.rails.base import ChainUnavailable, InvalidTxHash, TransferLookup
 from server.rails.registry import chain_scanners, key_scheme
 from server.treasury.env import TreasuryEnv
 from server.treasury.ledger import postings
@@ -46,7 +46,7 @@ class Funding:
 def cause_id(tx_hash: str, log_index: int) -> str:
     """The posting's cause: the transaction's hash cut to 128 bits (cause ids hold 40 characters) and the log index
     (-1 for a native transfer)."""
-    return f"{tx_hash.lower()[:34]}:{log_index}"
+    return f"{tx_hash[:34]}:{log_index}"  # the rail's stored form: one spelling per transaction
 
 
 async def _treasuries(rt: TreasuryEnv, network: Network) -> dict[str, str]:
@@ -64,9 +64,13 @@ async def record(rt: TreasuryEnv, network_id: str, tx_hash: str) -> list[Funding
     network = rt.catalogue.networks.get(network_id)
     if network is None:
         raise FundingRefused(f"--network: unknown network {network_id!r}")
-    tx_hash = tx_hash.strip().lower()
-    if len(tx_hash) != 66 or not tx_hash.startswith("0x") or any(c not in "0123456789abcdef" for c in tx_hash[2:]):
-        raise FundingRefused("--tx: expected a transaction hash, 0x and 64 hex digits")
+    book = rt.rails.addresses(network_id)
+    if book is None:
+        raise FundingRefused(f"--network: {network_id} cannot be read (no RPC endpoint)")
+    try:
+        tx_hash = book.normalize_tx_hash(tx_hash.strip())
+    except InvalidTxHash as e:
+        raise FundingRefused(f"--tx: {e}") from None
     treasuries = await _treasuries(rt, network)
     scanners = chain_scanners(rt.catalogue)
     try:
@@ -89,13 +93,13 @@ async def record(rt: TreasuryEnv, network_id: str, tx_hash: str) -> list[Funding
         if await rt.rails.signed_here(session, network_id, [tx_hash, transfers[0].tx_hash]):
             raise FundingRefused(f"--tx: {tx_hash} was sent by paygate itself; its sender posted it")
         for t in transfers:
-            merchant_id = treasuries[t.to_address.lower()]
+            merchant_id = treasuries[t.to_address]  # both in the rail's stored form
             # The merchant's wallet row, locked: two runs recording one transaction post it once.
             await session.get(WalletAccount, (merchant_id, network.is_mainnet), with_for_update=True)
             scope = Scope(merchant_id, network.is_mainnet, t.asset_id, network_id)
             cause = cause_id(t.tx_hash, t.log_index)
             amount = Decimal(t.amount_base).scaleb(-t.decimals)
-            posted = await postings.funded(session, scope, cause, t.to_address.lower(), amount)
-            done.append(Funding(merchant_id, network.is_mainnet, network_id, t.to_address.lower(), t.asset_id,
+            posted = await postings.funded(session, scope, cause, t.to_address, amount)
+            done.append(Funding(merchant_id, network.is_mainnet, network_id, t.to_address, t.asset_id,
                                 amount, cause, posted is not None))
     return done

@@ -126,7 +126,8 @@ class NetworkWatcher:
                 select(WatchedAddress.address, WatchedAddress.owner_id, WatchedAddress.from_block)
                 .where(WatchedAddress.network == self.network.id,
                        col(WatchedAddress.watch_until) >= now_of(session)))).all()
-        return {address.lower(): Watched(owner, from_block) for address, owner, from_block in rows}
+        # Rows keep the rail's stored form, the form its scanner reports recipients in.
+        return {address: Watched(owner, from_block) for address, owner, from_block in rows}
 
     async def _resume_point(self, cursor: NetworkCursor, head: int,
                             watched: dict[str, Watched]) -> tuple[int, str | None]:

@@ -31,6 +31,9 @@ class EvmRail(EvmPayouts):
     def normalize_address(self, value: str) -> str:
         return transactions.normalize_address(value)  # raises InvalidAddress saying why
 
+    def normalize_tx_hash(self, value: str) -> str:
+        return transactions.normalize_tx_hash(value)
+
     async def balance(self, asset: Asset, address: str) -> int:
         return await self.node.balance(asset, address)
 

@@ -9,7 +9,7 @@ from eth_account.typed_transactions import TypedTransaction
 from hexbytes import HexBytes
 from web3 import Web3
 
-from server.rails.base import InvalidAddress
+from server.rails.base import InvalidAddress, InvalidTxHash
 
 TRANSFER_SELECTOR = "a9059cbb"  # transfer(address,uint256)
 NATIVE_GAS = 21_000
@@ -85,6 +85,14 @@ def sign(private_key: bytes, chain_id: int, nonce: int, tx: Unsigned, fee: Fees)
         "nonce": nonce, "chainId": chain_id, "maxFeePerGas": fee.max_fee_per_gas,
         "maxPriorityFeePerGas": fee.max_priority_fee_per_gas, "type": 2}, private_key)
     return "0x" + signed.raw_transaction.hex(), signed.hash.to_0x_hex()
+
+
+def normalize_tx_hash(value: str) -> str:
+    """A transaction hash in its stored form: lower-case `0x` and 64 hex digits. Raises InvalidTxHash."""
+    digits = value[2:] if value[:2] in ("0x", "0X") else ""
+    if len(digits) != 64 or any(c not in _HEX for c in digits):
+        raise InvalidTxHash(f"{value!r} is not a transaction hash on this network (0x and 64 hex digits)")
+    return "0x" + digits.lower()
 
 
 def normalize_address(value: str) -> str:

@@ -27,7 +27,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import validate
-from server.aml import AmlStatus
+from server.aml import AmlStatus, DenyList
 from server.catalogue.catalogue import Catalogue
 from server.chains.models import WatchedAddress
 from server.clock import now_of
@@ -114,9 +114,9 @@ def check_usable(row: MerchantAddress, field: str, now: int) -> None:
                              f"deletion; it can receive payouts from {at} (unix {row.usable_from})")
 
 
-def screen(settings: Settings, address: str) -> tuple[AmlStatus, str]:
-    """The configured deny list decides for addresses as it does for senders (server/aml)."""
-    if address.lower() in {a.lower() for a in settings.aml_deny_list}:
+def screen(settings: Settings, rails: Rails, network: str, address: str) -> tuple[AmlStatus, str]:
+    """The configured deny list decides for addresses as it does for senders (server/aml), in the network's form."""
+    if DenyList(settings.aml_deny_list, rails.addresses).denies(network, address):
         return AmlStatus.REJECTED, f"address {address} is on the deny list"
     return AmlStatus.APPROVED, ""
 
@@ -178,7 +178,7 @@ async def create(session: AsyncSession, catalogue: Catalogue, rails: Rails, sett
         raise Conflict(f"address: already added as {taken}", reason="address_exists", field="address")
     native = native_of(catalogue, network)
     assert native is not None, "a network with a rail has a native coin"
-    aml, info = screen(settings, stored)
+    aml, info = screen(settings, rails, network, stored)
     rejected = aml == AmlStatus.REJECTED
     now = now_of(session)
     deleted_lately = (await session.exec(select(MerchantAddress.id).where(

@@ -65,7 +65,7 @@ async def _ledger(rt: TreasuryEnv) -> dict[tuple[str, str], dict[str, Decimal]]:
                                   .group_by(col(LedgerEntry.network), col(LedgerEntry.address),
                                             col(LedgerEntry.asset_id)))
         for network, address, asset_id, amount in rows:
-            sums[(network, address.lower())][asset_id] += amount  # one group per spelling of an address
+            sums[(network, address)][asset_id] += amount  # legs keep the rail's stored form: one per address
     return sums
 
 

@@ -80,7 +80,7 @@ def test_a_transaction_that_is_not_a_transfer_to_a_treasury_is_refused_and_posts
     elsewhere = chain.send_eth(FUNDER, "0x" + "12" * 20, 10**15)
     chain.mine(3)
     for tx, says in [(elsewhere.tx_hash, "not a mined, successful transfer to a treasury"),
-                     ("0x1234", "expected a transaction hash")]:
+                     ("0x1234", "is not a transaction hash")]:
         done = run_paygate(paygate.env, paygate.workdir, "treasury", "record-funding", "--network", "ETH-TEST",
                            "--tx", tx, timeout=CLI_SECONDS)
         assert done.returncode == 2 and says in done.stderr, done.stderr
