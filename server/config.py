@@ -28,7 +28,7 @@ DEFAULT_NETWORKS_FILE = Path("var/networks.dev.toml")
 # Price of one unit in USD, by coin or fiat code. A rate source behind `server.rates`; the live feed is an adapter.
 DEFAULT_RATES: tuple[tuple[str, Decimal], ...] = tuple(
     (k, Decimal(v)) for k, v in {"USD": "1", "EUR": "1.08", "GBP": "1.27", "USDT": "1", "USDC": "1",
-                                 "ETH": "3000", "POL": "0.5", "BNB": "600"}.items())
+                                 "ETH": "3000", "POL": "0.5", "BNB": "600", "LTC": "80", "BTC": "60000"}.items())
 # The least worth sweeping from a deposit address (DESIGN §15: worth more than the network fee), in the asset's
 # units, keyed by asset id or coin (an asset id wins over its coin); an asset named by neither: one unit.
 DEFAULT_SWEEP_MINIMUMS: tuple[tuple[str, Decimal], ...] = tuple(

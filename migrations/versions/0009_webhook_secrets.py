@@ -43,7 +43,7 @@ def _widen(length: int) -> None:
 def _seal_secrets_in_clear() -> None:
     # Imported here: the settings and the sealing of today's code, run once over the rows written before it.
     from server.config import load_settings
-    from server.webhooks.sealing import PREFIX, SecretBox
+    from server.sealing import PREFIX, SecretBox
 
     conn = op.get_bind()
     table = sa.table('webhook_endpoints', sa.column('id', sa.String), sa.column('livemode', sa.Boolean),

@@ -26,7 +26,7 @@ class WatchedAddress(SQLModel, table=True):
 
 
 class TransferStatus(StrEnum):
-    """A ChainTransfer's status; `server/watcher/ledger.py` moves it (`confirmations` = blocks on top of its block)."""
+    """A ChainTransfer's status; `server/watcher/recording.py` moves it (`confirmations`: blocks on top of its own)."""
 
     SUBMITTED = "submitted"  # in a block, nothing on top yet
     CONFIRMING = "confirming"  # 1 ≤ confirmations < the network's threshold

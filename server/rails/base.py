@@ -334,3 +334,6 @@ class Family:
     scanner: Callable[[Network], ChainScanner]
     probe: Callable[[Network], Awaitable[bool]]
     keys: KeyScheme
+    # A family whose addresses differ by network (a UTXO network's bech32 prefix and BIP-44 coin type, from its
+    # `params`) gives each network's scheme here; `keys` is then its default network's.
+    keys_for: Callable[[Network], KeyScheme] | None = None

@@ -62,7 +62,8 @@ def probe(network: Network) -> Awaitable[bool]:
 
 def key_scheme(network: Network) -> KeyScheme:
     """How the wallet's seed becomes `network`'s addresses and keys (its family's)."""
-    return _family(network).keys
+    family = _family(network)
+    return family.keys_for(network) if family.keys_for is not None else family.keys
 
 
 def merchant_key_scheme() -> KeyScheme:

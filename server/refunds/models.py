@@ -28,7 +28,7 @@ class Refund(SQLModel, table=True):
     network: str = Field(max_length=40)
     decimals: int
     amount: Decimal = Field(sa_column=Column(DecimalText, nullable=False))
-    # Known once the transaction is signed (native coin only; see sender.py). Zero until then.
+    # Known once the transaction is signed (native coin only; see payout_job.py). Zero until then.
     network_fee: Decimal = Field(default=Decimal(0), sa_column=Column(DecimalText, nullable=False))
     refund_address: str = Field(max_length=80)
     reason: str = Field(default="", max_length=40)

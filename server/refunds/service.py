@@ -2,7 +2,7 @@
 
 A refund returns part of the payment (in the paid asset, at most what its charges captured), or, with `asset_id`,
 the intent's unexpected funds in that asset (DESIGN §14: at most what arrived in it, confirmed and approved; the
-intent's status and amounts are not touched). Both are sent by the same sender (sender.py).
+intent's status and amounts are not touched). Both are sent by the same job (payout_job.py).
 
 Create runs validate → load (read) → treasury balance (chain, no transaction open) → decide and persist (one write
 transaction holding the intent's row lock, so concurrent refunds of one intent are decided one after another, then
@@ -206,7 +206,7 @@ async def snapshot(session: AsyncSession, env: Env, refund: Refund) -> dict[str,
 
 async def move(session: AsyncSession, env: Env, refund: Refund, event: Event, **facts: object) -> None:
     """One transition, its facts, `refund.updated`, and `refund.succeeded`/`refund.failed` when it ends there: for
-    refunds sent on a chain (refunds/sender.py) and by a card provider (cards/refunds.py) alike."""
+    refunds sent on a chain (refunds/payout_job.py) and by a card provider (cards/refunds.py) alike."""
     before = await snapshot(session, env, refund)
     state_machine.enter(refund, transition(refund.status, event), facts, now_of(session))
     session.add(refund)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from server.cards import refunds as card_refunds
-from server.refunds import sender
+from server.refunds import payout_job
 from server.refunds.servicer import RefundServicer
 from server.runtime import Runtime
 
@@ -22,5 +22,5 @@ async def retry_card_refunds(rt: Runtime) -> None:
 
 def register(rt: Runtime) -> None:
     rt.add_servicers(SERVICES)
-    rt.add_job("send_refunds", sender.RefundJob().run, sender.INTERVAL_SECONDS)
-    rt.add_job("retry_card_refunds", retry_card_refunds, sender.INTERVAL_SECONDS)
+    rt.add_job("send_refunds", payout_job.RefundJob().run, payout_job.INTERVAL_SECONDS)
+    rt.add_job("retry_card_refunds", retry_card_refunds, payout_job.INTERVAL_SECONDS)

@@ -12,7 +12,7 @@ from server.clock import now_of
 from server.customers.models import Customer
 from server.merchants.models import Merchant
 from server.products.models import Product, ProductVariant, SellingPlan
-from server.subscriptions import rows
+from server.subscriptions import session_rows
 from server.subscriptions.cycles import Cycle
 from server.subscriptions.models import Subscription
 from server.subscriptions.pricing import Policy, Tier, tier
@@ -21,7 +21,7 @@ from server.subscriptions.pricing import Policy, Tier, tier
 @dataclass
 class Plan:
     """A (selling plan, variant, quantity) with the means to price its cycles. Its rows are not written while it
-    is in use (see rows.py), so its policies and the tiers asked for are worked out once."""
+    is in use (see session_rows.py), so its policies and the tiers asked for are worked out once."""
 
     plan: SellingPlan
     variant: ProductVariant
@@ -67,8 +67,8 @@ async def plan_of(session: AsyncSession, plan_id: str, variant_id: str, quantity
     key = (plan_id, variant_id, quantity, decimals)
     if key in plans:
         return plans[key]
-    plan = await rows.get(session, SellingPlan, plan_id)
-    variant = await rows.get(session, ProductVariant, variant_id)
+    plan = await session_rows.get(session, SellingPlan, plan_id)
+    variant = await session_rows.get(session, ProductVariant, variant_id)
     if plan is None or variant is None:
         return None
     found = plans[key] = Plan(plan, variant, quantity, decimals)
@@ -76,9 +76,9 @@ async def plan_of(session: AsyncSession, plan_id: str, variant_id: str, quantity
 
 
 async def load(session: AsyncSession, sub: Subscription) -> Loaded:
-    merchant = await rows.get(session, Merchant, sub.merchant_id)
-    customer = await rows.get(session, Customer, sub.customer_id) if sub.customer_id else None
-    product = await rows.get(session, Product, sub.product_id)
+    merchant = await session_rows.get(session, Merchant, sub.merchant_id)
+    customer = await session_rows.get(session, Customer, sub.customer_id) if sub.customer_id else None
+    product = await session_rows.get(session, Product, sub.product_id)
     current = await plan_of(session, sub.selling_plan_id, sub.variant_id, sub.quantity, sub.decimals)
     if product is None or current is None:  # products' plans and variants are never deleted under a subscription
         raise LookupError(f"subscription {sub.id} lost its product, plan or variant")

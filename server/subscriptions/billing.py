@@ -27,7 +27,7 @@ from server.invoices import states as inv_states
 from server.invoices.models import Invoice
 from server.invoices.states import Status as InvoiceStatus
 from server.merchants.models import Merchant
-from server.subscriptions import convert, rows
+from server.subscriptions import convert, session_rows
 from server.subscriptions.aggregate import Loaded, load
 from server.subscriptions.cycles import boundary
 from server.subscriptions.models import Subscription
@@ -65,8 +65,8 @@ async def record(session: AsyncSession, loaded: Loaded, type_: str, before: dict
 
 
 async def invoice_view(session: AsyncSession, inv: Invoice) -> Any:
-    merchant = await rows.get(session, Merchant, inv.merchant_id)
-    customer = await rows.get(session, Customer, inv.customer_id) if inv.customer_id else None
+    merchant = await session_rows.get(session, Merchant, inv.merchant_id)
+    customer = await session_rows.get(session, Customer, inv.customer_id) if inv.customer_id else None
     return convert.invoice_proto(inv, merchant.name if merchant else "", customer)
 
 

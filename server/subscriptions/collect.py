@@ -37,7 +37,7 @@ from server.payment_intents.env import Env
 from server.payment_intents.models import Charge, PaymentIntent
 from server.payment_intents.states import ChargeStatus
 from server.payment_intents.states import Status as IntentStatus
-from server.subscriptions import billing, closing, locks, rows
+from server.subscriptions import billing, closing, locks, session_rows
 from server.subscriptions.billing import CARD_RETRY_DAYS, DAY, DUE_DAYS, FINAL_DAYS, Callout
 from server.subscriptions.models import Subscription
 from server.subscriptions.pricing import display
@@ -114,8 +114,8 @@ async def open_intent(session: AsyncSession, env: Env, inv: Invoice, expires_at:
     inv.payment_url = payment_url(env, intent)
     session.add(inv)
     # A new intent has no charges, refunds or transfers: its shape needs only the customer and the merchant.
-    customer = await rows.get(session, Customer, inv.customer_id) if inv.customer_id else None
-    merchant = await rows.get(session, Merchant, inv.merchant_id)
+    customer = await session_rows.get(session, Customer, inv.customer_id) if inv.customer_id else None
+    merchant = await session_rows.get(session, Merchant, inv.merchant_id)
     loaded = IntentLoaded(intent=intent, customer=customer, merchant_name=merchant.name if merchant else "",
                           invoice=inv)
     await settle.record(session, env, loaded, "payment_intent.created", None)
@@ -145,8 +145,8 @@ async def collect(session: AsyncSession, collector: Collector | None, sub: Subsc
     # at hand, so that the callout need not read them again.
     inv.mail_due_at = now_of(session) + MAIL_LEASE_SECONDS
     session.add(inv)
-    customer = await rows.get(session, Customer, inv.customer_id) if inv.customer_id else None
-    merchant = await rows.get(session, Merchant, inv.merchant_id)
+    customer = await session_rows.get(session, Customer, inv.customer_id) if inv.customer_id else None
+    merchant = await session_rows.get(session, Merchant, inv.merchant_id)
     return [Callout("mail", inv.id, mail_of(inv, customer, merchant))]
 
 

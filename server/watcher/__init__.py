@@ -2,7 +2,7 @@
 
 * `lease.py`   — the NetworkCursor row as a lease, so one watcher at a time scans a network;
 * `watcher.py` — one pass over one network: resume point, re-organisations, batches of blocks;
-* `ledger.py`  — the transfers' statuses and every change told to `server.chains.hooks` listeners;
+* `recording.py` — the transfers' statuses and every change told to `server.chains.hooks` listeners;
 * `same_transfer.py` — which stored row a transfer seen on chain is, across re-organisations.
 
 The chain itself is read through a rail's `ChainScanner` (`server.rails`); AML screening is `server.aml`.

@@ -49,7 +49,7 @@ from server.db import Database
 from server.db.sets import chunks
 from server.rails.base import ChainUnavailable, SeenTransfer
 from server.watcher import lease
-from server.watcher.ledger import Counts, Ledger, Watched
+from server.watcher.recording import Counts, Recorder, Watched
 
 log = logging.getLogger("paygate.watcher")
 CHECK_EVERY_BLOCKS = 8  # audits at most once per 8 blocks of the confirmation depth (about 96 s on Ethereum)
@@ -78,7 +78,7 @@ class BalanceAudit(Protocol):
 class InternalFunds:
     """The audit of one network's watched addresses; kept by its NetworkWatcher between passes."""
 
-    def __init__(self, db: Database, network: Network, scanner: BalanceAudit, ledger: Ledger, holder: str) -> None:
+    def __init__(self, db: Database, network: Network, scanner: BalanceAudit, ledger: Recorder, holder: str) -> None:
         self.db = db
         self.network = network
         self.scanner = scanner

@@ -34,7 +34,7 @@ from server.db import Database
 from server.rails.base import ChainScanner, ChainUnavailable
 from server.watcher import lease
 from server.watcher.internal import BalanceAudit, InternalFunds
-from server.watcher.ledger import Counts, Ledger, Watched
+from server.watcher.recording import Counts, Recorder, Watched
 
 log = logging.getLogger("paygate.watcher")
 BLOCKS_PER_BATCH = 100
@@ -71,7 +71,7 @@ class NetworkWatcher:
         self.screening = screening
         self.holder = holder or lease.holder_id()
         self.blocks_per_batch = blocks_per_batch
-        self.ledger = Ledger(network.id, network.confirmations, screening)
+        self.ledger = Recorder(network.id, network.confirmations, screening)
         self.internal = InternalFunds(db, network, scanner, self.ledger, self.holder) \
             if audit_balances and isinstance(scanner, BalanceAudit) else None
         self._checked = False

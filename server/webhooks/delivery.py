@@ -1,7 +1,7 @@
 """The delivery job: claim due attempts, POST each event to its endpoint, record the outcomes in batches.
 
 A run is a pipeline in one process. It claims due attempts in short transactions (a claim is a lease in the
-database, never in memory), hands each to the Sender (sender.py: per endpoint, a bounded pool of keep-alive
+database, never in memory), hands each to the Sender (attempts.py: per endpoint, a bounded pool of keep-alive
 connections and as many attempts in flight), and a recorder writes the outcomes as they come, many per transaction:
 whatever arrived while the previous write was committing goes in the next one. No transaction is held across the
 network. The run claims again whenever it has room, so sending, claiming and recording overlap.
@@ -47,11 +47,11 @@ from server.events.convert import to_proto as event_to_proto
 from server.events.models import Event
 from server.ids import new_id, random_base62
 from server.runtime import Runtime
-from server.webhooks import retry, sender, urls
+from server.sealing import SecretBox
+from server.webhooks import attempts, retry, urls
+from server.webhooks.attempts import EXCERPT_BYTES, TIMEOUT_SECONDS, Attempt, Outcome, Sender
 from server.webhooks.models import Delivery, DeliveryStatus, WebhookEndpoint
 from server.webhooks.queue import pending_counts
-from server.webhooks.sealing import SecretBox
-from server.webhooks.sender import EXCERPT_BYTES, TIMEOUT_SECONDS, Attempt, Outcome, Sender
 from server.webhooks.service import secrets_for
 from server.webhooks.signing import HEADER
 
@@ -69,7 +69,7 @@ MAX_IN_FLIGHT = 2048
 RECORD_BATCH = 500
 # One job run claims for at most this long, then finishes what it holds and leaves the rest to the next run.
 RUN_BUDGET_SECONDS = 30.0
-PER_ENDPOINT_CONCURRENCY = sender.CONCURRENCY
+PER_ENDPOINT_CONCURRENCY = attempts.CONCURRENCY
 
 __all__ = ["BATCH_SIZE", "EXCERPT_BYTES", "TIMEOUT_SECONDS", "Claimed", "Outcome", "claim", "deliver_due",
            "record", "run_once"]

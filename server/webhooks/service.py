@@ -19,10 +19,10 @@ from server.ids import new_id, random_base62
 from server.merchants.models import Merchant
 from server.paging import Page, newest_first
 from server.scoping import find_owned, get_owned, in_scope
+from server.sealing import SecretBox
 from server.webhooks import urls
 from server.webhooks.models import Delivery, DeliveryStatus, WebhookEndpoint
 from server.webhooks.queue import ALL_EVENTS, MAX_ENDPOINTS_PER_MODE
-from server.webhooks.sealing import SecretBox
 
 MAX_ENABLED_EVENTS = 100
 DEFAULT_OVERLAP_SECONDS = 24 * 3600

@@ -10,7 +10,7 @@ from server.config import Settings
 from server.db import Database
 from server.rails.base import ChainScanner, Family, Rail
 from server.rails.evm import probe
-from server.rails.evm.keys import EvmKeys
+from server.rails.evm.derivation import EvmKeys
 
 
 def _rail(network: Network, catalogue: Catalogue, db: Database, settings: Settings) -> Rail:

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from server.rails.evm.keys import EvmKeys
+from server.rails.evm.derivation import EvmKeys
 from tests.conftest import ok
 from tests.e2e.paid_on_chain.test_paid_on_chain import open_intent
 from tests.harness import TLS, Service, paygate, start, stop

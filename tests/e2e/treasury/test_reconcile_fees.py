@@ -10,7 +10,7 @@ from typing import Any
 
 from eth_account import Account as EthAccount
 
-from server.rails.evm.keys import EvmKeys
+from server.rails.evm.derivation import EvmKeys
 from tests.chain import Chain
 from tests.e2e.refunds.support import created, finished, manual_mining, paid_intent, rpc, wait_sent
 from tests.e2e.treasury.conftest import Merchant

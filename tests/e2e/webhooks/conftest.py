@@ -21,8 +21,8 @@ import sqlalchemy as sa
 
 from server.config import load_settings
 from server.db import Database
+from server.sealing import SecretBox
 from server.webhooks import delivery, urls
-from server.webhooks.sealing import SecretBox
 from tests.conftest import http_client, ok
 from tests.e2e.webhooks.receiver import Receiver, running
 from tests.harness import Service, start, stop

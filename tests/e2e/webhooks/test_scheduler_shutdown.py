@@ -17,8 +17,8 @@ import sqlalchemy as sa
 
 from server.config import load_settings
 from server.db import Database
+from server.sealing import SecretBox
 from server.webhooks import delivery
-from server.webhooks.sealing import SecretBox
 from tests.e2e.webhooks.conftest import Scheduler, create_customer, create_endpoint
 from tests.e2e.webhooks.test_delivery_processes import all_events, wait_until_delivered
 

@@ -26,7 +26,7 @@ from server.merchants.service import create_merchant
 from server.payment_intents import service
 from server.rails import registry
 from server.rails.base import ChainScanner, Family, Rail
-from server.rails.evm.keys import EvmKeys
+from server.rails.evm.derivation import EvmKeys
 from server.runtime import Runtime
 from server.treasury import signing_keys
 from server.treasury.ledger.listeners import treasury_of

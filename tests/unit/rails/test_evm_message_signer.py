@@ -9,7 +9,7 @@ from eth_account.messages import encode_defunct
 from eth_account.signers.local import LocalAccount
 
 from server.rails.base import InvalidSignature, MessageSigning
-from server.rails.evm.keys import EvmKeys
+from server.rails.evm.derivation import EvmKeys
 
 KEYS = EvmKeys()
 TEXT = "paygate payout address verification\nNonce: 00"

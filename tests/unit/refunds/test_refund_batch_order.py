@@ -1,20 +1,20 @@
-"""Which Pending chain refunds the refund job takes in a pass (server/refunds/sender.py): the oldest first, but those
-of a merchant whose refunds waited for their gas at the last pass after every other merchant's, so a merchant short
-of gas never holds the others' refunds back."""
+"""Which Pending chain refunds the refund job takes in a pass (server/refunds/payout_job.py): the oldest first, but
+those of a merchant whose refunds waited for their gas at the last pass after every other merchant's, so a merchant
+short of gas never holds the others' refunds back."""
 
 from __future__ import annotations
 
 from sqlmodel import col, select
 
-from server.refunds import sender
+from server.refunds import payout_job
 from server.refunds.models import Refund
 from tests.unit.treasury.world import ETH, World, world  # noqa: F401
 
 
-def batch(w: World, waiting: set[sender.Waiter]) -> list[str]:
+def batch(w: World, waiting: set[payout_job.Waiter]) -> list[str]:
     async def go() -> list[str]:
         async with w.db.read() as s:
-            return [r.id for r in await s.exec(sender._new_refunds(waiting, sender._natives(w.rt.catalogue)))]
+            return [r.id for r in await s.exec(payout_job._new_refunds(waiting, payout_job._natives(w.rt.catalogue)))]
     return w.run(go())  # type: ignore[no-any-return]
 
 
@@ -44,11 +44,11 @@ def test_pending_refunds_are_taken_oldest_first(world: World) -> None:  # noqa: 
 
 def test_a_merchant_whose_refunds_waited_for_gas_comes_after_the_others(world: World) -> None:  # noqa: F811
     short, other = world.merchant(), world.merchant()
-    theirs = [world.refund(short, "1") for _ in range(sender.BATCH)]
+    theirs = [world.refund(short, "1") for _ in range(payout_job.BATCH)]
     others = world.refund(other, "1")
     assert others not in batch(world, set())  # a whole batch of the short merchant's older refunds
     taken = batch(world, {(short, False, "ETH-TEST")})
-    assert taken[0] == others and taken[1:] == theirs[: sender.BATCH - 1]
+    assert taken[0] == others and taken[1:] == theirs[: payout_job.BATCH - 1]
 
 
 def test_a_waiting_merchants_native_coin_refunds_keep_their_place(world: World) -> None:  # noqa: F811

@@ -8,7 +8,7 @@ import pytest
 from eth_account import Account
 
 from server.config import ConfigError, load_settings
-from server.rails.evm.keys import EvmKeys
+from server.rails.evm.derivation import EvmKeys
 from server.rails.hd import WalletError
 from server.wallet.keys import DEV_FILE, Keys
 

@@ -4,7 +4,7 @@ merchants, every refund and payout address check spent seconds deriving them all
 
 from __future__ import annotations
 
-from server.rails.evm.keys import EvmKeys
+from server.rails.evm.derivation import EvmKeys
 from server.wallet import treasuries
 from tests.unit.treasury.world import EVM, World, world  # noqa: F401
 

@@ -19,7 +19,7 @@ from server.chains.models import ChainTransfer, WatchedAddress
 from server.config import load_settings
 from server.ids import new_id
 from server.merchants.service import create_merchant
-from server.rails.evm.keys import EvmKeys
+from server.rails.evm.derivation import EvmKeys
 from server.refunds import service as refunds
 from server.refunds.models import Refund
 from server.runtime import Runtime

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from server import logs
-from server.webhooks.sender import EXCERPT_BYTES, excerpt_text
+from server.webhooks.attempts import EXCERPT_BYTES, excerpt_text
 
 
 def test_a_nul_byte_in_an_answer_is_kept_as_a_replacement_character() -> None:

@@ -7,7 +7,7 @@ import pytest
 
 from server.config import ConfigError, load_settings
 from server.webhooks import delivery
-from server.webhooks.sender import Attempt, Sender
+from server.webhooks.attempts import Attempt, Sender
 
 IN_FLIGHT_PER_ENDPOINT = 8  # README "Webhooks": at most 8 attempts per endpoint are in flight at once
 

@@ -10,7 +10,7 @@ from cryptography.fernet import Fernet
 from server.config import ConfigError, load_settings
 from server.db import migrate
 from server.errors import Unavailable
-from server.webhooks.sealing import SecretBox
+from server.sealing import SecretBox
 
 KEY = Fernet.generate_key().decode()
 

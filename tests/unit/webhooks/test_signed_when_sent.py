@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from server.webhooks.sender import Attempt, Sender
+from server.webhooks.attempts import Attempt, Sender
 from server.webhooks.signing import HEADER
 
 ANSWER_DELAY = 0.4

@@ -66,7 +66,7 @@ class Counts:
         self.status_changes += other.status_changes
 
 
-class Ledger:
+class Recorder:
     def __init__(self, network: str, threshold: int, screening: Screening) -> None:
         self.network = network
         self.threshold = threshold
