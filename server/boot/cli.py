@@ -34,8 +34,9 @@
     paygate treasury record-funding --network N --tx HASH [--json]
                                                  funds sent to a treasury by hand (e.g. gas) posted as the
                                                  merchant's available money; a second run posts nothing
-    paygate devchain [--port 8545] [--networks-file PATH]
-                                                 a local Anvil chain with test USDT/USDC (until Ctrl-C)
+    paygate devchain [--port 8545] [--networks-file PATH] [--block-time S] [--families evm,utxo]
+                                                 local test chains (until Ctrl-C): Anvil with test USDT/USDC
+                                                 and litecoind -regtest with a funded `payer` wallet
 
 A bad configuration or an unreachable database stops with one line on stderr and exit status 2 or 1.
 """
@@ -118,11 +119,12 @@ def _parser() -> argparse.ArgumentParser:
     funding.add_argument("--network", required=True, help="the network id, e.g. ETH-TEST")
     funding.add_argument("--tx", required=True, help="the funding transaction's hash")
     funding.add_argument("--json", action="store_true")
-    devchain = sub.add_parser("devchain", help="run a local Anvil chain with test tokens")
+    devchain = sub.add_parser("devchain", help="run local test chains: Anvil with test tokens, litecoind -regtest")
     devchain.add_argument("--port", type=int, default=8545)
     devchain.add_argument("--networks-file", type=Path, default=DEFAULT_NETWORKS_FILE)
     devchain.add_argument("--block-time", type=int, default=None,
-                          help="mine a block every N seconds (default: one block per transaction)")
+                          help="mine a block every N seconds (default: EVM one block per transaction, UTXO none)")
+    devchain.add_argument("--families", default="evm,utxo", help="the chain families to run (default: evm,utxo)")
     return p
 
 
@@ -148,7 +150,7 @@ def main(argv: list[str] | None = None, *, clock: Clock | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "devchain":
-            return _devchain(args.port, args.networks_file, args.block_time)
+            return _devchain(args.families, args.port, args.networks_file, args.block_time)
         settings = load_settings()
         if args.command == "migrate":
             migrate_schema(settings, announce=True)
@@ -223,13 +225,18 @@ def main(argv: list[str] | None = None, *, clock: Clock | None = None) -> int:
         return 130
 
 
-def _devchain(port: int, networks_file: Path, block_time: float | None) -> int:
-    # Needs no settings or database: it only starts a node and writes the networks file.
-    from server.rails.evm import devchain
+def _devchain(families: str, port: int, networks_file: Path, block_time: float | None) -> int:
+    # Needs no settings or database: it only starts nodes and writes the networks file.
+    from server.boot import devchains
+    from server.rails.base import DevChainFailed
 
     try:
-        devchain.run(port, networks_file, block_time=block_time)
-    except devchain.DevChainError as e:
+        chosen = devchains.parse_families(families)
+    except DevChainFailed as e:
+        raise Stop(f"devchain: {e}", status=2) from None  # a usage error, as a bad configuration is
+    try:
+        devchains.run(chosen, port, networks_file, block_time=block_time)
+    except DevChainFailed as e:
         raise Stop(f"devchain: {e}") from None
     return 0
 

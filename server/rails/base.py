@@ -27,7 +27,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -325,6 +326,23 @@ class MessageSigning(Protocol):
         ...
 
 
+class DevChainFailed(Exception):
+    """A local test chain did not start or died; the message names its family and says why."""
+
+
+class DevChain(Protocol):
+    """A family's local test chain, started by `paygate devchain` with its network written into the networks file."""
+
+    @property
+    def info(self) -> dict[str, Any]:
+        """Its part of the command's JSON line (the RPC URL, funded accounts or wallet, …)."""
+        ...
+
+    def alive(self) -> bool: ...
+
+    def stop(self) -> None: ...
+
+
 @dataclass(frozen=True)
 class Family:
     """A chain family as the registry knows it: a network's rail, the watcher's scanner of it (its own
@@ -337,3 +355,5 @@ class Family:
     # A family whose addresses differ by network (a UTXO network's bech32 prefix and BIP-44 coin type, from its
     # `params`) gives each network's scheme here; `keys` is then its default network's.
     keys_for: Callable[[Network], KeyScheme] | None = None
+    # `paygate devchain`: start(port, networks file, block time or None), for a family with a local test chain.
+    devchain: Callable[[int, Path, float | None], DevChain] | None = None

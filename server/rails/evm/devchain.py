@@ -16,7 +16,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,6 +84,9 @@ class DevChain:
                 {"coin": coin, "display_name": name, "decimals": TOKEN_DECIMALS,
                  "contract_address": self.tokens[coin]} for coin, name in TOKENS],
         }
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -177,18 +179,12 @@ def _deploy(w3: Web3, abi: list[dict[str, Any]], bytecode: str, holders: list[st
     return tokens
 
 
-def run(port: int, networks_file: Path, *, block_time: float | None = None) -> None:
-    """The command: start, write the networks file, print the JSON line, wait for SIGINT/SIGTERM, stop Anvil."""
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
-    networks_file.parent.mkdir(parents=True, exist_ok=True)
+def start_dev(port: int, networks_file: Path, block_time: float | None) -> DevChain:
+    """`paygate devchain`'s EVM chain: started, its ETH-TEST entry written (`Family.devchain`)."""
     chain = start(port, log_path=networks_file.with_name(f"anvil-{port}.log"), block_time=block_time)
     try:
         upsert_network(networks_file, chain.network_entry())
-        print(json.dumps(chain.info), flush=True)
-        while not stop.wait(0.5):
-            if chain.process.poll() is not None:
-                raise DevChainError(f"anvil exited with status {chain.process.returncode}")
-    finally:
+    except BaseException:
         chain.stop()
+        raise
+    return chain

@@ -4,11 +4,12 @@ command that only derives addresses (`paygate merchants create`) does not pay fo
 from __future__ import annotations
 
 from collections.abc import Awaitable
+from pathlib import Path
 
 from server.catalogue.catalogue import Catalogue, Network
 from server.config import Settings
 from server.db import Database
-from server.rails.base import ChainScanner, Family, Rail
+from server.rails.base import ChainScanner, DevChain, DevChainFailed, Family, Rail
 from server.rails.evm import probe
 from server.rails.evm.derivation import EvmKeys
 
@@ -29,4 +30,13 @@ def _probe(network: Network) -> Awaitable[bool]:
     return probe.answers(network)
 
 
-FAMILY = Family(rail=_rail, scanner=_scanner, probe=_probe, keys=EvmKeys())
+def _devchain(port: int, networks_file: Path, block_time: float | None) -> DevChain:
+    from server.rails.evm import devchain
+
+    try:
+        return devchain.start_dev(port, networks_file, block_time)
+    except devchain.DevChainError as e:
+        raise DevChainFailed(f"evm: {e}") from None
+
+
+FAMILY = Family(rail=_rail, scanner=_scanner, probe=_probe, keys=EvmKeys(), devchain=_devchain)
