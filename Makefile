@@ -10,7 +10,7 @@ export PAYGATE_TEST_PG ?= postgresql://postgres@127.0.0.1:5432/test
 # (services, CLI calls), and a machine that sets PYTHONDONTWRITEBYTECODE made each compile the whole code again.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test setup chromium pgbouncer gen check-gen lint fmt unit bench fuzz mutate clean
+.PHONY: run test setup chromium pgbouncer litecoind gen check-gen lint fmt unit bench fuzz mutate clean
 
 LOCALSTRIPE_PORT ?= 8420
 
@@ -37,7 +37,7 @@ run: setup  ## start the dev chain and localstripe, migrate, seed a demo merchan
 test: setup check-gen lint  ## the whole suite, HTTP tests against SQLite and PostgreSQL
 	$(PY) -m pytest -n 4 --dist loadfile --durations=30  # test files in parallel: most of the time is spent waiting on chains and servers; the slowest tests are listed to keep the run short
 
-setup: $(VENV)/.installed node_modules/.installed chromium pgbouncer
+setup: $(VENV)/.installed node_modules/.installed chromium pgbouncer litecoind
 
 chromium:  ## Debian's browser for the checkout page's tests (playwright drives /usr/bin/chromium; never a downloaded build)
 	@test -x /usr/bin/chromium || { \
@@ -48,6 +48,11 @@ pgbouncer:  ## Debian's PgBouncer, for the tests of PostgreSQL behind a transact
 	@test -x /usr/sbin/pgbouncer || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer; fi; }
+
+litecoind:  ## Debian's Litecoin node, run -regtest by the dev chain and the UTXO rail's tests (server/rails/utxo/devchain.py)
+	@test -x /usr/bin/litecoind || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq litecoind; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq litecoind; fi; }
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)

@@ -39,11 +39,12 @@ from server.rails.card import CardRail
 from server.rails.evm.family import FAMILY as EVM
 from server.rails.provider_a import PROVIDER as PROVIDER_A
 from server.rails.provider_a import ProviderARail
+from server.rails.utxo.family import FAMILY as UTXO
 
 log = logging.getLogger("paygate.rails")
 
 
-FAMILIES: dict[str, Family] = {"evm": EVM}
+FAMILIES: dict[str, Family] = {"evm": EVM, "utxo": UTXO}
 PROVIDERS: dict[str, Callable[[Settings], CardRail]] = {
     PROVIDER_A: lambda settings: ProviderARail.build(settings.provider_a_api_base)}
 

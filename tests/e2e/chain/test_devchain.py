@@ -1,4 +1,5 @@
-"""`paygate devchain`: Anvil with the test tokens, the ETH-TEST network in the networks file, one JSON line."""
+"""`paygate devchain`: Anvil with the test tokens and litecoind -regtest with a funded `payer` wallet, the ETH-TEST
+and LTC-TEST networks in the networks file, one JSON line."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -31,11 +33,11 @@ assets = [{ coin = "ETH", decimals = 18 }]
 """
 
 
-def start_devchain(networks_file: Path) -> tuple[subprocess.Popen[str], dict[str, Any]]:
+def start_devchain(networks_file: Path, *more: str) -> tuple[subprocess.Popen[str], dict[str, Any]]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAYGATE_")}
     process = subprocess.Popen(
         [sys.executable, "-m", "server.boot.cli", "devchain", "--port", str(free_port()), "--networks-file",
-         str(networks_file)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+         str(networks_file), *more], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert process.stdout is not None
     line = process.stdout.readline()
     assert line, process.stderr.read() if process.stderr else ""
@@ -59,11 +61,39 @@ def devchain(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[st
 
 def test_devchain_prints_one_json_line_with_rpc_url_chain_id_tokens_and_accounts(devchain):
     info, _ = devchain
-    assert set(info) == {"rpc_url", "chain_id", "tokens", "accounts"}
+    assert set(info) == {"rpc_url", "chain_id", "tokens", "accounts", "utxo"}
     assert info["rpc_url"].startswith("http://127.0.0.1:") and info["chain_id"] == 31337
     assert set(info["tokens"]) == {"USDT", "USDC"}
     assert all(Web3.is_checksum_address(a) for a in info["tokens"].values())
     assert info["accounts"] and all(set(a) == {"address", "private_key"} for a in info["accounts"])
+
+
+def test_devchain_runs_litecoin_regtest_with_a_funded_payer_wallet(devchain):
+    info, networks_file = devchain
+    utxo = info["utxo"]
+    assert (utxo["network"], utxo["wallet"]) == ("LTC-TEST", "payer")
+    assert urlsplit(utxo["rpc_url"]).hostname == "127.0.0.1"
+    answer = httpx.post(utxo["rpc_url"] + "/wallet/payer", json={"jsonrpc": "1.0", "id": 1, "method": "getbalance",
+                                                                "params": []})
+    assert answer.json()["result"] > 0  # 101 blocks mined to it: the first coinbase is mature
+    network = load(networks_file).networks["LTC-TEST"]
+    assert (network.family, network.chain_id, network.params["hrp"]) == ("utxo", 0, "rltc")
+    assert [a.id for a in network.assets] == ["LTC-LTC-TEST"]
+
+
+def test_devchain_of_one_family_runs_only_that_chain(tmp_path: Path) -> None:
+    process, info = start_devchain(tmp_path / "networks.toml", "--families", "evm")
+    assert stop_devchain(process) == 0
+    assert "utxo" not in info
+    assert set(load(tmp_path / "networks.toml").networks) >= {"ETH-TEST"}
+    assert "LTC-TEST" not in load(tmp_path / "networks.toml").networks
+
+
+def test_devchain_refuses_an_unknown_family(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "server.boot.cli", "devchain", "--networks-file",
+                           str(tmp_path / "n.toml"), "--families", "evm,solana"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and "--families 'evm,solana'" in done.stderr, done.stderr
 
 
 def test_devchain_answers_json_rpc_on_loopback(devchain):
