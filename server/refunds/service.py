@@ -26,7 +26,7 @@ from server.chains.models import ChainTransfer, TransferStatus
 from server.clock import now_of
 from server.context import Caller
 from server.db import Database
-from server.errors import MissingParameter, invalid
+from server.errors import MissingParameter, Unimplemented, invalid
 from server.events import outbox
 from server.ids import new_id
 from server.paging import Page, newest_first
@@ -130,12 +130,21 @@ async def plan(db: Database, env: Env, rails: Rails, caller: Caller, request: pb
         asset = env.catalogue.by_id.get(intent.paid_asset_id)
         if asset is None or not asset.network:
             raise InvalidPaymentIntent()
+        unsendable(rails, asset.network)
         charge_id, payer, rate = _source(full, asset.id)
         treasury = await treasury_address(session, env.keys, key_scheme(env.catalogue.networks[asset.network]),
                                           caller.merchant_id, caller.livemode, allocate=False)
         given = request.refund_address if request.HasField("refund_address") else None
         address = await destination(session, env, rails, asset.network, given, payer)
     return Plan(intent.id, asset, charge_id, rate, address, treasury or "", payer=payer)
+
+
+def unsendable(rails: Rails, network: str) -> None:
+    """`501 not_implemented` on a network whose rail cannot pay out (it receives only): a refund accepted there would
+    wait Pending forever."""
+    if rails.payouts(network) is None:
+        raise Unimplemented(f"refunds on {network} cannot be sent by this gateway yet: its rail receives payments "
+                            "but does not pay out")
 
 
 async def check_funds(rails: Rails, p: Plan, amount: Decimal) -> None:
@@ -267,6 +276,7 @@ async def plan_unexpected(db: Database, env: Env, rails: Rails, caller: Caller, 
         if not arrivals or asset is None or not asset.network:
             raise invalid("asset_id", f"no confirmed and approved unexpected funds in {asset_id!r} on this payment "
                                       "intent (to refund the payment itself, leave asset_id out)")
+        unsendable(rails, asset.network)
         charge, first = arrivals[0]
         treasury = await treasury_address(session, env.keys, key_scheme(env.catalogue.networks[asset.network]),
                                           caller.merchant_id, caller.livemode, allocate=False)
