@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
+import sqlalchemy as sa
 from sqlmodel import col, func, or_, select
 
 from server.aml import Screening
@@ -36,6 +37,7 @@ from server.watcher import lease
 from server.watcher.internal import BalanceAudit, InternalFunds
 from server.watcher.recording import Counts, Recorder, Watched
 
+_WATCHED: sa.Table = WatchedAddress.__table__  # type: ignore[attr-defined]
 log = logging.getLogger("paygate.watcher")
 BLOCKS_PER_BATCH = 100
 REORG_MARGIN = 32
@@ -122,10 +124,12 @@ class NetworkWatcher:
         late funds) bounds each address's cost: an ended watch is no longer scanned, so the set of addresses every
         pass looks for stays the live ones (ix_watched_network_until serves this query)."""
         async with self.db.read() as session:
-            rows = (await session.exec(
-                select(WatchedAddress.address, WatchedAddress.owner_id, WatchedAddress.from_block)
-                .where(WatchedAddress.network == self.network.id,
-                       col(WatchedAddress.watch_until) >= now_of(session)))).all()
+            # A core select on the connection: every pass reads every live row, and SQLModel's row handling doubles
+            # the read (0.9 s against 0.45 s at 100,000 addresses on SQLite, bench/watcher.py).
+            conn = await session.connection()
+            rows = (await conn.execute(
+                sa.select(_WATCHED.c.address, _WATCHED.c.owner_id, _WATCHED.c.from_block)
+                .where(_WATCHED.c.network == self.network.id, _WATCHED.c.watch_until >= now_of(session)))).all()
         # Rows keep the rail's stored form, the form its scanner reports recipients in.
         return {address: Watched(owner, from_block) for address, owner, from_block in rows}
 
