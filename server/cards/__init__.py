@@ -2,6 +2,7 @@
 
     models.py     card provider keys per merchant and mode (sealed), saved payment methods (`pm_`)
     accounts.py   `paygate merchants set-card-provider` and reading a merchant's keys back
+    method.py     the card payment method's handler (server/payment_intents/methods.py `PaymentMethod`)
     payments.py   a card charge: create, confirm (token or saved card), apply the provider's outcome
     calls.py      save before calling out: no provider call inside a unit of work (replayed questions, `PayNow`)
     limits.py     at most 4 provider calls per merchant at once

@@ -26,7 +26,7 @@ from server.payment_intents.env import Env
 from server.payment_intents.models import Charge, PaymentIntent
 from server.payment_intents.states import Status
 from server.payment_intents.totals import ChargeStatus
-from server.rails.card import BadSignature, PaymentEvent, ProviderUnavailable
+from server.rails.card import UNSUBMITTED, BadSignature, PaymentEvent, ProviderUnavailable
 
 log = logging.getLogger("paygate.cards")
 
@@ -54,7 +54,7 @@ async def refresh(db: Database, env: Env, cards: Cards, intent_id: str) -> bool:
             continue
         try:
             payment = await acct.client.retrieve_payment(charge.provider_payment_id)
-            if charge.provider_status == payments.UNCONFIRMED and payment.status in payments.UNSUBMITTED:
+            if charge.provider_status == payments.UNCONFIRMED and payment.status in UNSUBMITTED:
                 # Our confirmation never arrived: canceled there first, so it cannot be charged after we fail it.
                 payment = await acct.client.cancel_payment(charge.provider_payment_id)
         except ProviderUnavailable:

@@ -48,8 +48,10 @@ from server.payment_intents.states import Event, Status, UnexpectedState, allowe
 from server.payment_intents.totals import ChargeStatus, fee
 from server.rails.card import (
     MAX_AMOUNT_MINOR,
+    UNSUBMITTED,
     Declined,
     Payment,
+    ProviderPaymentStatus,
     ProviderUnavailable,
     UnknownCard,
     from_minor,
@@ -58,11 +60,12 @@ from server.rails.card import (
 
 log = logging.getLogger("paygate.cards")
 FIAT = "payment_method_options.fiat"
-# Provider statuses in which the payer has not submitted a card yet (the spec's flow: their page confirms).
-UNSUBMITTED = frozenset({"requires_payment_method", "requires_confirmation"})
 WITHDRAWN = ("withdrawn", "the payer chose to pay another way; the card payment was canceled at the provider")
-# Our own mark on a charge whose confirmation was sent and not answered: the provider may have charged the card.
+# Our own marks in `provider_status`, beside the provider's (server/rails/card.py `ProviderPaymentStatus`): a charge
+# whose confirmation was sent and not answered (the provider may have charged the card), and a free trial's card,
+# saved and not charged.
 UNCONFIRMED = "unconfirmed"
+SAVED = "saved"
 # How long a money call is out at the provider before the read-through and the scheduler may ask what became of it:
 # the client's 10 s and its one retry's 10 s, a wait of up to 10 s for one of the merchant's places
 # (server/cards/limits.py), and a margin.
@@ -71,6 +74,7 @@ INTERRUPTED = ("interrupted", "the card payment was interrupted before the card 
                               "charged by it; pay again")
 LOST_CONFIRMATION = ("confirmation_lost", "the card provider did not answer the confirmation and never received it; "
                                           "the payment was canceled there and nothing was charged; pay again")
+CANCELED = ("canceled", "the payment was canceled at the card provider")
 
 
 def is_card(charge: Charge) -> bool:
@@ -405,7 +409,7 @@ async def save_for_trial(session: AsyncSession, env: Env, cards: Cards, loaded: 
     charge.saved_payment_method_id = row.id
     charge.save_payment_method = True
     charge.status = ChargeStatus.SUCCESS
-    charge.provider_status = "saved"
+    charge.provider_status = SAVED
     _chosen(session, loaded, charge, now)
     await settle.move(session, env, loaded, Event.NOTHING_DUE, payment_method_type=CARDS)
     return loaded
@@ -513,11 +517,11 @@ async def withdraw_open(session: AsyncSession, env: Env, cards: Cards, loaded: L
             except ProviderUnavailable as e:
                 raise Unavailable(f"{e}; the open card payment must be withdrawn before paying another way; "
                                   "try again") from None
-        if payment.status not in ("canceled", "succeeded"):
+        if payment.status not in (ProviderPaymentStatus.CANCELED, ProviderPaymentStatus.SUCCEEDED):
             raise Unavailable(f"the open card payment {charge.id} is {payment.status} at {acct.provider} and could "
                               "not be withdrawn; try again")
         await apply(session, env, loaded, charge, payment,
-                    failure=WITHDRAWN if payment.status == "canceled" else None, cards=cards)
+                    failure=WITHDRAWN if payment.status == ProviderPaymentStatus.CANCELED else None, cards=cards)
 
 
 async def apply(session: AsyncSession, env: Env, loaded: Loaded, charge: Charge, payment: Payment | None, *,
@@ -530,21 +534,22 @@ async def apply(session: AsyncSession, env: Env, loaded: Loaded, charge: Charge,
         return
     intent = loaded.intent
     before = settle.snapshot(env, loaded)
-    status = payment.status if payment is not None else "requires_payment_method"
+    status = payment.status if payment is not None else ProviderPaymentStatus.REQUIRES_PAYMENT_METHOD
     if charge.provider_status == UNCONFIRMED and failure is None:
         if status in UNSUBMITTED:
             return  # the confirmation has not (yet) arrived there: `outcome.refresh` cancels it, then it is decided
-        if status == "canceled":
+        if status == ProviderPaymentStatus.CANCELED:
             failure = LOST_CONFIRMATION
     charge.provider_status = status
     if payment is not None and payment.id and not charge.provider_payment_id:
         charge.provider_payment_id = payment.id
     session.add(charge)
-    if failure is None and payment is not None and payment.failure_code and status in UNSUBMITTED | {"canceled"}:
+    unpaid = UNSUBMITTED | {ProviderPaymentStatus.CANCELED}
+    if failure is None and payment is not None and payment.failure_code and status in unpaid:
         failure = (payment.failure_code, payment.failure_message)
-    if failure is None and status == "canceled":
-        failure = ("canceled", "the payment was canceled at the card provider")
-    if status == "succeeded":
+    if failure is None and status == ProviderPaymentStatus.CANCELED:
+        failure = CANCELED
+    if status == ProviderPaymentStatus.SUCCEEDED:
         await _succeeded(session, env, loaded, charge, payment, cards)
     elif failure is not None:
         charge.status = ChargeStatus.FAILED
@@ -553,7 +558,7 @@ async def apply(session: AsyncSession, env: Env, loaded: Loaded, charge: Charge,
             await settle.move(session, env, loaded, Event.PAYMENT_FAILED)
         if intent.status != Status.CANCELED and failure is not WITHDRAWN:  # withdrawn attempts were not refused
             await settle.record(session, env, loaded, settle.FAILED_EVENT, before)
-    elif status == "processing" and intent.status == Status.REQUIRES_PAYMENT_METHOD:
+    elif status == ProviderPaymentStatus.PROCESSING and intent.status == Status.REQUIRES_PAYMENT_METHOD:
         await settle.move(session, env, loaded, Event.TRANSACTION_SEEN)
     session.add(intent)
 

@@ -53,11 +53,11 @@ from server.payment_intents.aggregate import load_one
 from server.payment_intents.env import Env
 from server.payment_intents.models import Charge, PaymentIntent
 from server.payment_intents.totals import ChargeStatus
-from server.rails.card import Payment, ProviderUnavailable, from_minor
+from server.rails.card import Payment, ProviderPaymentStatus, ProviderUnavailable, from_minor
 
 log = logging.getLogger("paygate.cards")
 # Provider statuses in which the payer's money is taken or on its way.
-MONEY_MOVED = frozenset({"succeeded", "processing"})
+MONEY_MOVED = frozenset({ProviderPaymentStatus.SUCCEEDED, ProviderPaymentStatus.PROCESSING})
 # How our charge ids look (server/ids.py new_id, payments.keyed_charge_id): nothing else is taken from metadata.
 CHARGE_ID = re.compile(r"ch_[A-Za-z0-9]{24}")
 # The scheduled pass (`sweep`): how often, how far back, and how many of one account's payments it lists at most. A

@@ -43,12 +43,13 @@ from server.customers import totals as customer_totals
 from server.db import Database
 from server.errors import MissingParameter, invalid
 from server.ids import new_id
+from server.payment_intents import methods, settle
 from server.payment_intents import service as intents
-from server.payment_intents import settle
 from server.payment_intents.env import Env
+from server.payment_intents.methods import RefundRoute
 from server.payment_intents.models import Charge, PaymentIntent
 from server.payment_intents.totals import ChargeStatus, text
-from server.rails.card import Declined, ProviderUnavailable, to_minor
+from server.rails.card import Declined, ProviderRefundStatus, ProviderUnavailable, to_minor
 from server.refunds import convert as refund_convert
 from server.refunds import service as refunds
 from server.refunds.errors import InvalidPaymentIntent, RefundAmountExceeded
@@ -84,8 +85,8 @@ async def card_charges_to_refund(db: Database, caller: Caller, request: pb.Creat
         full = await intents.get(session, caller, intent.id)
     asset = request.asset_id.strip().upper() if request.HasField("asset_id") else ""
     wanted = asset or intent.paid_asset_id.upper()
-    found = [c for c in full.charges if payments.is_card(c) and c.status == ChargeStatus.SUCCESS
-             and c.asset_id.upper() == wanted]
+    found = [c for c in full.charges if methods.of(c.payment_method_type).refund_route == RefundRoute.PROVIDER
+             and c.status == ChargeStatus.SUCCESS and c.asset_id.upper() == wanted]
     return (intent, found) if found and wanted else None
 
 
@@ -192,9 +193,10 @@ async def send(db: Database, env: Env, cards: Cards, refund_id: str, *, retry: b
     """Asks the charge's provider to pay a Pending card refund back and records the answer. Safe to repeat: the
     provider's idempotency key is the refund id, and a refund that ended is left alone.
 
-    Only the provider's `succeeded` makes the refund Success (and the intent's refunded amount); `failed` or
-    `canceled` make it Failed; any other answer (`pending`, `requires_action`: the card's bank has not settled it) makes
-    it Processing, its amount still held, and the retries read it back (`retry`) until it ends one way or the other."""
+    Only the provider's `SUCCEEDED` makes the refund Success (and the intent's refunded amount); `FAILED` or
+    `CANCELED` make it Failed; `PENDING` (the card's bank has not settled it; also what the provider's adapter makes
+    of a status it cannot read) makes it Processing, its amount still held, and the retries read it back (`retry`)
+    until it ends one way or the other."""
     async with db.read() as session:
         refund = await session.get(Refund, refund_id)
         assert refund is not None
@@ -217,8 +219,8 @@ async def send(db: Database, env: Env, cards: Cards, refund_id: str, *, retry: b
                 payment_id=charge.provider_payment_id, amount=to_minor(refund.amount, refund.decimals),
                 metadata={"paygate_refund_id": refund.id, "paygate_payment_intent_id": refund.payment_intent_id},
                 idempotency_key=refund.id)
-            provider_id, settled = done.id, done.status == "succeeded"
-            if done.status in ("failed", "canceled"):
+            provider_id, settled = done.id, done.status == ProviderRefundStatus.SUCCEEDED
+            if done.status in (ProviderRefundStatus.FAILED, ProviderRefundStatus.CANCELED):
                 failure = "provider_refused"
         except Declined:
             failure = "provider_refused"

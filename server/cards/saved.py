@@ -16,6 +16,8 @@ from server.cards.models import SavedPaymentMethod
 from server.clock import now_of
 from server.customers.models import Customer
 from server.ids import new_id
+from server.payment_intents.models import Charge
+from server.payment_intents.states import ChargeStatus
 from server.rails.card import Card
 
 
@@ -76,6 +78,15 @@ async def of_provider_card(session: AsyncSession, acct: Account, *, customer_id:
         SavedPaymentMethod.merchant_id == acct.merchant_id, SavedPaymentMethod.livemode == acct.livemode,
         SavedPaymentMethod.customer_id == customer_id, SavedPaymentMethod.provider == acct.provider,
         SavedPaymentMethod.provider_payment_method_id == provider_payment_method_id))).first()
+
+
+async def card_that_paid(session: AsyncSession, intent_id: str) -> SavedPaymentMethod | None:
+    """The saved card of the intent's successful card charge (a free trial's card is saved, not charged: its
+    charge of 0 names it too); None when the payer did not save the card."""
+    pm_id = (await session.exec(select(Charge.saved_payment_method_id).where(
+        Charge.payment_intent_id == intent_id, Charge.status == ChargeStatus.SUCCESS,
+        col(Charge.saved_payment_method_id) != "").order_by(col(Charge.sort_key).desc()))).first()
+    return await session.get(SavedPaymentMethod, pm_id) if pm_id else None
 
 
 async def list_for(session: AsyncSession, *, merchant_id: str, livemode: bool,

@@ -115,9 +115,9 @@ def _noun(scope: str) -> str:
 def _declines(query: SelectOfScalar[int]) -> SelectOfScalar[int]:
     """Failed card charges the provider refused: not those withdrawn because the payer paid another way, nor those
     whose confirmation never reached the provider, nor those canceled there."""
-    from server.cards.payments import LOST_CONFIRMATION, WITHDRAWN
+    from server.cards.payments import CANCELED, LOST_CONFIRMATION, WITHDRAWN
 
-    not_refusals = ("", WITHDRAWN[0], LOST_CONFIRMATION[0], "canceled")
+    not_refusals = ("", WITHDRAWN[0], LOST_CONFIRMATION[0], CANCELED[0])
     return query.where(Charge.status == ChargeStatus.FAILED, col(Charge.failure_code).not_in(not_refusals))
 
 

@@ -23,7 +23,6 @@ from paygate.v1.money_pb2 import Price
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.cards.accounts import takes_cards
 from server.checkout.sender import CodeMessage, Sender
 from server.context import Caller
 from server.customers import identity
@@ -31,10 +30,11 @@ from server.customers.models import VerificationCode
 from server.errors import InvalidArgument, NotFound, RateLimited, invalid
 from server.merchants.models import Merchant
 from server.merchants.service import keys_of
+from server.payment_intents import methods
 from server.payment_intents import service as intents
 from server.payment_intents.aggregate import Loaded
 from server.payment_intents.env import Env
-from server.payment_intents.models import CARDS, CRYPTO, PaymentIntent
+from server.payment_intents.models import PaymentIntent
 from server.payment_intents.states import Status, UnexpectedState
 from server.payment_links import service as links
 from server.payment_links.convert import product_of, url_of
@@ -87,8 +87,10 @@ async def public_key(session: AsyncSession, merchant_id: str, livemode: bool) ->
 
 
 async def method_types(session: AsyncSession, merchant_id: str, livemode: bool) -> list[str]:
-    """Crypto always; cards when the merchant has a card provider's keys for the mode."""
-    return [CRYPTO, CARDS] if await takes_cards(session, merchant_id, livemode) else [CRYPTO]
+    """The methods the page offers the merchant's shoppers in the mode (methods.py `PaymentMethod.offered`): crypto
+    always; cards when the merchant has a card provider's keys for the mode."""
+    return [name for name, method in methods.registered().items()
+            if await method.offered(session, merchant_id, livemode)]
 
 
 async def _merchant_name(session: AsyncSession, merchant_id: str) -> str:

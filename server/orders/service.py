@@ -22,13 +22,13 @@ from server.events.models import Event as EventRow
 from server.ids import new_id
 from server.orders.models import Order
 from server.paging import Page, newest_first
-from server.payment_intents.models import CARDS, PaymentIntent
+from server.payment_intents import methods
+from server.payment_intents.models import PaymentIntent
 from server.scoping import get_owned, in_scope
 
 RESOURCE = "order"
 PAID = "Paid"
 STATUSES = (PAID,)
-PAYMENT_METHODS = {CARDS: "Cards"}  # anything else is paid in crypto
 SUCCEEDED = "payment_intent.succeeded"
 
 
@@ -54,7 +54,7 @@ async def make(session: AsyncSession, intent_id: str) -> Order | None:
         customer=_buyer(customer), shipping_address=intent.shipping_address or None,
         product=dict(snap.get("product") or {}), items=[dict(i) for i in snap.get("items", [])],
         total=Decimal(snap["total"]), currency=str(snap["currency"]), status=PAID,
-        payment_method=PAYMENT_METHODS.get(intent.payment_method_type, "Crypto"), created_at=now, updated_at=now)
+        payment_method=methods.of(intent.payment_method_type).order_label, created_at=now, updated_at=now)
     session.add(order)
     await session.flush()
     return order

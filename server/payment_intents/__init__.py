@@ -17,4 +17,8 @@ lapsed, and funds in a second asset once the intent is paid in a first.
 
 Attempts are bounded: one open charge per asset (chosen again, it is returned and becomes current), at most
 `max_charges_per_intent` charges per intent, and each deposit address is scanned only until its `watch_until`.
+
+How to pay is one handler per payment method (methods.py `PaymentMethod`, registered by name): crypto here
+(crypto_method.py: attempts.py's quotes and deposit addresses), cards over server/cards (server/cards/method.py).
+Nothing else compares `payment_method_type`.
 """

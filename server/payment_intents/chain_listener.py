@@ -14,10 +14,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.aml import AmlStatus
 from server.chains.models import ChainTransfer, TransferStatus
-from server.payment_intents import settle, totals
+from server.payment_intents import methods, settle, totals
 from server.payment_intents.aggregate import Loaded, load
 from server.payment_intents.env import Env
-from server.payment_intents.models import CARDS, Charge, ChargeTransfer, PaymentIntent
+from server.payment_intents.models import Charge, ChargeTransfer, PaymentIntent
 from server.payment_intents.states import OPEN_FOR_PAYMENT, Status
 
 # Intents a permanent deposit may still pay: those open for payment, and those whose payment is confirming.
@@ -36,7 +36,7 @@ def _covered(loaded: Loaded) -> bool:
     intent = loaded.intent
     value = Decimal(0)
     for charge in loaded.charges:
-        if charge.payment_method_type == CARDS:
+        if not methods.of(charge.payment_method_type).counts_transfers:  # a card's: what its provider captured
             value += charge.amount_captured * charge.exchange_rate
             continue
         units = sum((totals.units(t) for t in loaded.transfers_of(charge) if _may_still_count(t)), Decimal(0))

@@ -15,10 +15,10 @@ from server.aml import AmlStatus
 from server.chains.models import ChainTransfer, TransferStatus
 from server.customers.convert import to_proto as customer_proto
 from server.errors import Unavailable
-from server.payment_intents import totals
+from server.payment_intents import methods, totals
 from server.payment_intents.aggregate import Loaded
 from server.payment_intents.env import Env
-from server.payment_intents.models import CARDS, Charge
+from server.payment_intents.models import Charge
 from server.payment_intents.states import Status
 from server.refunds import convert as refund_convert
 from server.refunds.states import Status as RefundStatus
@@ -70,15 +70,6 @@ def _stage(loaded: Loaded, now: int) -> int:
     return pb.PAYMENT_INTENT_STAGE_UNSPECIFIED
 
 
-def crypto_options(env: Env, charge: Charge) -> pb.CryptoPaymentOptions:
-    asset = env.catalogue.by_id.get(charge.asset_id)
-    return pb.CryptoPaymentOptions(
-        asset_id=charge.asset_id, amount=totals.text(charge.amount), token=asset.token if asset else "",
-        network=charge.network, decimals=asset.decimals if asset else 0,
-        exchange_rate=totals.text(charge.exchange_rate), deposit_address=charge.deposit_address,
-        expired_at=charge.quote_expires_at)
-
-
 def transaction(env: Env, t: ChainTransfer) -> pb.TransactionDetails:
     asset = env.catalogue.by_id.get(t.asset_id)
     return pb.TransactionDetails(
@@ -106,15 +97,12 @@ def charge_proto(env: Env, loaded: Loaded, charge: Charge, now: int) -> pb.Charg
     refunds = loaded.refunds.get(charge.id, [])
     # What reached the customer: only successful refunds count, as on the intent (settle.refunded).
     refunded = sum((r.amount for r, _ in refunds if r.status == RefundStatus.SUCCESS), Decimal(0))
-    card = charge.payment_method_type == CARDS
     out = pb.Charge(
         id=charge.id, object="charge", amount=AssetAmount(asset_id=charge.asset_id, amount=totals.text(charge.amount)),
         transactions=[transaction(env, t) for t in moves if t.status != TransferStatus.REVERTED],
         refunded=charge.amount_captured > 0 and refunded >= charge.amount_captured,
         refunds=[refund_convert.to_proto(env.catalogue, r, txs) for r, txs in refunds], created=charge.created,
         payment_provider=charge.payment_provider, payment_method_type=charge.payment_method_type,
-        payment_method_options=pb.PaymentMethodOptions() if card else
-        pb.PaymentMethodOptions(crypto=crypto_options(env, charge)),
         exchange_rate=totals.text(charge.exchange_rate), status=CHARGE_STATUS[status],
         paid=charge.amount_captured > 0, captured=charge.amount_captured > 0,
         amount_captured=AssetAmount(asset_id=charge.asset_id, amount=totals.text(charge.amount_captured)),
@@ -125,15 +113,7 @@ def charge_proto(env: Env, loaded: Loaded, charge: Charge, now: int) -> pb.Charg
     if charge.frozen_amount > 0:
         structs.fill(out.fraud_details, {"aml_status": str(AmlStatus.REJECTED),
                                          "frozen_amount": totals.text(charge.frozen_amount)})
-    if card:
-        # What the payer's page needs to confirm with provider_a's client library (DESIGN §9); never a secret key.
-        structs.fill(out.provider_a_payload, {"client_secret": charge.provider_client_secret,
-                                              "public_key": charge.provider_public_key,
-                                              "status": charge.provider_status})
-        out.failure_code, out.failure_message = charge.failure_code, charge.failure_message
-    elif status == totals.ChargeStatus.FAILED:
-        out.failure_code = "aml_rejected"
-        out.failure_message = "every transaction of this payment attempt was rejected by AML screening"
+    methods.of(charge.payment_method_type).answer_charge(env, charge, status, out)
     return out
 
 
@@ -197,8 +177,8 @@ def to_proto(env: Env, loaded: Loaded, now: int | None = None) -> pb.PaymentInte
         out.payment_link_details.CopyFrom(_link_details(loaded))
     if i.shipping_address:
         out.shipping_address.CopyFrom(Address(**i.shipping_address))
-    if loaded.latest_charge is not None and loaded.latest_charge.payment_method_type != CARDS:
-        out.payment_method_options.crypto.CopyFrom(crypto_options(env, loaded.latest_charge))
+    if (latest := loaded.latest_charge) is not None:
+        methods.of(latest.payment_method_type).answer_intent(env, latest, out)
     return out
 
 

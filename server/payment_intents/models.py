@@ -10,7 +10,8 @@ from server import clock
 from server.db.types import DecimalText, JSONType
 from server.payment_intents.states import ChargeStatus
 
-# The two ways to pay (`payment_method_type` of intents and charges): one spelling for every package that asks.
+# The ways to pay (`payment_method_type` of intents and charges), as rows spell them; what each means is its handler's
+# (methods.py), the only code that compares them.
 CRYPTO = "crypto"
 CARDS = "cards"
 

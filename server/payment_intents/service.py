@@ -24,10 +24,11 @@ from server.customers.models import Customer
 from server.errors import MissingParameter, invalid
 from server.ids import new_id
 from server.paging import Page, newest_first
-from server.payment_intents import attempts, pricing, settle
+from server.payment_intents import attempts, methods, pricing, settle
 from server.payment_intents.aggregate import Loaded, load, load_one
 from server.payment_intents.env import Env
-from server.payment_intents.models import CARDS, CRYPTO, Charge, ChargeTransfer, PaymentIntent
+from server.payment_intents.methods import PaymentMethod
+from server.payment_intents.models import Charge, ChargeTransfer, PaymentIntent
 from server.payment_intents.states import Event, Status, UnexpectedState, transition
 from server.rates import RateUnavailable
 from server.rates.quotes import price_code
@@ -37,7 +38,6 @@ from server.subscriptions import lifecycle as subscriptions
 DEFAULT_EXPIRES_IN = 24 * 3600
 MAX_EXPIRES_IN = 30 * 24 * 3600
 EXPANDABLE = ("invoice", "subscription")
-METHODS = (CRYPTO, CARDS)
 
 
 def payment_url(checkout_base: str, intent_id: str, client_secret: str) -> str:
@@ -110,8 +110,8 @@ async def create(session: AsyncSession, env: Env, caller: Caller, request: pb.Cr
     if not 1 <= expires_in <= MAX_EXPIRES_IN:
         raise invalid("expires_in", f"must be from 1 to {MAX_EXPIRES_IN} seconds (30 days)")
     method = request.payment_method_type.strip()
-    if method and method not in METHODS:
-        raise invalid("payment_method_type", "use crypto or cards")
+    if method and method not in methods.registered():
+        raise invalid("payment_method_type", _use())
     deposit_asset = request.permanent_deposit_asset_id.strip()
     if request.permanent_deposit and customer is None:
         raise invalid("permanent_deposit", "a permanent deposit address belongs to a customer; give customer")
@@ -167,40 +167,37 @@ async def list_page(session: AsyncSession, caller: Caller, page: Page,
     return await load(session, rows), total
 
 
-def _method_of(method: str, options: pb.PaymentMethodOptionsInput) -> str:
+def _use() -> str:
+    return "use " + " or ".join(methods.registered())  # "use crypto or cards"
+
+
+def _method_of(method: str, options: pb.PaymentMethodOptionsInput) -> PaymentMethod:
+    """The method chosen by name, else by the one field of `payment_method_options` given."""
     method = method.strip()
+    registered = methods.registered()
     if not method:
-        if options.HasField("crypto"):
-            return CRYPTO
-        if options.HasField("fiat"):
-            return CARDS
-        raise MissingParameter("payment_method_type")
-    if method not in METHODS:
-        raise invalid("payment_method_type", "use crypto or cards")
-    return method
+        named = next((m for m in registered.values() if options.HasField(m.options_field)), None)
+        if named is None:
+            raise MissingParameter("payment_method_type")
+        return named
+    if method not in registered:
+        raise invalid("payment_method_type", _use())
+    return registered[method]
 
 
 async def choose_method(session: AsyncSession, env: Env, loaded: Loaded, method: str,
                         options: pb.PaymentMethodOptionsInput, cards: Cards | None = None
                         ) -> Loaded | card_payments.PayNow:
-    """Choosing crypto opens a payment attempt (or returns the open one for the same asset); choosing cards opens a
-    card charge at its provider (server/cards), with the card payment to make after the commit when it moves money
-    (`PayNow`: run it under server/cards/calls.py `choose`)."""
+    """Choosing a method opens its payment attempt (methods.py `PaymentMethod.open_attempt`), once every other
+    method's open attempts are withdrawn, so that the payer cannot pay twice: crypto opens a quote (or returns the
+    open one for the same asset); cards a card charge at its provider (server/cards), with the card payment to make
+    after the commit when it moves money (`PayNow`: run it under server/cards/calls.py `choose`)."""
     attempts.check_open(loaded, now_of(session))
     chosen = _method_of(method, options)
-    if loaded.intent.amount == 0 and loaded.invoice is not None and chosen == CRYPTO:
-        # A free trial: nothing to pay, so choosing how to pay later completes it (DESIGN §8).
-        await settle.move(session, env, loaded, Event.NOTHING_DUE, payment_method_type=chosen)
-        return loaded
-    if chosen == CARDS:
-        if cards is None:
-            # A choice the caller can change, not a failure of ours: 400, never 5xx.
-            raise invalid("payment_method_type", "card payments are not available here; pay with crypto")
-        return await card_payments.open_card(session, env, cards, loaded, options.fiat)
-    if cards is not None:
-        await card_payments.withdraw_open(session, env, cards, loaded)
-        attempts.check_open(loaded, now_of(session))  # a card payment that succeeded meanwhile paid the intent
-    return await attempts.open_crypto(session, env, loaded, options.crypto.asset_id.strip())
+    for other in methods.registered().values():
+        if other is not chosen:
+            await other.withdraw_open(session, env, loaded, cards)
+    return await chosen.open_attempt(session, env, loaded, options, cards)
 
 
 async def update(session: AsyncSession, env: Env, caller: Caller, request: pb.UpdatePaymentIntentRequest,

@@ -18,10 +18,10 @@ from server.clock import now_of
 from server.customers import totals as customer_totals
 from server.db.engine import hooks_of
 from server.events import outbox
-from server.payment_intents import convert, totals
+from server.payment_intents import convert, methods, totals
 from server.payment_intents.aggregate import Loaded, load_one
 from server.payment_intents.env import Env
-from server.payment_intents.models import CARDS, PaymentIntent
+from server.payment_intents.models import PaymentIntent
 from server.payment_intents.states import EVENT_TYPES, Event, Status, allowed, transition
 from server.products import stock
 from server.rates.quotes import round_down
@@ -73,12 +73,12 @@ def _decimals(env: Env, asset_id: str) -> int:
 
 
 def _first_paid_asset(loaded: Loaded) -> str:
-    """The asset of the first funds that arrived (a captured card charge, or a live transfer that counts on its
-    attempt): the intent is paid in it from then on. By arrival, not by the attempts' order, which changes each time
-    the payer chooses an asset again."""
+    """The asset of the first funds that arrived (a captured charge its provider decided, such as a card's, or a
+    live transfer that counts on its attempt): the intent is paid in it from then on. By arrival, not by the
+    attempts' order, which changes each time the payer chooses an asset again."""
     arrivals: list[tuple[int, str]] = []
     for charge in loaded.charges:
-        if charge.payment_method_type == CARDS:
+        if not methods.of(charge.payment_method_type).counts_transfers:
             if charge.amount_captured:
                 arrivals.append((charge.created, charge.asset_id))
             continue
@@ -104,8 +104,8 @@ def _recompute(env: Env, loaded: Loaded) -> tuple[list[str], Event | None, bool]
     pending = live = 0
     last_rate = Decimal(0)
     for charge in loaded.charges:
-        if charge.payment_method_type == CARDS:
-            # A card charge's outcome comes from its provider (server/cards), not from transfers: kept as it is.
+        if not methods.of(charge.payment_method_type).counts_transfers:
+            # Its outcome comes from its provider (a card charge: server/cards), not from transfers: kept as it is.
             captured[charge.asset_id] += charge.amount_captured
             paid += charge.amount_captured * charge.exchange_rate
             continue

@@ -57,8 +57,9 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.clock import now_of
-from server.payment_intents.models import CARDS, Charge, PaymentIntent
-from server.payment_intents.states import ChargeStatus, Status
+from server.payment_intents import methods
+from server.payment_intents.models import Charge, PaymentIntent
+from server.payment_intents.states import Status
 from server.products.models import ProductVariant
 from server.ratelimit.client_ip import bucket_of
 
@@ -89,14 +90,14 @@ def shopper_of(customer_id: str | None, client_ip: str) -> Shopper | None:
     return Shopper(ip=bucket_of(client_ip)) if client_ip else None
 
 
-def _card_under_way() -> sa.ColumnElement[bool]:
-    """The intent (of the enclosing query) has a card payment the payer submitted a card to, not decided yet."""
-    from server.cards.payments import UNSUBMITTED  # local: server/cards reaches this module through the settlement
-
-    # "": a charge whose provider PaymentIntent is not made yet, so nothing was submitted to it either.
-    return sa.exists().where(
-        col(Charge.payment_intent_id) == col(PaymentIntent.id), col(Charge.payment_method_type) == CARDS,
-        col(Charge.status) == ChargeStatus.PENDING, col(Charge.provider_status).not_in(sorted({*UNSUBMITTED, ""})))
+def _attempt_under_way() -> sa.ColumnElement[bool]:
+    """The intent (of the enclosing query) has a payment attempt under way that holds its units until it expires,
+    as its method says (methods.py `PaymentMethod.holding`): a card payment the payer submitted a card to, not
+    decided yet."""
+    holding = [h for method in methods.registered().values() if (h := method.holding()) is not None]
+    if not holding:
+        return sa.false()
+    return sa.exists().where(col(Charge.payment_intent_id) == col(PaymentIntent.id), sa.or_(*holding))
 
 
 def _holding(now: int, hold_seconds: int) -> sa.ColumnElement[bool]:
@@ -105,7 +106,7 @@ def _holding(now: int, hold_seconds: int) -> sa.ColumnElement[bool]:
     status, open_ = col(PaymentIntent.status), col(PaymentIntent.expired_at) > now
     in_hold = col(PaymentIntent.created) > now - hold_seconds
     return status.in_(HOLDING) & ((status == Status.PROCESSING) | (open_ & (
-        (status == Status.PARTIAL_PAID) | in_hold | _card_under_way())))
+        (status == Status.PARTIAL_PAID) | in_hold | _attempt_under_way())))
 
 
 def bought(snapshot: Mapping[str, Any] | None) -> Counter[str]:

@@ -9,6 +9,9 @@ A payment is at most `MAX_AMOUNT_MINOR` minor units (Stripe's limit: eight digit
                    merchants' key format, its card tokens, its webhooks' signature, a client per merchant key
     CardProvider   one merchant's account at the provider: payments (and its recent ones), cards and customers,
                    refunds
+    statuses       ProviderPaymentStatus, ProviderRefundStatus: paygate's words for a provider's payment and refund
+                   statuses; each provider's adapter maps its own onto them (one table there), so nothing outside
+                   it reads a provider's strings
     values         Payment, Card, ProviderRefund, PaymentEvent
     errors         Declined (the card was refused: recorded on the charge), UnknownCard (a token the provider does
                    not know), ProviderUnavailable (anything else), BadSignature (a webhook that does not verify),
@@ -24,9 +27,38 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import Decimal
+from enum import StrEnum
 from typing import Protocol
 
 MAX_AMOUNT_MINOR = 99_999_999
+
+
+class ProviderPaymentStatus(StrEnum):
+    """Where a provider's payment stands. The values are what `charges.provider_status` stores and the API shows as
+    `provider_a_payload.status` (Stripe's words, which paygate's were first): a StrEnum, so the stored rows are
+    unchanged and compare equal to these."""
+
+    REQUIRES_PAYMENT_METHOD = "requires_payment_method"  # no card yet, or the last one was refused
+    REQUIRES_CONFIRMATION = "requires_confirmation"  # a card attached, not confirmed yet
+    REQUIRES_ACTION = "requires_action"  # the payer must act (3-D Secure)
+    PROCESSING = "processing"  # submitted; the provider has not decided yet
+    REQUIRES_CAPTURE = "requires_capture"  # authorised only (paygate never asks for a separate capture)
+    SUCCEEDED = "succeeded"
+    CANCELED = "canceled"
+    UNKNOWN = "unknown"  # a status the adapter cannot read (logged there): nothing is decided on it
+
+
+# The payer has not submitted a card to the payment yet (the spec's flow: their own page confirms it).
+UNSUBMITTED = frozenset({ProviderPaymentStatus.REQUIRES_PAYMENT_METHOD, ProviderPaymentStatus.REQUIRES_CONFIRMATION})
+
+
+class ProviderRefundStatus(StrEnum):
+    """Where a provider's refund stands (never stored: a card refund's own status says what paygate made of it)."""
+
+    PENDING = "pending"  # not settled with the card's bank yet (also what an unreadable status becomes)
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    CANCELED = "canceled"
 
 
 class ProviderUnavailable(Exception):
@@ -77,7 +109,7 @@ class Payment:
     """A provider PaymentIntent, as much of it as paygate reads."""
 
     id: str
-    status: str  # requires_payment_method | requires_confirmation | requires_action | processing | succeeded | …
+    status: ProviderPaymentStatus
     client_secret: str
     amount: int
     currency: str
@@ -106,7 +138,7 @@ class Card:
 @dataclass(frozen=True)
 class ProviderRefund:
     id: str
-    status: str  # pending | succeeded | failed | canceled
+    status: ProviderRefundStatus
     amount: int
 
 

@@ -24,6 +24,7 @@ from server.payment_intents.aggregate import Loaded, load_one
 from server.payment_intents.env import Env
 from server.payment_intents.states import ChargeStatus
 from server.payment_intents.states import Status as IntentStatus
+from server.rails.card import ProviderPaymentStatus
 from server.subscriptions.collect import ACTION_REQUIRED, PROCESSING, CardResult, Locked, Outcome
 
 
@@ -82,6 +83,6 @@ def _result(loaded: Loaded, idempotency_key: str) -> CardResult:
         return CardResult(False, "card_unusable", "no charge was made")
     if charge.status == ChargeStatus.FAILED:
         return CardResult(False, charge.failure_code or "card_declined", charge.failure_message)
-    if charge.provider_status == "requires_action":
+    if charge.provider_status == ProviderPaymentStatus.REQUIRES_ACTION:
         return CardResult(False, ACTION_REQUIRED, "the card asks the payer to authenticate (3-D Secure)")
     return CardResult(False, PROCESSING, "the card payment is still processing")

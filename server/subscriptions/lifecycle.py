@@ -10,18 +10,17 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from sqlmodel import col, select
+from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.cards.models import SavedPaymentMethod
 from server.clock import now_of
 from server.events.models import Event as EventRow
 from server.ids import new_id
 from server.invoices import states as inv_states
 from server.invoices.models import Invoice
 from server.invoices.states import Status as InvoiceStatus
-from server.payment_intents.models import CARDS, Charge, PaymentIntent
-from server.payment_intents.states import ChargeStatus
+from server.payment_intents import methods
+from server.payment_intents.models import PaymentIntent
 from server.products.models import ProductVariant, SellingPlan
 from server.subscriptions import billing, locks
 from server.subscriptions.aggregate import load
@@ -93,12 +92,12 @@ async def first_payment(session: AsyncSession, sub: Subscription, inv: Invoice, 
             item["period_start"], item["period_end"] = now, end
     inv.lines = list(inv.lines)
     await billing.invoice_move(session, inv, inv_states.Event.PAY, now, amount_paid=inv.amount, paid_at=now)
-    method = intent.payment_method_type or "crypto"
-    card = await saved_card_that_paid(session, intent) if method == CARDS else None
+    method = methods.of(intent.payment_method_type)
+    card = await method.renews_with(session, intent)
     facts: dict[str, Any] = {
         "billing_cycle_anchor": now, "periods_since_anchor": 0, "current_period_start": now,
         "current_period_end": end, "current_cycle_number": 1, "renew_at": end, "payment_url": None,
-        "payment_expires_at": None, "default_payment_method_type": method,
+        "payment_expires_at": None, "default_payment_method_type": method.name,
         "collection_method": "charge_automatically" if card is not None else "send_invoice"}
     if card is not None:
         # The method that paid is the one renewals charge, off-session (DESIGN §8).
@@ -106,15 +105,6 @@ async def first_payment(session: AsyncSession, sub: Subscription, inv: Invoice, 
                      payment_method_brand=card.brand[:20], payment_method_last4=card.last4)
     await billing.move(session, loaded, Event.FIRST_PAYMENT, now, record_events=False, **{**facts, **trial})
     await billing.record(session, loaded, "subscription.created")
-
-
-async def saved_card_that_paid(session: AsyncSession, intent: PaymentIntent) -> SavedPaymentMethod | None:
-    """The saved card of the intent's successful card charge (a free trial's card is saved, not charged: its
-    charge of 0 names it too); None when the payer did not save the card."""
-    pm_id = (await session.exec(select(Charge.saved_payment_method_id).where(
-        Charge.payment_intent_id == intent.id, Charge.status == ChargeStatus.SUCCESS,
-        col(Charge.saved_payment_method_id) != "").order_by(col(Charge.sort_key).desc()))).first()
-    return await session.get(SavedPaymentMethod, pm_id) if pm_id else None
 
 
 async def first_payment_lapsed(session: AsyncSession, sub: Subscription, inv: Invoice, now: int) -> None:

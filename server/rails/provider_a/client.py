@@ -4,10 +4,12 @@ One `ProviderA` per merchant key: the library's `StripeClient` with its own key 
 share a global `stripe.api_key`. `api_base` points it at localstripe in the tests and `make run`; empty means
 Stripe's own API. Nothing here knows paygate's rows: amounts are minor-unit integers, ids are the provider's.
 
-What the provider answers is translated into small frozen values (`Payment`, `Card`, `ProviderRefund`); its errors
-into `Declined` (the card was refused: a payer's problem, recorded on the charge), `UnknownCard` (a card token it
-does not know: the payer's input) and `ProviderUnavailable`
-(anything else: unreachable, refused request, bad key), which never carries the key or a card number.
+What the provider answers is translated into small frozen values (`Payment`, `Card`, `ProviderRefund`), Stripe's
+status strings into paygate's (server/rails/card.py `ProviderPaymentStatus`, `ProviderRefundStatus`) with one table
+each (`PAYMENT_STATUS`, `REFUND_STATUS`; a string they do not list is logged and becomes the value nothing is decided
+on), and its errors into `Declined` (the card was refused: a payer's problem, recorded on the charge), `UnknownCard`
+(a card token it does not know: the payer's input) and `ProviderUnavailable` (anything else: unreachable, refused
+request, bad key), which never carries the key or a card number.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from server.rails.card import (
     BadKey,
@@ -25,7 +27,9 @@ from server.rails.card import (
     Declined,
     Payment,
     PaymentEvent,
+    ProviderPaymentStatus,
     ProviderRefund,
+    ProviderRefundStatus,
     ProviderUnavailable,
     UnknownCard,
 )
@@ -40,6 +44,25 @@ TIMEOUT_SECONDS = 10.0
 RETRIES = 1
 PROVIDER = "provider_a"
 PAGE_SIZE = 100  # the most objects one page of a provider_a list holds
+S = TypeVar("S", ProviderPaymentStatus, ProviderRefundStatus)
+# Stripe's PaymentIntent statuses, as paygate names them.
+PAYMENT_STATUS: dict[str, ProviderPaymentStatus] = {
+    "requires_payment_method": ProviderPaymentStatus.REQUIRES_PAYMENT_METHOD,
+    "requires_confirmation": ProviderPaymentStatus.REQUIRES_CONFIRMATION,
+    "requires_action": ProviderPaymentStatus.REQUIRES_ACTION,
+    "processing": ProviderPaymentStatus.PROCESSING,
+    "requires_capture": ProviderPaymentStatus.REQUIRES_CAPTURE,
+    "succeeded": ProviderPaymentStatus.SUCCEEDED,
+    "canceled": ProviderPaymentStatus.CANCELED,
+}
+# Stripe's Refund statuses: `requires_action` (the bank asks the customer for details) is not settled yet either.
+REFUND_STATUS: dict[str, ProviderRefundStatus] = {
+    "pending": ProviderRefundStatus.PENDING,
+    "requires_action": ProviderRefundStatus.PENDING,
+    "succeeded": ProviderRefundStatus.SUCCEEDED,
+    "failed": ProviderRefundStatus.FAILED,
+    "canceled": ProviderRefundStatus.CANCELED,
+}
 
 
 def _get(obj: Any, name: str, default: Any = None) -> Any:
@@ -50,10 +73,24 @@ def _get(obj: Any, name: str, default: Any = None) -> Any:
     return default if value is None else value
 
 
+def _status(table: Mapping[str, S], obj: Any, unknown: S) -> S:
+    """`obj`'s status in paygate's words; one `table` does not list is logged for the operator and taken as
+    `unknown`."""
+    value = str(_get(obj, "status", ""))
+    status = table.get(value)
+    if status is None:
+        log.warning("provider_a status unknown to paygate", extra={
+            "provider_status": value[:40], "provider_object": str(_get(obj, "object", ""))[:40],
+            "provider_id": str(_get(obj, "id", ""))[:100], "taken_as": str(unknown)})
+        return unknown
+    return status
+
+
 def payment_of(obj: Any) -> Payment:
     error = _get(obj, "last_payment_error") or {}
     method = _get(obj, "payment_method", "")
-    return Payment(id=str(_get(obj, "id", "")), status=str(_get(obj, "status", "")),
+    status = _status(PAYMENT_STATUS, obj, ProviderPaymentStatus.UNKNOWN)
+    return Payment(id=str(_get(obj, "id", "")), status=status,
                    client_secret=str(_get(obj, "client_secret", "")), amount=int(_get(obj, "amount", 0)),
                    currency=str(_get(obj, "currency", "")), customer=str(_get(obj, "customer", "") or ""),
                    payment_method=str(method if isinstance(method, str) else _get(method, "id", "")),
@@ -257,19 +294,22 @@ class ProviderA:
         obj = await self._call("refund", self._v1.refunds.create_async,
                                params={"payment_intent": payment_id, "amount": amount, "metadata": metadata},
                                options={"idempotency_key": idempotency_key})
-        return _refund_of(obj)
+        return refund_of(obj)
 
     async def find_refund(self, *, payment_id: str, metadata_key: str, value: str) -> ProviderRefund | None:
         page = await self._call("find_refund", self._v1.refunds.list_async,
                                 params={"payment_intent": payment_id, "limit": 100})
         for obj in _get(page, "data", []) or []:
             if str((_get(obj, "metadata", {}) or {}).get(metadata_key, "")) == value:
-                return _refund_of(obj)
+                return refund_of(obj)
         return None
 
 
-def _refund_of(obj: Any) -> ProviderRefund:
-    return ProviderRefund(id=str(_get(obj, "id", "")), status=str(_get(obj, "status", "")),
+def refund_of(obj: Any) -> ProviderRefund:
+    """A status it cannot read is taken as pending: the refund is read back again, never failed on it (it may be
+    paid)."""
+    return ProviderRefund(id=str(_get(obj, "id", "")),
+                          status=_status(REFUND_STATUS, obj, ProviderRefundStatus.PENDING),
                           amount=int(_get(obj, "amount", 0)))
 
 

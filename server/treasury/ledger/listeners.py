@@ -20,9 +20,9 @@ from server.aml import AmlStatus
 from server.chains.models import UNCONFIRMED, ChainTransfer, TransferStatus, WatchedAddress
 from server.db.aggregates import exact_sum
 from server.events.models import Event
-from server.payment_intents import totals
+from server.payment_intents import methods, totals
 from server.payment_intents.aggregate import load_one
-from server.payment_intents.models import CARDS, Charge, ChargeTransfer, PaymentIntent
+from server.payment_intents.models import Charge, ChargeTransfer, PaymentIntent
 from server.refunds.models import Refund
 from server.refunds.states import Status as RefundStatus
 from server.treasury import signing_keys
@@ -80,8 +80,8 @@ async def _paying_with(session: AsyncSession, t: ChainTransfer) -> list[str] | N
     if intent is None:
         return None
     loaded = await load_one(session, intent)
-    paying = [x.id for c in loaded.charges if c.payment_method_type != CARDS for x in loaded.transfers_of(c)
-              if x.asset_id == t.asset_id]
+    paying = [x.id for c in loaded.charges if methods.of(c.payment_method_type).counts_transfers
+              for x in loaded.transfers_of(c) if x.asset_id == t.asset_id]
     return [i for i in paying if i != t.id] if t.id in paying else None
 
 
