@@ -15,6 +15,7 @@ from server.payment_links.models import PaymentLink, PaymentLinkItem
 from server.payrolls.models import Payroll, PayrollItem
 from server.products.models import Product, ProductVariant, SellingPlan
 from server.rails.evm.models import SignedTransaction, TreasuryNonce
+from server.rails.utxo.models import UtxoReservedInput, UtxoSource, UtxoSpend
 from server.ratelimit.models import RateLimitBucket
 from server.refunds.models import Refund, RefundTransaction
 from server.selling_plans.models import SellingPlanGroup, SellingPlanGroupProduct
@@ -72,6 +73,9 @@ __all__ = [
     "SweepTransaction",
     "TreasuryNonce",
     "TreasuryTransfer",
+    "UtxoReservedInput",
+    "UtxoSource",
+    "UtxoSpend",
     "VerificationCode",
     "VerificationCodeFailure",
     "WalletAccount",

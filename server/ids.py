@@ -24,7 +24,7 @@ def random_base62(length: int = 24) -> str:
 PREFIXES = frozenset({
     "apa", "apr", "aps", "ch", "cus", "evt", "evtd", "inv", "key", "le", "lp", "ma", "mav", "mch", "ord", "payout",
     "payroll", "payroll_item", "pd", "pi", "pl", "pm", "prod", "rf", "rtx", "sd", "sp", "spg", "stx", "sub", "sw",
-    "swtx", "ttx", "tx", "var", "vc", "vcf", "we",
+    "swtx", "ttx", "tx", "uspd", "var", "vc", "vcf", "we",
 })
 
 

@@ -35,6 +35,9 @@ log = logging.getLogger("paygate.checkout_page")
 HERE = Path(__file__).parent
 RPC_TIMEOUT_SECONDS = 10.0
 MAX_QR_DATA = 512
+# The payment URI schemes the rails make (server/rails/base.py `PaymentRequests`): EIP-681 on EVM networks, BIP-21
+# on the UTXO networks (server/rails/utxo/params.py URI_SCHEMES). Lower case, as the rails write them.
+QR_SCHEMES = ("ethereum", "litecoin", "bitcoin")
 _templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
 
 
@@ -163,11 +166,13 @@ class CheckoutPage:
         return self._error(503, "Checkout unavailable", "Payments cannot be taken right now. Try again in a minute.")
 
     async def qr(self, request: Request) -> Response:
-        """A QR code (SVG) of a payment URI the page shows: `ethereum:` (EIP-681) addresses only."""
+        """A QR code (SVG) of a payment URI the page shows: only of the schemes the rails make (`QR_SCHEMES`), so the
+        endpoint draws no other link for whoever points at it."""
         data = request.query_params.get("data", "")
-        if not data.startswith("ethereum:") or len(data) > MAX_QR_DATA or not data.isascii():
-            return Response("data: an ethereum: payment URI of at most 512 characters", status_code=400,
-                            media_type="text/plain")
+        scheme, colon, rest = data.partition(":")
+        if scheme not in QR_SCHEMES or not colon or not rest or len(data) > MAX_QR_DATA or not data.isascii():
+            return Response(f"data: a payment URI ({', '.join(f'{s}:' for s in QR_SCHEMES)}) of at most "
+                            f"{MAX_QR_DATA} characters", status_code=400, media_type="text/plain")
         out = io.BytesIO()
         segno.make(data, error="m").save(out, kind="svg", scale=4, border=2, dark="#111827", light="#ffffff",
                                           xmldecl=False)

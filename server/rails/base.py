@@ -24,8 +24,9 @@ Errors: `ChainUnavailable` (the network did not answer: try again later, decide 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -54,6 +55,10 @@ class SeenTransfer:
     asset_id: str
     amount_base: int
     decimals: int
+    # Every address the transaction spent from, in input order and each once, where a transaction has many senders
+    # (UTXO: each input's address, those the rail could not name left out; `from_address` is the first input's).
+    # Empty where the rail has one sender (EVM): screening then reads `from_address` alone.
+    from_addresses: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -96,6 +101,23 @@ class TransferLookup(Protocol):
     async def transfers_of(self, tx_hash: str, recipients: set[str]) -> tuple[list[SeenTransfer], int]:
         """The transfers of one mined, successful transaction to `recipients` (native and tokens), and the head's
         block number; ([], head) when it is not mined or failed."""
+        ...
+
+
+@runtime_checkable
+class MempoolReader(Protocol):
+    """A scanner that also sees the transactions waiting in its node's mempool (UTXO; an EVM scanner has none). The
+    watcher lists their transfers before they are mined, unmined (block_number 0, block_hash ""), and ends those
+    whose transaction leaves the mempool without being mined."""
+
+    async def mempool_transfers(self, recipients: set[str]) -> list[SeenTransfer]:
+        """The transfers to `recipients` of the transactions waiting in the mempool now, block_number 0 and
+        block_hash ""."""
+        ...
+
+    async def vanished(self, tx_hashes: Collection[str]) -> set[str]:
+        """Those of `tx_hashes` (seen waiting earlier) that are neither waiting in the mempool nor mined in the active
+        chain now: replaced (BIP-125), double-spent or evicted. A mined one is not: the block scan records it."""
         ...
 
 
@@ -147,6 +169,19 @@ class Balances(Protocol):
 
     async def balances(self, wanted: Sequence[tuple[Asset, str]]) -> list[int]:
         """What each (asset, address) holds, in order, in as few requests as the node allows (reconciliation)."""
+        ...
+
+
+@runtime_checkable
+class PaymentRequests(Protocol):
+    """How a wallet is asked to pay an address: the URI the hosted page's QR code and "open in wallet" link carry
+    (EIP-681 on EVM networks, BIP-21 on UTXO networks). Only the rail knows its network's form, so neither the
+    facade nor the page builds one; a rail without this capability (a card provider) offers no URI."""
+
+    def payment_uri(self, address: str, amount: Decimal | None = None, asset: Asset | None = None) -> str:
+        """The URI that pays `amount` (whole units of `asset`, as a quote states it; the network's native coin when
+        `asset` is None) to `address` (its stored form); without an amount, one that names only the recipient.
+        Raises ValueError for an amount the URI cannot carry exactly, or an asset of another network."""
         ...
 
 
@@ -261,6 +296,11 @@ class PayoutOwner(Protocol):
 
 @runtime_checkable
 class AddressPayouts(Protocol):
+    # Whether a payment's sender address is its payer's own, so that a refund may go back to it when no
+    # refund_address is given: an account's is (EVM); a UTXO input's address may be an exchange's hot wallet or a
+    # wallet's change address, so a refund there must name where it goes.
+    pays_back_senders: bool
+
     async def quote_payout(self, payout: Payout) -> PayoutQuote:
         """Fees, what arrives, and whether the source can pay it. Network I/O; raises PayoutRefused."""
         ...

@@ -19,7 +19,7 @@ from paygate.v1 import refunds_pb2 as pb
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import state_machine, structs, validate
+from server import json_fields, state_machine, validate
 from server.aml import AmlStatus
 from server.catalogue.catalogue import Asset
 from server.chains.models import ChainTransfer, TransferStatus
@@ -103,9 +103,14 @@ def check_address(book: AddressBook | None, field: str, value: str) -> str:
 
 async def destination(session: AsyncSession, env: Env, rails: Rails, network: str, given: str | None,
                       payer: str) -> str:
-    """Where the refund goes: the `refund_address` given, or else the payer. A given one must not be paygate's own
+    """Where the refund goes: the `refund_address` given, or else the payer where the rail says a sender is its
+    payer's own (not on a UTXO network: `refund_address` is required there). A given one must not be paygate's own
     (a treasury or a deposit address): the refund would read `Success` while the customer receives nothing."""
     if given is None or not given.strip():
+        payouts = rails.payouts(network)
+        if payouts is None or not payouts.pays_back_senders:
+            raise MissingParameter("refund_address", f"refund_address: is required on {network}: the address a "
+                                   "payment came from need not be the payer's own")
         return payer
     address = check_address(rails.addresses(network), "refund_address", given.strip())
     await addresses.check_not_paygate(session, env.keys, env.catalogue, network, "refund_address", address)
@@ -240,7 +245,7 @@ async def create(db: Database, env: Env, rails: Rails, caller: Caller, request: 
         raise invalid("reason", "use one of " + ", ".join(convert.REASONS))
     details = Details(convert.REASON_NAMES.get(request.reason, ""),
                       validate.text("description", request.description, max_length=1000),
-                      structs.metadata_of(request.metadata))
+                      json_fields.metadata_of(request.metadata))
     if request.HasField("asset_id"):
         address = request.refund_address if request.HasField("refund_address") else None
         return await refund_unexpected(db, env, rails, caller, request.payment_intent_id, request.asset_id, amount,

@@ -320,13 +320,6 @@
     if (fresh || !state.charge || state.charge.id !== charge.id) showQuote(charge, crypto);
     showProgress(charge);
   }
-  function eip681(asset, crypto) {
-    const units = toUnits(crypto.amount, crypto.decimals || asset.decimals).toString();
-    const chain = asset.chain_id ? `@${asset.chain_id}` : "";
-    return asset.contract_address
-      ? `ethereum:${asset.contract_address}${chain}/transfer?address=${crypto.deposit_address}&uint256=${units}`
-      : `ethereum:${crypto.deposit_address}${chain}?value=${units}`;
-  }
   function showQuote(charge, crypto) {
     state.charge = charge;
     const asset = state.assets[crypto.asset_id] || { decimals: crypto.decimals, chain_id: 0, contract_address: "" };
@@ -336,8 +329,15 @@
     $("pay-address").textContent = crypto.deposit_address;
     $("pay-network").textContent = (asset.display_name ? `${crypto.network}` : crypto.network);
     $("rate").textContent = crypto.exchange_rate ? `Rate: 1 ${crypto.token} = ${crypto.exchange_rate} ${charge.currency || ""}`.trim() : "";
-    const uri = eip681(asset, crypto);
-    $("qr").src = `${script.dataset.static.replace(/\/static$/, "")}/qr.svg?data=${encodeURIComponent(uri)}`;
+    // The URI is the network's rail's (EIP-681, BIP-21): the page draws and links it, never builds one.
+    const uri = crypto.payment_uri || "";
+    $("qr").hidden = !uri; $("open-wallet").hidden = !uri;
+    if (uri) {
+      $("qr").src = `${script.dataset.static.replace(/\/static$/, "")}/qr.svg?data=${encodeURIComponent(uri)}`;
+      $("open-wallet").href = uri;
+    } else {
+      $("qr").removeAttribute("src"); $("open-wallet").removeAttribute("href");
+    }
     $("qr").dataset.uri = uri;
     clearInterval(state.tickTimer);
     const tick = () => countdown(crypto.expired_at);

@@ -206,7 +206,7 @@ class PaymentMethodOptions(_message.Message):
     def __init__(self, crypto: _Optional[_Union[CryptoPaymentOptions, _Mapping]] = ...) -> None: ...
 
 class CryptoPaymentOptions(_message.Message):
-    __slots__ = ("asset_id", "amount", "token", "network", "decimals", "exchange_rate", "deposit_address", "expired_at")
+    __slots__ = ("asset_id", "amount", "token", "network", "decimals", "exchange_rate", "deposit_address", "expired_at", "payment_uri")
     ASSET_ID_FIELD_NUMBER: _ClassVar[int]
     AMOUNT_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
@@ -215,6 +215,7 @@ class CryptoPaymentOptions(_message.Message):
     EXCHANGE_RATE_FIELD_NUMBER: _ClassVar[int]
     DEPOSIT_ADDRESS_FIELD_NUMBER: _ClassVar[int]
     EXPIRED_AT_FIELD_NUMBER: _ClassVar[int]
+    PAYMENT_URI_FIELD_NUMBER: _ClassVar[int]
     asset_id: str
     amount: str
     token: str
@@ -223,7 +224,8 @@ class CryptoPaymentOptions(_message.Message):
     exchange_rate: str
     deposit_address: str
     expired_at: int
-    def __init__(self, asset_id: _Optional[str] = ..., amount: _Optional[str] = ..., token: _Optional[str] = ..., network: _Optional[str] = ..., decimals: _Optional[int] = ..., exchange_rate: _Optional[str] = ..., deposit_address: _Optional[str] = ..., expired_at: _Optional[int] = ...) -> None: ...
+    payment_uri: str
+    def __init__(self, asset_id: _Optional[str] = ..., amount: _Optional[str] = ..., token: _Optional[str] = ..., network: _Optional[str] = ..., decimals: _Optional[int] = ..., exchange_rate: _Optional[str] = ..., deposit_address: _Optional[str] = ..., expired_at: _Optional[int] = ..., payment_uri: _Optional[str] = ...) -> None: ...
 
 class PaymentMethodOptionsInput(_message.Message):
     __slots__ = ("crypto", "fiat")

@@ -84,6 +84,8 @@ def _native(asset: Asset | None) -> bool:
 
 
 class EvmPayouts:
+    pays_back_senders = True  # the account that paid holds its key
+
     def __init__(self, network: Network, catalogue: Catalogue, db: Database, *, stuck_seconds: int) -> None:
         self.network = network
         self.catalogue = catalogue

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 
 from server.catalogue.catalogue import Asset, Catalogue, Network
 from server.config import Settings
 from server.db import Database
 from server.rails.base import ChainScanner
-from server.rails.evm import transactions
+from server.rails.evm import eip681, transactions
 from server.rails.evm.payouts import EvmPayouts
 from server.rails.evm.scanner import EvmScanner
 
@@ -33,6 +34,14 @@ class EvmRail(EvmPayouts):
 
     def normalize_tx_hash(self, value: str) -> str:
         return transactions.normalize_tx_hash(value)
+
+    def payment_uri(self, address: str, amount: Decimal | None = None, asset: Asset | None = None) -> str:
+        """The EIP-681 URI of the checkout's QR code (eip681.py): a token transfer, or the native coin's value."""
+        coin = asset or next((a for a in self.network.assets if not a.contract_address), None)
+        if coin is None or coin.network != self.network.id:
+            raise ValueError(f"{coin.id if coin else 'the native coin'} is not an asset of {self.name}")
+        units = None if amount is None else eip681.base_units(amount, coin.decimals)
+        return eip681.payment_uri(address, self.network.chain_id, units, contract=coin.contract_address)
 
     async def balance(self, asset: Asset, address: str) -> int:
         return await self.node.balance(asset, address)

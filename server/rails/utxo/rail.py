@@ -1,8 +1,9 @@
-"""The UTXO rail of one network: receiving (`scanner()`), addresses (`AddressBook`) and balances (`Balances`).
+"""The UTXO rail of one network: receiving (`scanner()`), addresses (`AddressBook`), balances (`Balances`), and,
+with the database that keeps its spends, payouts (`AddressPayouts`, payouts.py; their pure half is spend.py).
 
-Payouts (`AddressPayouts`: sweeps, refunds, treasury payouts) are not here yet; their pure half is spend.py, and
-`utxos()` and `fee_rate()` below are the node reads a quote needs. Each call opens its own short-lived connection:
-the rail is shared by every request of the process, and a pool bound to one event loop must not outlive it.
+`UtxoRail` alone needs no database (the tools and tests that only read the node); `build` makes the paying one.
+Each call opens its own short-lived connection: the rail is shared by every request of the process, and a pool
+bound to one event loop must not outlive it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from server.rails.utxo import addresses, balances
 from server.rails.utxo.derivation import UtxoKeys
 from server.rails.utxo.node import NodeClient, RpcError
 from server.rails.utxo.params import UtxoParams
+from server.rails.utxo.payouts import UtxoPayouts
 from server.rails.utxo.scanner import UtxoScanner
 from server.rails.utxo.spend import Utxo
 
@@ -34,7 +36,7 @@ class UtxoRail:
 
     @classmethod
     def build(cls, network: Network, catalogue: Catalogue, db: Database, settings: Settings) -> UtxoRail:
-        return cls(network)
+        return PayingUtxoRail(network, db)
 
     def _client(self) -> NodeClient:
         return NodeClient(self.network.rpc_url)
@@ -48,8 +50,11 @@ class UtxoRail:
     def normalize_tx_hash(self, value: str) -> str:
         return addresses.normalize_tx_hash(value)
 
-    def payment_uri(self, address: str, amount: Decimal | None = None) -> str:
-        """The BIP-21 URI of the checkout's QR code (`litecoin:<address>?amount=<LTC>`)."""
+    def payment_uri(self, address: str, amount: Decimal | None = None, asset: Asset | None = None) -> str:
+        """The BIP-21 URI of the checkout's QR code (`litecoin:<address>?amount=<LTC>`, `PaymentRequests`): only
+        the native coin lives in outputs, so an asset of another network is refused."""
+        if asset is not None and not self._holds(asset):
+            raise ValueError(f"{asset.id} is not an asset of {self.name}")
         decimals = self.native.decimals if self.native else 8
         return addresses.payment_uri(self.params.uri_scheme, address, amount, decimals)
 
@@ -91,3 +96,12 @@ class UtxoRail:
         decimals = self.native.decimals if self.native else 8
         rate = (Decimal(per_kvb).scaleb(decimals) / 1000).quantize(Decimal("0.001"), rounding=ROUND_UP)
         return max(rate, self.params.fee_rate_floor)
+
+
+class PayingUtxoRail(UtxoRail, UtxoPayouts):
+    """The rail of a network whose spends paygate signs and keeps (refunds today)."""
+
+    def __init__(self, network: Network, db: Database) -> None:
+        UtxoRail.__init__(self, network)
+        UtxoPayouts.__init__(self, network, self.params, self.native.decimals if self.native else 8, db,
+                             self.fee_rate)

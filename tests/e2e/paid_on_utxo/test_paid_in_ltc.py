@@ -130,16 +130,3 @@ def test_ltc_from_a_deny_listed_sender_is_rejected_and_frozen(litecoin: Litecoin
     assert transactions(frozen)[0]["source_address"] == denied_sender
     assert Decimal(str(frozen["payment_details"]["frozen_amount"]["amount"])) == Decimal("0.13125")
     assert captured(frozen) == 0
-
-
-def test_a_refund_of_an_ltc_payment_is_refused_while_the_rail_cannot_pay_out(litecoin: Litecoin,
-                                                                             shop: httpx.Client) -> None:
-    intent_id, quote = open_intent(shop)
-    litecoin.pay(quote["deposit_address"], Decimal(quote["amount"]))
-    litecoin.mine(3)
-    wait_for(shop, intent_id, lambda i: i["status"] == "Success")
-    answer = shop.post("/v1/refunds", json={"payment_intent_id": intent_id, "amount": "0.05",
-                                            "refund_address": str(litecoin.wallet("getnewaddress", "", "bech32"))})
-    assert answer.status_code == 501, answer.text
-    assert answer.json()["error_code"] == "not_implemented" and "LTC-TEST" in answer.json()["msg"]
-    assert ok(shop.get("/v1/refunds", params={"payment_intent_id": intent_id}))["refunds"] == []
