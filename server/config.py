@@ -32,7 +32,8 @@ DEFAULT_RATES: tuple[tuple[str, Decimal], ...] = tuple(
 # The least worth sweeping from a deposit address (DESIGN §15: worth more than the network fee), in the asset's
 # units, keyed by asset id or coin (an asset id wins over its coin); an asset named by neither: one unit.
 DEFAULT_SWEEP_MINIMUMS: tuple[tuple[str, Decimal], ...] = tuple(
-    (k, Decimal(v)) for k, v in {"ETH": "0.001", "BNB": "0.005", "POL": "1", "USDT": "1", "USDC": "1"}.items())
+    (k, Decimal(v)) for k, v in {"ETH": "0.001", "BNB": "0.005", "POL": "1", "USDT": "1", "USDC": "1",
+                                 "LTC": "0.01", "BTC": "0.0001"}.items())
 _PLAIN_DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?", re.ASCII)
 
 

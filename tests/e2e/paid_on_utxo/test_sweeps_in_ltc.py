@@ -1,0 +1,56 @@
+"""Sweeps of LTC deposit addresses into the merchant's LTC treasury on a real litecoind -regtest (issue 34): the
+same sweep job as EVM, through the UTXO rail's payouts; the network fee comes out of the amount swept."""
+
+from __future__ import annotations
+
+import time
+from decimal import Decimal
+from typing import Any
+
+import httpx
+
+from tests.conftest import ok
+from tests.e2e.paid_on_utxo.test_paid_in_ltc import open_intent, wait_for
+from tests.e2e.paid_on_utxo.test_refunds_in_ltc import ltc_treasury, merchant_id
+from tests.harness import Service
+from tests.litecoin import Litecoin
+
+WAIT_SECONDS = 90
+
+
+def held(litecoin: Litecoin, address: str) -> Decimal:
+    answer = litecoin.call("scantxoutset", "start", [f"addr({address})"])
+    return Decimal(str(answer["total_amount"]))
+
+
+def wait_swept(litecoin: Litecoin, shop: httpx.Client, count: int) -> list[dict[str, Any]]:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        seen: list[dict[str, Any]] = ok(shop.get("/v1/sweeps", params={"page_size": 50}))["sweeps"]
+        if len([s for s in seen if s["status"] == "succeeded"]) >= count:
+            return seen
+        assert time.monotonic() < deadline, f"gave up waiting; last seen: {seen}"
+        litecoin.mine(1)
+        time.sleep(1)
+
+
+def test_two_ltc_payments_are_swept_into_the_ltc_treasury_less_the_network_fee(
+        litecoin: Litecoin, paygate: Service, shop: httpx.Client) -> None:
+    treasury = ltc_treasury(paygate, merchant_id(shop))
+    before = held(litecoin, treasury)
+    deposits = []
+    for _ in range(2):
+        intent_id, quote = open_intent(shop)
+        litecoin.pay(quote["deposit_address"], Decimal(quote["amount"]))
+        litecoin.mine(3)
+        wait_for(shop, intent_id, lambda i: i["status"] == "Success")
+        deposits.append(quote["deposit_address"])
+    found = wait_swept(litecoin, shop, 2)
+    done = [s for s in found if s["status"] == "succeeded"]
+    assert sorted(s["source_address"] for s in done) == sorted(deposits)
+    assert {s["destination_address"] for s in done} == {treasury}
+    assert [s["amount"] for s in done] == ["0.13125", "0.13125"]
+    fees = sum((Decimal(s["network_fee"]) for s in done), Decimal(0))
+    assert Decimal(0) < fees < Decimal("0.001")
+    assert all(held(litecoin, a) == 0 for a in deposits)
+    assert held(litecoin, treasury) - before == Decimal("0.2625") - fees
