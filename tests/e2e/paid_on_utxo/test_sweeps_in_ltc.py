@@ -1,8 +1,10 @@
 """Sweeps of LTC deposit addresses into the merchant's LTC treasury on a real litecoind -regtest (issue 34): the
-same sweep job as EVM, through the UTXO rail's payouts; the network fee comes out of the amount swept."""
+same sweep job as EVM, through the UTXO rail's payouts; the network fee comes out of the amount swept. Then
+reconciliation reads the node (scantxoutset) against the ledger: no drift after sweeps, coins sent by hand are."""
 
 from __future__ import annotations
 
+import json
 import time
 from decimal import Decimal
 from typing import Any
@@ -13,6 +15,7 @@ from tests.conftest import ok
 from tests.e2e.paid_on_utxo.test_paid_in_ltc import open_intent, wait_for
 from tests.e2e.paid_on_utxo.test_refunds_in_ltc import ltc_treasury, merchant_id
 from tests.harness import Service
+from tests.harness import paygate as run_paygate
 from tests.litecoin import Litecoin
 
 WAIT_SECONDS = 90
@@ -54,3 +57,28 @@ def test_two_ltc_payments_are_swept_into_the_ltc_treasury_less_the_network_fee(
     assert Decimal(0) < fees < Decimal("0.001")
     assert all(held(litecoin, a) == 0 for a in deposits)
     assert held(litecoin, treasury) - before == Decimal("0.2625") - fees
+
+
+def reconcile(paygate: Service) -> tuple[int, dict[str, Any]]:
+    done = run_paygate(paygate.env, paygate.workdir, "treasury", "reconcile", "--json")
+    assert done.returncode in (0, 3), done.stderr
+    return done.returncode, json.loads(done.stdout)
+
+
+def test_after_ltc_sweeps_the_node_holds_what_the_ledger_says_and_coins_sent_by_hand_are_drift(
+        litecoin: Litecoin, paygate: Service, shop: httpx.Client) -> None:
+    treasury = ltc_treasury(paygate, merchant_id(shop))
+    intent_id, quote = open_intent(shop)
+    litecoin.pay(quote["deposit_address"], Decimal(quote["amount"]))
+    litecoin.mine(3)
+    wait_for(shop, intent_id, lambda i: i["status"] == "Success")
+    wait_swept(litecoin, shop, 1)
+    ours = {treasury, quote["deposit_address"]}
+    _, report = reconcile(paygate)
+    assert [d for d in report["drifted"] if d["address"] in ours] == [], report
+    litecoin.pay(treasury, Decimal("0.0123"))
+    litecoin.mine(1)
+    status, report = reconcile(paygate)
+    assert status == 3, report
+    drift = [(d["asset_id"], d["role"], d["drift"]) for d in report["drifted"] if d["address"] in ours]
+    assert drift == [("LTC-LTC-TEST", "treasury", "0.0123")], report
