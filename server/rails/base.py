@@ -208,6 +208,11 @@ class Payout:
     destination: str
     amount_base: int
     fee_from_amount: bool = True
+    # The received outputs (tx hash, output index: a transfer's `log_index`) the payout may spend, where a rail spends
+    # coins rather than a balance: a sweep names its deposit address's confirmed, AML-approved transfers, so that a
+    # frozen or pending coin at the same address is never moved. Empty: any of the source's. An account rail (EVM)
+    # pays from the balance and ignores it.
+    coins: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -397,3 +402,23 @@ class Family:
     keys_for: Callable[[Network], KeyScheme] | None = None
     # `paygate devchain`: start(port, networks file, block time or None), for a family with a local test chain.
     devchain: Callable[[int, Path, float | None], DevChain] | None = None
+
+
+# ---------------------------------------------------------------------------------------------------- payout outputs
+
+
+@runtime_checkable
+class PayoutOutputs(Protocol):
+    """What a rail's payout outputs must respect, for an owner that chooses an amount itself (a payout address's
+    micro-deposit) or tells what arrives before sending (a treasury payout's `payment_net_amount`). A rail without it
+    (EVM) sends any positive amount, and a treasury payout's network fee is paid apart by the treasury."""
+
+    # Whether a treasury payout of the network's native coin pays its network fee out of its amount: the destination
+    # receives amount - network_fee and the merchant's balance moves by the amount (UTXO: the fee is what the spent
+    # outputs leave over, in the coin paid out).
+    native_fee_from_amount: bool
+
+    def smallest_output(self, asset: Asset, destination: str) -> int:
+        """The least an output of `asset` to `destination` (stored form) may carry, in its smallest units (UTXO: the
+        dust threshold of the destination's script, below which the node relays no transaction)."""
+        ...

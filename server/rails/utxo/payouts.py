@@ -28,7 +28,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.catalogue.catalogue import Network
+from server.catalogue.catalogue import Asset, Network
 from server.db import Database
 from server.db.sets import on_postgres
 from server.ids import new_id
@@ -47,7 +47,7 @@ from server.rails.utxo import addresses, balances
 from server.rails.utxo.models import UtxoReservedInput, UtxoSource, UtxoSpend
 from server.rails.utxo.node import RPC_INVALID_ADDRESS_OR_KEY, NodeClient, RpcError
 from server.rails.utxo.params import UtxoParams
-from server.rails.utxo.spend import Plan, Utxo, build_and_sign
+from server.rails.utxo.spend import Plan, Utxo, build_and_sign, dust_threshold
 from server.rails.utxo.spend import select as select_inputs
 
 log = logging.getLogger("paygate.rails.utxo")
@@ -64,6 +64,8 @@ class Draft:
 
 class UtxoPayouts:
     pays_back_senders = False  # an input's address need not be the payer's: a refund names its refund_address
+    # `PayoutOutputs`: a treasury payout's fee comes out of the outputs it spends, in the coin it pays out.
+    native_fee_from_amount = True
 
     def __init__(self, network: Network, params: UtxoParams, decimals: int, db: Database,
                  fee_rate: Callable[[], Awaitable[Decimal]]) -> None:
@@ -84,11 +86,18 @@ class UtxoPayouts:
         return select_inputs(candidates, payout.amount_base, destination, change, rate,
                              fee_from_amount=payout.fee_from_amount, dust_relay_fee=self.params.dust_relay_fee)
 
+    def smallest_output(self, asset: Asset, destination: str) -> int:
+        """`PayoutOutputs`: the dust threshold of `destination`'s script at the network's dust relay fee."""
+        return dust_threshold(addresses.script_of(self.params.hrp, destination), self.params.dust_relay_fee)
+
     async def quote_payout(self, payout: Payout) -> PayoutQuote:
         if payout.asset.network != self.network.id or payout.asset.contract_address:
             raise PayoutRefused("unsupported_asset")  # only the native coin lives in outputs
         async with self._client() as client:
             candidates = await balances.utxos(client, self.params.hrp, [payout.source], self.decimals)
+        if payout.coins:
+            allowed = set(payout.coins)
+            candidates = [u for u in candidates if (u.txid, u.vout) in allowed]
         rate = await self._rate_now()
         plan = self._plan(payout, candidates, rate)  # PayoutRefused: insufficient_funds, amount_below_network_fee
         # The fee out of the amount (a refund's), or paid by the source beside it (gas_base: what it costs apart).

@@ -36,7 +36,9 @@ import sqlalchemy as sa
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from server.aml import AmlStatus
 from server.catalogue.catalogue import Asset, Catalogue
+from server.chains.models import ChainTransfer, TransferStatus
 from server.clock import now_of
 from server.config import Settings
 from server.db.aggregates import exact_sum
@@ -301,6 +303,17 @@ async def _top_up(rt: TreasuryEnv, payouts: FundedPayouts, sweep: Sweep, native:
     await _sign_and_send(rt, payouts, sweep, SweepTxKind.GAS, top_up, treasury[1], cost)
 
 
+async def _sweepable_coins(rt: TreasuryEnv, sweep: Sweep) -> tuple[tuple[str, int], ...]:
+    """The deposit address's confirmed, AML-approved transfers of the asset: on a rail that spends coins, the only
+    outputs a sweep may move (a frozen or pending coin at the same address stays where it is)."""
+    async with rt.db.read() as session:
+        rows = await session.exec(select(ChainTransfer.tx_hash, ChainTransfer.log_index).where(
+            ChainTransfer.network == sweep.network, ChainTransfer.to_address == sweep.source_address,
+            ChainTransfer.asset_id == sweep.asset_id, ChainTransfer.status == TransferStatus.CONFIRMED,
+            ChainTransfer.aml_status == AmlStatus.APPROVED))
+        return tuple(sorted((tx_hash, index) for tx_hash, index in rows))
+
+
 async def advance(rt: TreasuryEnv, sweep: Sweep) -> None:
     """Signs the sweep's next transaction: for a token, a gas top-up while the deposit address lacks gas; then the
     sweep itself. Called for open sweeps with no transaction in flight."""
@@ -310,7 +323,8 @@ async def advance(rt: TreasuryEnv, sweep: Sweep) -> None:
         return
     source = sweep.source_address
     payout = Payout(asset=asset, source=source, destination=sweep.destination_address,
-                    amount_base=_base(sweep.amount, sweep.decimals), fee_from_amount=True)
+                    amount_base=_base(sweep.amount, sweep.decimals), fee_from_amount=True,
+                    coins=await _sweepable_coins(rt, sweep))
     cost: gas.Cost | None = None  # a native sweep pays its fee out of its amount: nothing to set aside
     if asset.contract_address:
         native = native_of(rt.catalogue, sweep.network)

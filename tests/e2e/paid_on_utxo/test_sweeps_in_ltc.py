@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 
 from tests.conftest import ok
+from tests.e2e.paid_on_utxo.conftest import DENIED_WALLET
 from tests.e2e.paid_on_utxo.test_paid_in_ltc import open_intent, wait_for
 from tests.e2e.paid_on_utxo.test_refunds_in_ltc import ltc_treasury, merchant_id
 from tests.harness import Service
@@ -57,6 +58,29 @@ def test_two_ltc_payments_are_swept_into_the_ltc_treasury_less_the_network_fee(
     assert Decimal(0) < fees < Decimal("0.001")
     assert all(held(litecoin, a) == 0 for a in deposits)
     assert held(litecoin, treasury) - before == Decimal("0.2625") - fees
+
+
+def test_a_sweep_moves_only_the_approved_coins_and_leaves_a_frozen_coin_at_the_deposit_address(
+        litecoin: Litecoin, paygate: Service, shop: httpx.Client, denied_sender: str) -> None:
+    treasury = ltc_treasury(paygate, merchant_id(shop))
+    before = held(litecoin, treasury)
+    intent_id, quote = open_intent(shop)
+    deposit = quote["deposit_address"]
+    # Paid in two coins, and a deny-listed sender's larger coin beside them: the smallest single coin that would
+    # cover the sweep's 0.13125 is the frozen one, which must never move.
+    litecoin.pay(deposit, Decimal("0.1"))
+    frozen = litecoin.pay_from(DENIED_WALLET, denied_sender, deposit, Decimal("0.2"))
+    litecoin.pay(deposit, Decimal("0.03125"))
+    litecoin.mine(3)
+    wait_for(shop, intent_id, lambda i: i["status"] == "Success")
+    swept = [s for s in wait_swept(litecoin, shop, 1) if s["source_address"] == deposit]
+    assert [(s["status"], s["amount"]) for s in swept] == [("succeeded", "0.13125")]
+    [vout] = [o["n"] for o in litecoin.call("getrawtransaction", frozen, True)["vout"]
+              if o["scriptPubKey"].get("address", (o["scriptPubKey"].get("addresses") or [""])[0]) == deposit]
+    assert litecoin.call("gettxout", frozen, vout) is not None  # the frozen coin itself, unspent
+    assert held(litecoin, deposit) == Decimal("0.2")
+    fee = Decimal(swept[0]["network_fee"])
+    assert held(litecoin, treasury) - before == Decimal("0.13125") - fee
 
 
 def reconcile(paygate: Service) -> tuple[int, dict[str, Any]]:
