@@ -211,6 +211,9 @@ class UtxoPayouts:
         inputs = await self._inputs_of(spend.id)
         for i in inputs:
             if await client.call("gettxout", i.txid, i.vout, True) is None:
+                # Spent: by ours only if the node knows ours, which it finds by id only with a complete -txindex
+                # (a node still building it would make a mined payout look lost, and it would be paid twice).
+                await self._txindex_complete(client)
                 # Spent, and not by ours (the node does not know ours): ours can never be mined.
                 log.warning("utxo spend lost its input", extra={"network": self.network.id, "txid": spend.txid,
                                                                "input": f"{i.txid}:{i.vout}"})
@@ -218,6 +221,13 @@ class UtxoPayouts:
                 await owner.decided(PayoutResult(payout.id, Outcome.LOST))
                 return
         await self._send(client, spend.raw, spend.txid)  # never sent (a crash after the commit), or evicted
+
+    async def _txindex_complete(self, client: NodeClient) -> None:
+        answer = await client.call("getindexinfo", "txindex")
+        index = answer.get("txindex") if isinstance(answer, dict) else None
+        if not isinstance(index, dict) or index.get("synced") is not True:
+            raise ChainUnavailable(f"{self.network.id}: the node's -txindex is missing or still being built: a spend "
+                                   "it cannot find is not decided lost until it is complete")
 
     async def _release(self, spend_id: str) -> None:
         """The inputs of a spend that can never be mined go back to the pool (those still unspent)."""
