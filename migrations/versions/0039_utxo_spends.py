@@ -41,9 +41,9 @@ def upgrade() -> None:
         sa.Column('fee_base', server.db.types.DecimalText(), nullable=False),
         sa.Column('created_at', sa.BigInteger(), nullable=False),
         sa.PrimaryKeyConstraint('id'),
-        sa.UniqueConstraint('txid'),
     )
     op.create_index('ix_utxo_spends_payout_id', 'utxo_spends', ['payout_id'], unique=False)
+    op.create_index('ix_utxo_spends_txid', 'utxo_spends', ['txid'], unique=False)
     op.create_table(
         'utxo_reserved_inputs',
         sa.Column('network', sqlmodel.sql.sqltypes.AutoString(length=40), nullable=False),
@@ -58,6 +58,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index('ix_utxo_reserved_inputs_spend_id', table_name='utxo_reserved_inputs')
     op.drop_table('utxo_reserved_inputs')
+    op.drop_index('ix_utxo_spends_txid', table_name='utxo_spends')
     op.drop_index('ix_utxo_spends_payout_id', table_name='utxo_spends')
     op.drop_table('utxo_spends')
     op.drop_table('utxo_sources')

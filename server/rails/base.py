@@ -333,6 +333,37 @@ class AddressPayouts(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class ConsolidationQuote:
+    """Several payouts of one asset from different sources to one destination, priced as one transaction: part `i`
+    delivers `values_base[i]` and bears `fees_base[i]` of the network fee (out of its amount); `detail` is the
+    rail's own."""
+
+    parts: tuple[Payout, ...]
+    values_base: tuple[int, ...]
+    fees_base: tuple[int, ...]
+    detail: object = None
+
+
+@runtime_checkable
+class ConsolidatingPayouts(AddressPayouts, Protocol):
+    """A rail that pays several sources' payouts to one destination in a single transaction (UTXO: the coins of many
+    deposit addresses into the treasury, one output, one fee): sweeps consolidate through it. Each part stays a payout
+    of its own for its owner (its own id, sequence and outcome); they share one transaction and are decided alike."""
+
+    async def quote_consolidation(self, parts: Sequence[Payout]) -> ConsolidationQuote:
+        """Network I/O; raises PayoutRefused when the parts cannot be paid together now (the owner pays them one by
+        one instead)."""
+        ...
+
+    async def sign_consolidation(self, session: AsyncSession, quote: ConsolidationQuote, keys: Sequence[bytes],
+                                 payout_ids: Sequence[str],
+                                 record: Callable[[int, SignedPayout], None]) -> list[SignedPayout]:
+        """As `sign_payout`, for every part at once (`keys[i]` signs part i's inputs; `record(i, signed)` adds the
+        owner's row of part i). Broadcast one of them (they carry the same transaction) after the commit."""
+        ...
+
+
 # ---------------------------------------------------------------------------------------------------- keys and families
 
 

@@ -33,10 +33,10 @@ class UtxoSpend(SQLModel, table=True):
     network: str = Field(max_length=40)
     source_address: str = Field(max_length=100)  # stored form (bech32, lower-case)
     payout_id: str = Field(max_length=60, index=True)
-    txid: str = Field(max_length=64, unique=True)
+    txid: str = Field(max_length=64, index=True)  # one per part where a consolidation pays several payouts
     raw: str = Field(sa_type=sa.Text)  # the signed transaction, hex
     value_base: Decimal = Field(sa_column=Column(DecimalText, nullable=False))  # what it pays the destination
-    fee_base: Decimal = Field(sa_column=Column(DecimalText, nullable=False))  # what its inputs leave to the miner
+    fee_base: Decimal = Field(sa_column=Column(DecimalText, nullable=False))  # its share of the network fee
     created_at: int = Field(sa_type=sa.BigInteger)
 
 

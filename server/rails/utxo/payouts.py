@@ -34,6 +34,7 @@ from server.db.sets import on_postgres
 from server.ids import new_id
 from server.rails.base import (
     ChainUnavailable,
+    ConsolidationQuote,
     Outcome,
     Payout,
     PayoutOwner,
@@ -47,10 +48,19 @@ from server.rails.utxo import addresses, balances
 from server.rails.utxo.models import UtxoReservedInput, UtxoSource, UtxoSpend
 from server.rails.utxo.node import RPC_INVALID_ADDRESS_OR_KEY, NodeClient, RpcError
 from server.rails.utxo.params import UtxoParams
-from server.rails.utxo.spend import Plan, Utxo, build_and_sign, dust_threshold
+from server.rails.utxo.spend import Plan, Utxo, build_and_sign, dust_threshold, share_fee
 from server.rails.utxo.spend import select as select_inputs
+from server.rails.utxo.spend import sweep as sweep_all
 
 log = logging.getLogger("paygate.rails.utxo")
+
+
+@dataclass(frozen=True)
+class Consolidation:
+    """A consolidation quote's own part: the plan (every part's coins in, one output) and each part's coins."""
+
+    plan: Plan
+    coins: tuple[tuple[Utxo, ...], ...]
 
 
 @dataclass(frozen=True)
@@ -149,14 +159,75 @@ class UtxoPayouts:
                               tx_hash=signed_tx.txid, raw=signed_tx.raw, value_base=plan.value)
         record(signed)
         await session.flush()
-        spend_id = new_id("uspd")
-        session.add(UtxoSpend(id=spend_id, network=self.network.id, source_address=payout.source, payout_id=payout_id,
-                              txid=signed_tx.txid, raw=signed_tx.raw, value_base=Decimal(plan.value),
-                              fee_base=Decimal(plan.fee), created_at=self.db.clock.now()))
-        for u in plan.inputs:
-            session.add(UtxoReservedInput(network=self.network.id, txid=u.txid, vout=u.vout, spend_id=spend_id))
+        self._store(session, payout_id, signed, plan.fee, plan.inputs)
         await session.flush()
         return signed
+
+    def _store(self, session: AsyncSession, payout_id: str, signed: SignedPayout, fee: int,
+               inputs: Sequence[Utxo]) -> None:
+        """The payout's spend and the outputs it takes, in the owner's transaction."""
+        spend_id = new_id("uspd")
+        session.add(UtxoSpend(id=spend_id, network=self.network.id, source_address=signed.source, payout_id=payout_id,
+                              txid=signed.tx_hash, raw=signed.raw, value_base=Decimal(signed.value_base),
+                              fee_base=Decimal(fee), created_at=self.db.clock.now()))
+        for u in inputs:
+            session.add(UtxoReservedInput(network=self.network.id, txid=u.txid, vout=u.vout, spend_id=spend_id))
+
+    # ------------------------------------------------------------------------------------------------ consolidation
+
+    async def quote_consolidation(self, parts: Sequence[Payout]) -> ConsolidationQuote:
+        """Every part spends exactly its named coins (`Payout.coins`, which must add up to its amount: a sweep's);
+        one output pays their total less one fee, shared among the parts by the inputs each brings."""
+        if not parts or len({(p.asset.id, p.destination) for p in parts}) != 1 or not all(
+                p.coins and p.fee_from_amount for p in parts):
+            raise PayoutRefused("not_consolidatable")
+        if parts[0].asset.network != self.network.id or parts[0].asset.contract_address:
+            raise PayoutRefused("unsupported_asset")
+        async with self._client() as client:
+            held = await balances.utxos(client, self.params.hrp, sorted({p.source for p in parts}), self.decimals)
+        coins: list[tuple[Utxo, ...]] = []
+        for part in parts:
+            allowed = set(part.coins)
+            mine = tuple(u for u in held if u.address == part.source and (u.txid, u.vout) in allowed)
+            if sum(u.value for u in mine) != part.amount_base:
+                raise PayoutRefused("coins_changed")  # spent, re-organised or not yet confirmed: one by one then
+            coins.append(mine)
+        rate = await self._rate_now()
+        destination = addresses.script_of(self.params.hrp, parts[0].destination)
+        try:
+            plan = sweep_all([u for mine in coins for u in mine], destination, rate,
+                             dust_relay_fee=self.params.dust_relay_fee)
+        except ValueError:
+            raise PayoutRefused("too_many_inputs") from None
+        fees = share_fee(plan.fee, [len(mine) for mine in coins])
+        values = tuple(p.amount_base - f for p, f in zip(parts, fees, strict=True))
+        if any(v <= 0 for v in values):
+            raise PayoutRefused("amount_below_network_fee")
+        return ConsolidationQuote(tuple(parts), values, fees, detail=Consolidation(plan, tuple(coins)))
+
+    async def sign_consolidation(self, session: AsyncSession, quote: ConsolidationQuote, keys: Sequence[bytes],
+                                 payout_ids: Sequence[str],
+                                 record: Callable[[int, SignedPayout], None]) -> list[SignedPayout]:
+        draft = quote.detail
+        assert isinstance(draft, Consolidation), "a quote of another rail"
+        sequences = {source: await self._lock_source(session, source)  # in one order: no two signers deadlock
+                     for source in sorted({p.source for p in quote.parts})}
+        everything = [u for mine in draft.coins for u in mine]
+        if await self._reserved(session, everything):
+            raise ChainUnavailable(f"{self.network.id}: coins of this consolidation are in spends in flight")
+        signed_tx = build_and_sign([(u, keys[i]) for i, mine in enumerate(draft.coins) for u in mine],
+                                   draft.plan.outputs)
+        out = []
+        for i, part in enumerate(quote.parts):
+            signed = SignedPayout(network=self.network.id, source=part.source, sequence=sequences[part.source],
+                                  tx_hash=signed_tx.txid, raw=signed_tx.raw, value_base=quote.values_base[i])
+            record(i, signed)
+            out.append(signed)
+        await session.flush()
+        for i, signed in enumerate(out):
+            self._store(session, payout_ids[i], signed, quote.fees_base[i], draft.coins[i])
+        await session.flush()
+        return out
 
     async def signed_here(self, session: AsyncSession, tx_hashes: Sequence[str]) -> bool:
         found = (await session.exec(select(col(UtxoSpend.id)).where(
@@ -186,9 +257,11 @@ class UtxoPayouts:
             return list(await session.exec(select(UtxoSpend).where(UtxoSpend.payout_id == payout_id)
                                            .order_by(col(UtxoSpend.created_at), col(UtxoSpend.id))))
 
-    async def _inputs_of(self, spend_id: str) -> list[UtxoReservedInput]:
+    async def _inputs_of(self, txid: str) -> list[UtxoReservedInput]:
         async with self.db.read() as session:
-            return list(await session.exec(select(UtxoReservedInput).where(UtxoReservedInput.spend_id == spend_id)))
+            return list(await session.exec(select(UtxoReservedInput).join(
+                UtxoSpend, col(UtxoSpend.id) == col(UtxoReservedInput.spend_id)).where(
+                UtxoSpend.network == self.network.id, UtxoSpend.txid == txid)))
 
     async def _follow_one(self, client: NodeClient, payout: PendingPayout, owner: PayoutOwner) -> None:
         spends = await self._spends_of(payout.id)
@@ -208,7 +281,7 @@ class UtxoPayouts:
                 await owner.decided(PayoutResult(payout.id, Outcome.PAID, tx_hash=spend.txid, raw=spend.raw,
                                                  value_base=int(spend.value_base), fee_paid=fee, fee_base=fee))
             return  # in the mempool or not deep enough yet
-        inputs = await self._inputs_of(spend.id)
+        inputs = await self._inputs_of(spend.txid)  # every part's, where a consolidation pays several payouts
         for i in inputs:
             if await client.call("gettxout", i.txid, i.vout, True) is None:
                 # Spent: by ours only if the node knows ours, which it finds by id only with a complete -txindex
@@ -217,7 +290,7 @@ class UtxoPayouts:
                 # Spent, and not by ours (the node does not know ours): ours can never be mined.
                 log.warning("utxo spend lost its input", extra={"network": self.network.id, "txid": spend.txid,
                                                                "input": f"{i.txid}:{i.vout}"})
-                await self._release(spend.id)
+                await self._release(spend.txid)
                 await owner.decided(PayoutResult(payout.id, Outcome.LOST))
                 return
         await self._send(client, spend.raw, spend.txid)  # never sent (a crash after the commit), or evicted
@@ -229,7 +302,9 @@ class UtxoPayouts:
             raise ChainUnavailable(f"{self.network.id}: the node's -txindex is missing or still being built: a spend "
                                    "it cannot find is not decided lost until it is complete")
 
-    async def _release(self, spend_id: str) -> None:
-        """The inputs of a spend that can never be mined go back to the pool (those still unspent)."""
+    async def _release(self, txid: str) -> None:
+        """The inputs of a transaction that can never be mined go back to the pool (those still unspent)."""
         async with self.db.transaction() as session:
-            await session.exec(delete(UtxoReservedInput).where(col(UtxoReservedInput.spend_id) == spend_id))
+            spends = select(UtxoSpend.id).where(UtxoSpend.network == self.network.id, UtxoSpend.txid == txid)
+            await session.exec(delete(UtxoReservedInput).where(
+                col(UtxoReservedInput.spend_id).in_(spends)))

@@ -203,6 +203,18 @@ def sweep(utxos: Sequence[Utxo], destination: bytes, rate: Decimal | int, *,
     return Plan(tuple(utxos), (Output(destination, value),), value, fee, 0, vsize)
 
 
+def share_fee(fee: int, inputs: Sequence[int]) -> tuple[int, ...]:
+    """`fee` shared among parts by the number of inputs each brings (inputs are what a consolidation's size grows
+    with), in whole units adding up exactly: the remainder goes to the first parts, one unit each."""
+    total = sum(inputs)
+    if total <= 0 or any(n <= 0 for n in inputs):
+        raise ValueError("every part brings at least one input")
+    shares = [fee * n // total for n in inputs]
+    for i in range(fee - sum(shares)):
+        shares[i] += 1
+    return tuple(shares)
+
+
 def _witness_program(address: str) -> bytes | None:
     hrp = address[: address.rfind("1")]
     version, program = bech32.decode(hrp, address)

@@ -46,6 +46,7 @@ from server.ids import new_id
 from server.rails.base import (
     AddressPayouts,
     ChainUnavailable,
+    ConsolidatingPayouts,
     Outcome,
     Payout,
     PayoutRefused,
@@ -346,6 +347,62 @@ async def advance(rt: TreasuryEnv, sweep: Sweep) -> None:
     await _sign_and_send(rt, payouts, sweep, SweepTxKind.SWEEP, payout, key, cost)
 
 
+async def consolidate(rt: TreasuryEnv, sweeps: Sequence[Sweep]) -> set[str]:
+    """Where the network's rail consolidates (`ConsolidatingPayouts`: UTXO), the native-coin sweeps of one merchant,
+    mode and network due now are paid by one transaction, one fee shared by the inputs each brings; the ids it took.
+    A group the rail refuses (coins changed, too many inputs) is left to `advance`, one sweep at a time."""
+    groups: dict[tuple[str, bool, str, str, str], list[Sweep]] = {}
+    for sweep in sweeps:
+        if sweep.status == SweepStatus.PENDING:
+            groups.setdefault((sweep.merchant_id, sweep.livemode, sweep.network, sweep.asset_id,
+                               sweep.destination_address), []).append(sweep)
+    taken: set[str] = set()
+    for (_, _, network, asset_id, _), group in groups.items():
+        rail, asset = rt.rails.payouts(network), rt.catalogue.by_id.get(asset_id)
+        if len(group) < 2 or asset is None or asset.contract_address or not isinstance(rail, ConsolidatingPayouts):
+            continue
+        if await _consolidate(rt, rail, asset, group):
+            taken.update(s.id for s in group)
+    return taken
+
+
+async def _consolidate(rt: TreasuryEnv, rail: ConsolidatingPayouts, asset: Asset, group: Sequence[Sweep]) -> bool:
+    first = group[0]
+    keys = [await signing_keys.deposit(rt, s.network, s.merchant_id, s.livemode, s.source_address) for s in group]
+    if any(k is None for k in keys):
+        return False
+    parts = [Payout(asset=asset, source=s.source_address, destination=s.destination_address,
+                    amount_base=_base(s.amount, s.decimals), fee_from_amount=True,
+                    coins=await _sweepable_coins(rt, s)) for s in group]
+    try:
+        quote = await rail.quote_consolidation(parts)
+    except PayoutRefused as e:
+        log.info("sweeps not consolidated", extra={"network": first.network, "reason": e.reason,
+                                                   "sweeps": len(group)})
+        return False
+    tx_ids = [new_id("swtx") for _ in group]
+    async with rt.db.transaction() as session:
+        locked: dict[str, Sweep] = {}
+        for sweep_id in sorted(s.id for s in group):  # in one order: two schedulers never deadlock
+            row = await _lock(session, sweep_id)
+            if row is not None and row.status == SweepStatus.PENDING and not await _in_flight(session, sweep_id):
+                locked[sweep_id] = row
+        if len(locked) != len(group):
+            return False  # another sender moved one of them: the next pass looks again
+
+        def record(i: int, signed: SignedPayout) -> None:
+            _record(session, tx_ids[i], locked[group[i].id], SweepTxKind.SWEEP, asset, group[i].destination_address,
+                    signed)
+
+        signed = await rail.sign_consolidation(session, quote, [k for k in keys if k is not None], tx_ids, record)
+        for row in locked.values():
+            sweep_states.move(row, SIGNED[SweepTxKind.SWEEP], {"last_error": ""}, rt.clock.now())
+            session.add(row)
+    log.info("sweeps consolidated", extra={"network": first.network, "sweeps": len(group), "tx": signed[0].tx_hash})
+    await rail.broadcast(signed[0])  # every part carries the same transaction
+    return True
+
+
 # ---------------------------------------------------------------------------------------------------- outcomes
 
 
@@ -503,7 +560,14 @@ async def send_sweeps(rt: TreasuryEnv) -> None:
         sweep = await claim(rt, found)
         if sweep is not None:
             open_.append(sweep)
+    try:
+        consolidated = await consolidate(rt, open_)
+    except ChainUnavailable as e:
+        log.warning("sweep chain unavailable", extra={"error": str(e)})
+        consolidated = set()
     for sweep in open_:
+        if sweep.id in consolidated:
+            continue
         try:
             await advance(rt, sweep)
         except ChainUnavailable as e:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_UP, Decimal
 
 from server.rails.utxo.rail import UtxoRail
 from tests.litecoin import MNEMONIC, Litecoin, run
@@ -45,6 +45,11 @@ def test_an_asset_of_another_network_holds_nothing_here(litecoin: Litecoin, acco
     assert run(rail.balances([(other, address)])) == [0]
 
 
-def test_the_fee_rate_on_regtest_is_the_networks_floor(litecoin: Litecoin) -> None:
-    """Regtest never has a fee estimate: a spend is priced at fee_rate_floor (1 sat/vB in the dev chain's entry)."""
-    assert run(UtxoRail(litecoin.network).fee_rate()) == Decimal(1)
+def test_the_fee_rate_is_the_nodes_estimate_never_below_the_networks_floor(litecoin: Litecoin) -> None:
+    """A fresh regtest node has no estimate (the rate is fee_rate_floor, 1 sat/vB in the dev chain's entry); once the
+    worker's node has seen enough blocks of test transactions it has one, in LTC per 1000 vB."""
+    rate = run(UtxoRail(litecoin.network).fee_rate())
+    estimate = litecoin.call("estimatesmartfee", 3).get("feerate")
+    expected = Decimal(1) if estimate is None else max(Decimal(1), (Decimal(str(estimate)) * 10**8 / 1000))
+    assert rate == expected.quantize(Decimal("0.001"), rounding=ROUND_UP)
+    assert rate >= Decimal(1)
