@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Coroutine, Iterator
+from collections.abc import Coroutine, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -85,6 +85,33 @@ class Litecoin:
         signed = node.call("signrawtransactionwithwallet", raw)
         assert signed["complete"], signed
         return str(self.call("sendrawtransaction", signed["hex"]))
+
+    def pay_from_many(self, sources: Sequence[tuple[str, str]], address: str, amount: Decimal,
+                      fee: Decimal = Decimal("0.0001")) -> str:
+        """One transaction paying `amount` to `address` whose inputs are, in order, the largest confirmed coin of
+        each (wallet, source address) in `sources` (distinct addresses): each source pays an equal share (the first
+        also the fee) and gets its change back, so every source keeps coins to pay from later. Each wallet signs its
+        own input (signrawtransactionwithwallet on the partly signed transaction), so the inputs' senders are
+        exactly the sources, in that order."""
+        coins = []
+        for wallet, source in sources:
+            held = self.dev.node.for_wallet(wallet).call("listunspent", 1, 9_999_999, [source])
+            assert held, f"{wallet} holds nothing at {source}"
+            coins.append(max(held, key=lambda c: Decimal(str(c["amount"]))))
+        share = (amount / len(sources)).quantize(Decimal("0.00000001"))
+        shares = [amount - share * (len(sources) - 1) + fee] + [share] * (len(sources) - 1)
+        outputs = [{address: str(amount)}]
+        for (_, source), coin, paid in zip(sources, coins, shares, strict=True):
+            change = Decimal(str(coin["amount"])) - paid
+            assert change > 0, f"{source} holds too little for its share {paid}"
+            outputs.append({source: str(change)})
+        raw = self.call("createrawtransaction", [{"txid": c["txid"], "vout": c["vout"]} for c in coins], outputs,
+                        0, True)
+        for wallet in dict.fromkeys(w for w, _ in sources):
+            signed = self.dev.node.for_wallet(wallet).call("signrawtransactionwithwallet", raw)
+            raw = signed["hex"]
+        assert signed["complete"], signed
+        return str(self.call("sendrawtransaction", raw))
 
     def replace(self, txid: str, to: str, fee: Decimal = Decimal("0.001")) -> str:
         """A conflicting transaction (BIP-125) spending every input of the mempool transaction `txid` to `to` alone,

@@ -1,8 +1,9 @@
 """AML screening of confirmed incoming transfers, behind one interface.
 
 A `Screener` answers `screen(transfer) -> Verdict`: `approved`, `rejected` (with `info`), or `''` while it is still
-checking. The built-in `DenyListScreener` rejects senders on the configured `aml_deny_list`. `Screening` applies
-verdicts to transfers in one of two modes (`aml_mode`):
+checking. The built-in `DenyListScreener` rejects a transfer any of whose senders (`screener.senders`: every input of
+a UTXO transaction) is on the configured `aml_deny_list`. `Screening` applies verdicts to transfers in one of two
+modes (`aml_mode`):
 
 * `sync`  — the transfer is screened in the transaction that confirms it (for local screeners only: no I/O there);
 * `async` — confirming records a pending `AmlCheck`; a later watcher pass asks the screener, outside any

@@ -74,8 +74,15 @@ def _forms(book: AddressBook | None, entries: Iterable[str]) -> Iterable[str]:
             continue  # another family's address
 
 
+def senders(transfer: ChainTransfer) -> tuple[str, ...]:
+    """Every address the transfer's transaction spent from, each once: `from_address` and, where the rail names
+    many (a UTXO transaction's inputs), all of them (`from_addresses`)."""
+    return tuple(dict.fromkeys([transfer.from_address, *(transfer.from_addresses or ())]))
+
+
 class DenyListScreener:
-    """Rejects transfers whose sender is on the deny list; approves the rest."""
+    """Rejects transfers any of whose senders is on the deny list (one deny-listed input taints a UTXO payment);
+    approves the rest."""
 
     name = "deny_list"
 
@@ -83,6 +90,7 @@ class DenyListScreener:
         self._deny = deny_list if isinstance(deny_list, DenyList) else DenyList(deny_list)
 
     def screen(self, transfer: ChainTransfer) -> Verdict:
-        if self._deny.denies(transfer.network, transfer.from_address):
-            return Verdict(AmlStatus.REJECTED, f"sender {transfer.from_address} is on the deny list")
+        for sender in senders(transfer):
+            if self._deny.denies(transfer.network, sender):
+                return Verdict(AmlStatus.REJECTED, f"sender {sender} is on the deny list")
         return Verdict(AmlStatus.APPROVED)

@@ -7,7 +7,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm.attributes import flag_modified
 from sqlmodel import Column, Field, SQLModel
 
-from server.db.types import DecimalText
+from server.db.types import DecimalText, JSONType
 
 
 class WatchedAddress(SQLModel, table=True):
@@ -28,10 +28,12 @@ class WatchedAddress(SQLModel, table=True):
 class TransferStatus(StrEnum):
     """A ChainTransfer's status; `server/watcher/recording.py` moves it (`confirmations`: blocks on top of its own)."""
 
-    SUBMITTED = "submitted"  # in a block, nothing on top yet
+    # in a block, nothing on top yet; or unmined, waiting in the node's mempool (block_hash "", a rail with a
+    # mempool reader: server/watcher/mempool.py), never counted as paid
+    SUBMITTED = "submitted"
     CONFIRMING = "confirming"  # 1 ≤ confirmations < the network's threshold
     CONFIRMED = "confirmed"  # confirmations ≥ threshold; AML screening starts
-    REVERTED = "reverted"  # its block left the canonical chain
+    REVERTED = "reverted"  # its block left the canonical chain, or it left the mempool unmined (replaced, double-spent)
 
 
 # Seen and not yet at the confirmation threshold: the watcher keeps counting their confirmations.
@@ -70,6 +72,9 @@ class ChainTransfer(SQLModel, table=True):
     # server/payment_intents/totals.arrival_time.
     block_timestamp: int | None = Field(default=None, sa_type=sa.BigInteger, nullable=True)
     from_address: str = Field(max_length=80)
+    # Every address the paying transaction spent from, where it has many (a UTXO transaction's inputs; migration
+    # 0040): AML screening reads them all. None where the rail has one sender (EVM), `from_address` alone.
+    from_addresses: list[str] | None = Field(default=None, sa_column=Column(JSONType, nullable=True))
     to_address: str = Field(max_length=80, index=True)
     asset_id: str = Field(max_length=60)
     amount_base: Decimal = Field(sa_column=Column(DecimalText, nullable=False))  # smallest units, exact

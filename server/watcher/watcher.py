@@ -2,8 +2,9 @@
 
     claim the cursor's lease ─► head ─► watched addresses ─► where to resume ─► settle pending AML checks
         ─► for each batch of blocks up to the head: scan (JSON-RPC, no transaction open) ─► one short transaction
-           (fence the lease, record transfers, move the cursor) ─► every few blocks, the balance audit (coin sent
-           by contract calls, internal.py) ─► release the lease
+           (fence the lease, record transfers, move the cursor) ─► a rail that reads its mempool: the transfers
+           waiting there, listed unmined, and those gone from it unmined ended (mempool.py) ─► every few blocks,
+           the balance audit (coin sent by contract calls, internal.py) ─► release the lease
 
 Nothing is missed or counted twice across restarts: the cursor (last block and its hash) is in the database and
 moves in the transaction that records the batch's transfers, and a transfer is unique by (network, tx_hash,
@@ -27,15 +28,17 @@ from dataclasses import dataclass, field
 import sqlalchemy as sa
 from sqlmodel import col, func, or_, select
 
+from server import metrics
 from server.aml import Screening
 from server.catalogue.catalogue import Network
 from server.chains.models import UNCONFIRMED, ChainTransfer, NetworkCursor, WatchedAddress
 from server.clock import now_of
 from server.db import Database
-from server.rails.base import ChainScanner, ChainUnavailable
+from server.rails.base import ChainScanner, ChainUnavailable, MempoolReader
 from server.watcher import lease
 from server.watcher.internal import BalanceAudit, InternalFunds
-from server.watcher.recording import Counts, Recorder, Watched
+from server.watcher.mempool import MempoolWatch
+from server.watcher.recording import UNMINED, Counts, Recorder, Watched
 
 _WATCHED: sa.Table = WatchedAddress.__table__  # type: ignore[attr-defined]
 log = logging.getLogger("paygate.watcher")
@@ -76,6 +79,8 @@ class NetworkWatcher:
         self.ledger = Recorder(network.id, network.confirmations, screening)
         self.internal = InternalFunds(db, network, scanner, self.ledger, self.holder) \
             if audit_balances and isinstance(scanner, BalanceAudit) else None
+        self.mempool = MempoolWatch(db, network.id, scanner, self.ledger, self.holder) \
+            if isinstance(scanner, MempoolReader) else None
         self._checked = False
 
     async def run_pass(self) -> PassReport:
@@ -101,8 +106,11 @@ class NetworkWatcher:
             await self.scanner.check()
             self._checked = True
         head = report.head = await self.scanner.head()
+        metrics.chain_height(self.network.id, head)
         watched = await self._watched()  # after the head: see the module docstring
         start, parent = await self._resume_point(cursor, head, watched)
+        if self.mempool is not None:
+            watched = {**await self.mempool.unmined_recipients(), **watched}
         report.rewound = parent is None and cursor.last_block >= 0
         report.aml_decided = await self.screening.settle_pending(self.db, self.network.id)
         while start <= head:
@@ -116,6 +124,8 @@ class NetworkWatcher:
                 fenced.last_block, fenced.last_block_hash = end, result.hashes[end]
             report.scanned_from = start if report.scanned_from < 0 else report.scanned_from
             report.scanned_to, parent, start = end, result.hashes[end], end + 1
+        if self.mempool is not None:  # after the blocks: a transfer mined meanwhile is in a block, not gone
+            report.counts.add(await self.mempool.check(watched))
         if self.internal is not None:
             report.counts.add(await self.internal.check(watched, head))
 
@@ -154,6 +164,6 @@ class NetworkWatcher:
     async def _oldest_open_block(self) -> int | None:
         async with self.db.read() as session:
             value = (await session.exec(select(func.min(ChainTransfer.block_number)).where(
-                ChainTransfer.network == self.network.id,
+                ChainTransfer.network == self.network.id, col(ChainTransfer.block_hash) != UNMINED,
                 or_(*(col(ChainTransfer.status) == s for s in UNCONFIRMED))))).first()
         return None if value is None else int(value)

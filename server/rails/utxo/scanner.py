@@ -11,19 +11,22 @@ Left out on purpose:
 * MWEB (Litecoin's extension block): its outputs are not in a block's transaction list, and the HogEx transaction's
   output pays no address.
 
-`from_address` is the address the transaction's first input spent, where that can be known: 0.21's `getblock`
-verbosity 2 does not carry prevouts (verbosity 3 came in 22.0), so it is looked up with `getrawtransaction` of the
-input's txid, one batch per scan, for matching transactions only. That needs `-txindex` for confirmed parents (the
-dev chain and tests run with it; `check()` requires it, since `transfers_of` needs it too). "" when the input spends
-a script without an address or an MWEB output.
+`from_address` is the address the transaction's first input spent, where that can be known, and `from_addresses`
+every input's (in input order, each once: AML screening reads them all, since any input may come from a deny-listed
+address): 0.21's `getblock` verbosity 2 does not carry prevouts (verbosity 3 came in 22.0), so they are looked up
+with `getrawtransaction` of the inputs' txids, one batch per scan, for matching transactions only. That needs
+`-txindex` for confirmed parents (the dev chain and tests run with it; `check()` requires it, since `transfers_of`
+needs it too). "" (and left out of `from_addresses`) when the input spends a script without an address or an MWEB
+output.
 
 The mempool (`mempool_transfers`) gives the same transfers with block_number 0 and block_hash "". A transaction
-replaced (BIP-125) or double-spent simply leaves the mempool: `mempool_txids()` and `status_of()` tell.
+replaced (BIP-125) or double-spent simply leaves the mempool: `mempool_txids()` and `status_of()` tell, and
+`vanished()` (the seam's `MempoolReader`, with `mempool_transfers`) names those gone for the watcher.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
@@ -62,11 +65,11 @@ class _Output:
 
 @dataclass(frozen=True)
 class _Tx:
-    """What matching needs of a transaction: its outputs and the outpoint its first input spends."""
+    """What matching needs of a transaction: its outputs and the outpoints its inputs spend."""
 
     txid: str
     outputs: tuple[_Output, ...]
-    first_input: tuple[str, int] | None  # None: coinbase or an MWEB input
+    inputs: tuple[tuple[str, int] | None, ...]  # in input order; None: an MWEB input (no outpoint to look up)
     coinbase: bool
 
 
@@ -185,12 +188,16 @@ class UtxoScanner:
         assert self.asset is not None
         paying = [(n, h, tx, out) for n, h, tx in found if not tx.coinbase for out in tx.outputs
                   if out.script in watched]
-        senders = await self._senders({tx.first_input for _, _, tx, _ in paying if tx.first_input is not None})
-        return [SeenTransfer(tx_hash=tx.txid, log_index=out.n, block_number=n, block_hash=h,
-                             from_address=senders.get(tx.first_input, "") if tx.first_input else "",
-                             to_address=watched[out.script], asset_id=self.asset.id, amount_base=out.value,
-                             decimals=self.asset.decimals)
-                for n, h, tx, out in paying]
+        senders = await self._senders({o for _, _, tx, _ in paying for o in tx.inputs if o is not None})
+        out: list[SeenTransfer] = []
+        for n, h, tx, output in paying:
+            names = [senders.get(o, "") if o is not None else "" for o in tx.inputs]
+            out.append(SeenTransfer(tx_hash=tx.txid, log_index=output.n, block_number=n, block_hash=h,
+                                    from_address=names[0] if names else "",
+                                    from_addresses=tuple(dict.fromkeys(a for a in names if a)),
+                                    to_address=watched[output.script], asset_id=self.asset.id,
+                                    amount_base=output.value, decimals=self.asset.decimals))
+        return out
 
     async def _senders(self, outpoints: set[tuple[str, int]]) -> dict[tuple[str, int], str]:
         """The address each outpoint pays (the sender of a transaction spending it), "" where unknown."""
@@ -257,6 +264,12 @@ class UtxoScanner:
             return TxStatus("absent")  # the txindex still names a block that was re-organised away
         return TxStatus("mined", int(header["height"]), str(block_hash), confirmations)
 
+    async def vanished(self, tx_hashes: Collection[str]) -> set[str]:
+        """`MempoolReader`: those of `tx_hashes` neither in the mempool nor mined in the active chain (replaced,
+        double-spent, evicted). One lookup each: the watcher asks only about transfers it listed unmined whose
+        transaction is no longer among the mempool's, a handful a pass."""
+        return {t for t in sorted(set(tx_hashes)) if (await self.status_of(t)).state == "absent"}
+
     async def transfers_of(self, tx_hash: str, recipients: set[str]) -> tuple[list[SeenTransfer], int]:
         """`TransferLookup`: the outputs of one mined transaction to `recipients`, and the head; ([], head) when it
         is not in a block of the active chain."""
@@ -279,8 +292,7 @@ def _tx(raw: Any, decimals: int) -> _Tx:
         if vout.get("ismweb") or not isinstance(script, str):
             continue
         outputs.append(_Output(n=int(vout["n"]), script=script.lower(), value=to_base(vout["value"], decimals)))
-    first = (raw.get("vin") or [{}])[0]
-    first_input = None
-    if "txid" in first and "vout" in first and not first.get("ismweb"):
-        first_input = (str(first["txid"]), int(first["vout"]))
-    return _Tx(txid=str(raw["txid"]), outputs=tuple(outputs), first_input=first_input, coinbase="coinbase" in first)
+    vin = raw.get("vin") or [{}]
+    inputs = tuple((str(v["txid"]), int(v["vout"])) if "txid" in v and "vout" in v and not v.get("ismweb") else None
+                   for v in vin)
+    return _Tx(txid=str(raw["txid"]), outputs=tuple(outputs), inputs=inputs, coinbase="coinbase" in vin[0])
