@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import re
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -15,11 +16,13 @@ from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from paygate.v1 import options_pb2, provider_webhooks_pb2
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gateway_http import envelope, openapi
 from gateway_http.checkout_page import CheckoutPage, PageConfig
@@ -28,6 +31,7 @@ from gateway_http.request_id import RequestIdMiddleware
 from gateway_http.router import IndexedRouter
 from gateway_http.routes import Binding, bindings, by_template
 from gateway_http.tls import ChannelTls
+from server import metrics
 from wire import codec, json_limits
 
 log = logging.getLogger("paygate.http")
@@ -138,6 +142,13 @@ class Gateway:
         return message
 
     async def handle(self, b: Binding, request: Request) -> Response:
+        started = time.perf_counter()
+        response, status = await self._answer(b, request)
+        metrics.request_done(b.rpc[1:], status, "http", time.perf_counter() - started)
+        return response
+
+    async def _answer(self, b: Binding, request: Request) -> tuple[Response, str]:
+        """The response, and its error_code ("ok" on success) for the request metrics."""
         rid: str = request.state.request_id
         try:
             try:
@@ -146,13 +157,14 @@ class Gateway:
                 metadata = self._metadata(b, request, rid)
                 metadata.append((CLIENT_IP_METADATA, self.client_ip(request)))
             except _TooLarge:
-                return envelope.error(413, "request_too_large", f"body: larger than {self.max_body_bytes} bytes")
+                return envelope.error(413, "request_too_large",
+                                      f"body: larger than {self.max_body_bytes} bytes"), "request_too_large"
             except ClientDisconnect:
-                return _gone()
+                return _gone(), "client_closed_request"
             except codec.CodecError as e:
                 if e.field == "Content-Type":
-                    return envelope.error(415, "unsupported_media_type", str(e))
-                return envelope.error(400, "parameter_invalid", str(e))
+                    return envelope.error(415, "unsupported_media_type", str(e)), "unsupported_media_type"
+                return envelope.error(400, "parameter_invalid", str(e)), "parameter_invalid"
             call = self._call(b)(message, metadata=metadata, timeout=RPC_TIMEOUT_SECONDS)
             headers: dict[str, str] = {}
             try:
@@ -162,16 +174,16 @@ class Gateway:
                 headers.update(envelope.retry_after(e))
                 if _replayed(await call.initial_metadata()):
                     headers["Idempotent-Replayed"] = "true"
-                return envelope.error(status, reason, msg, headers)
+                return envelope.error(status, reason, msg, headers), reason
             if _replayed(await call.initial_metadata()):
                 headers["Idempotent-Replayed"] = "true"
             data = codec.encode_field(response, b.response_body) if b.response_body else codec.encode(response)
             payload = envelope.success(data, with_data=b.envelope != options_pb2.ENVELOPE_WITHOUT_DATA,
                                        msg=b.success_message)
-            return envelope.json_response(payload, 200, headers)
+            return envelope.json_response(payload, 200, headers), "ok"
         except Exception:
             log.exception("facade failure", extra={"path": request.url.path})
-            return envelope.error(500, "server_error", f"internal error; quote request id {rid}")
+            return envelope.error(500, "server_error", f"internal error; quote request id {rid}"), "server_error"
 
     def client_ip(self, request: Request) -> str:
         """The socket peer; behind proxies listed in `trusted_proxies`, the nearest X-Forwarded-For hop that is not
@@ -274,6 +286,26 @@ def _endpoint(gateway: Gateway, verbs: dict[str, Binding]) -> Any:
     return endpoint
 
 
+class MetricsEndpoint:
+    """`GET /metrics` (DESIGN §22), answered ahead of the router: like /healthz it needs no credential, and it is no
+    route of the API's table (gateway_http/routes.py, tests/e2e/http/test_route_table.py)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] != "/metrics":
+            return await self.app(scope, receive, send)
+        if scope["method"] in ("GET", "HEAD"):
+            # In a thread: in multi-process mode a scrape reads every worker's files.
+            body, content_type = await run_in_threadpool(metrics.exposition)
+            response = Response(body, media_type=content_type)
+        else:
+            response = envelope.error(405, "method_not_allowed", f"{scope['method']} is not allowed on /metrics",
+                                      {"Allow": "GET, HEAD"})
+        await response(scope, receive, send)
+
+
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if exc.status_code == 404:
@@ -294,9 +326,10 @@ async def _server_error(request: Request, exc: Exception) -> Response:
 
 def create_app(grpc_target: str, *, max_body_bytes: int = 1 << 20, title: str = "paygate",
                channel: ChannelTls | None = None, trusted_proxies: tuple[str, ...] = (),
-               checkout_page: PageConfig | None = None, in_process: Any = None) -> Starlette:
+               checkout_page: PageConfig | None = None, in_process: Any = None,
+               metrics_route: bool = True) -> Starlette:
     """`in_process`: the gRPC server's handlers of this process (server/rpc/inprocess.py) instead of a channel to
-    `grpc_target`."""
+    `grpc_target`. `metrics_route`: serve `GET /metrics` (off when `metrics_addr` serves it on its own port)."""
     gateway = Gateway(grpc_target, max_body_bytes, channel, trusted_proxies, in_process)
     document = envelope.dumps(openapi.document(bindings(api.services()), title=title))
 
@@ -318,7 +351,10 @@ def create_app(grpc_target: str, *, max_body_bytes: int = 1 << 20, title: str = 
                                *route_table(gateway)]
     # The hosted checkout page, under the path of checkout_url (DESIGN §9).
     routes += page_routes(CheckoutPage(checkout_page or PageConfig(), lambda: gateway.channel))
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(RequestIdMiddleware)],
+    middleware = [Middleware(RequestIdMiddleware)]
+    if metrics_route:
+        middleware.append(Middleware(MetricsEndpoint))
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
                     exception_handlers={HTTPException: _http_error, Exception: _server_error})
     app.router = IndexedRouter(routes, lifespan=lifespan)  # before the first request builds the middleware stack
     app.state.gateway = gateway

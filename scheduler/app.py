@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from scheduler.clock_guard import ClockGuard
+from server import metrics
 from server.runtime import Runtime
 
 log = logging.getLogger("paygate.scheduler")
@@ -35,7 +36,8 @@ class Scheduler:
             try:
                 if not await self.guard.allows():  # leases would be wrong (scheduler/clock_guard.py)
                     return
-                await run(rt)
+                async with metrics.job_run(name):  # runs, durations and failures per job (server/metrics.py)
+                    await run(rt)
             except asyncio.CancelledError:
                 if not self.stopping:
                     raise

@@ -68,6 +68,9 @@ class Settings:
     database_transaction_pooling: bool = False
     http_addr: str = "127.0.0.1:8000"
     grpc_addr: str = "127.0.0.1:50051"
+    # `GET /metrics` (Prometheus, DESIGN §22) on its own HOST:PORT instead of on the facade; empty: on the facade.
+    # `[metrics] addr = "…"` in paygate.toml. Under `serve --workers N` the supervisor serves it, summing the workers.
+    metrics_addr: str = ""
     checkout_url: str = ""
     networks_file: Path | None = None
     wallet_mnemonic: str = ""
@@ -190,6 +193,7 @@ _ENV = {
     "PAYGATE_DATABASE_URL": "database_url",
     "PAYGATE_HTTP_ADDR": "http_addr",
     "PAYGATE_GRPC_ADDR": "grpc_addr",
+    "PAYGATE_METRICS_ADDR": "metrics_addr",
     "PAYGATE_CHECKOUT_URL": "checkout_url",
     "PAYGATE_NETWORKS": "networks_file",
     "PAYGATE_WALLET_MNEMONIC": "wallet_mnemonic",
@@ -248,8 +252,8 @@ _WEBHOOK_ENV = {
     "PAYGATE_WEBHOOK_SIGNATURE_HEADERS": "signature_headers",  # comma-separated
 }
 # `[grpc] reflection = false` in paygate.toml is `grpc_reflection`; `[rate_limit] burst = 50` is `rate_limit_burst`;
-# `[http] max_connections = 2000` is `http_max_connections`.
-_SECTIONS = ("grpc", "rate_limit", "http")
+# `[http] max_connections = 2000` is `http_max_connections`; `[metrics] addr` is `metrics_addr`.
+_SECTIONS = ("grpc", "rate_limit", "http", "metrics")
 
 
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
@@ -324,6 +328,14 @@ def _validate(raw: dict[str, object]) -> Settings:
         if not host or not port.isdigit() or not 0 < int(port) < 65536:
             raise ConfigError(f"{key} {value!r}: expected HOST:PORT, e.g. 127.0.0.1:8000")
         s[key] = value
+    metrics_addr = str(raw.get("metrics_addr", ""))
+    if metrics_addr:
+        host, _, port = metrics_addr.rpartition(":")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise ConfigError(f"metrics_addr {metrics_addr!r}: expected HOST:PORT, e.g. 127.0.0.1:9100")
+        if metrics_addr in (s["http_addr"], s["grpc_addr"]):
+            raise ConfigError(f"metrics_addr {metrics_addr!r}: must differ from http_addr and grpc_addr")
+    s["metrics_addr"] = metrics_addr
     checkout = str(raw.get("checkout_url", ""))
     if checkout and urlsplit(checkout).scheme not in ("http", "https"):
         raise ConfigError(f"checkout_url {checkout!r}: expected an http(s) URL")

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from server.rates import RateSource
     from server.rpc.auth import Authenticator
     from server.sealing import SecretBox
-    from server.wallet.keys import Keys
+    from server.wallet.mnemonics import Keys
 
 
 class Job(NamedTuple):

@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None, *, clock: Clock | None = None) -> int:
             if args.workers > 1 and not args.worker_process:
                 if "grpc" in roles or "scheduler" in roles:
                     ensure_schema(settings)  # once, before the workers start
-                return workers.supervise(roles, args.workers)
+                return workers.supervise(roles, args.workers, settings.metrics_addr)
             asyncio.run(run(settings, roles, clock=clock, reuse_port=args.worker_process))
         elif args.command == "demo":
             from server.boot.demo import seed
@@ -246,7 +246,7 @@ async def create_merchant_record(settings: Settings, name: str) -> dict[str, Any
     from server.merchants.service import create_merchant
     from server.rails.registry import merchant_key_scheme
     from server.wallet.addresses import treasury_address
-    from server.wallet.keys import Keys
+    from server.wallet.mnemonics import Keys
 
     if not name.strip():
         raise Stop("--name must not be empty", 2)

@@ -46,7 +46,7 @@ from server.sealing import SecretBox
 from server.selling_plans import wiring as selling_plans
 from server.subscriptions import wiring as subscriptions
 from server.treasury import wiring as treasury
-from server.wallet.keys import Keys
+from server.wallet.mnemonics import Keys
 from server.webhooks import wiring as webhooks
 
 
@@ -140,4 +140,4 @@ def http_facade(settings: Settings, grpc_target: str, *, same_process: bool,
                       trusted_proxies=settings.trusted_proxies,
                       checkout_page=PageConfig(base_path=urlsplit(settings.checkout_base).path.rstrip("/"),
                                                card_js_url=settings.card_js_url),
-                      in_process=in_process)
+                      in_process=in_process, metrics_route=not settings.metrics_addr)

@@ -12,6 +12,7 @@ from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
 from server.rpc.inprocess import InProcessChannel, Tee
+from server.rpc.metered import Metered
 from server.rpc.methods import registry
 from server.rpc.pipeline import Pipeline
 from server.runtime import Runtime
@@ -30,7 +31,7 @@ async def build(rt: Runtime, addr: str, credentials: grpc.ServerCredentials | No
     services = api.services()  # a service of the API no package registered answers UNIMPLEMENTED
     pipeline = Pipeline(registry(services), rt.auth, rt.db, rt.limiter, box=rt.box)
     server = grpc.aio.server(
-        interceptors=[pipeline],
+        interceptors=[Metered(), pipeline],  # the port's request metrics around the pipeline's answer
         options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES), ("grpc.so_reuseport", int(reuse_port))],
     )
     local = InProcessChannel([pipeline])

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import grpc
 import uvicorn
 
-from server import logs, money
+from server import logs, metrics, money
 from server.boot import process_patches
 from server.boot.startup import Stop, ensure_schema, reason, runtime, safe_url
 from server.clock import Clock
@@ -95,10 +95,17 @@ async def run(settings: Settings, roles: set[str], *, clock: Clock | None = None
 
     grpc_server = None
     local = None
+    exporter = None
     http_server: _Uvicorn | None = None
     http_task: asyncio.Task[None] | None = None
     sched = None
     try:
+        if settings.metrics_addr and not reuse_port:  # a worker's: its supervisor serves them all (workers.py)
+            try:
+                exporter = metrics.serve(settings.metrics_addr)
+            except OSError as e:
+                raise Stop(f"cannot listen for metrics on {settings.metrics_addr}: {e.strerror or e}") from None
+            log.info("metrics listening", extra={"addr": settings.metrics_addr})
         if "grpc" in roles:
             from server.boot.grpc_server import build
 
@@ -157,3 +164,5 @@ async def run(settings: Settings, roles: set[str], *, clock: Clock | None = None
         await rt.auth.close()
         await rt.limiter.close()
         await db.close()
+        if exporter is not None:
+            exporter.shutdown()

@@ -13,11 +13,16 @@ worker dies, it stops the others and exits with an error (a process manager rest
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from types import FrameType
+
+from server import metrics
+from server.boot.startup import Stop
 
 log = logging.getLogger("paygate")
 WORKER_FLAG = "--worker-process"  # internal: marks a worker's command line (binds with SO_REUSEPORT)
@@ -38,9 +43,28 @@ def worker_argv(roles: set[str]) -> list[str]:
     return [sys.executable, "-m", "server.boot.cli", "serve", *only, WORKER_FLAG]
 
 
-def supervise(roles: set[str], workers: int) -> int:
-    """Runs `workers` worker processes until a signal (exit 0) or the death of one of them (exit 1)."""
-    children = [subprocess.Popen(worker_argv(roles)) for _ in range(workers)]
+def supervise(roles: set[str], workers: int, metrics_addr: str = "") -> int:
+    """Runs `workers` worker processes until a signal (exit 0) or the death of one of them (exit 1).
+
+    The workers keep their metrics in a directory of this run (prometheus_client's multi-process mode, set before
+    they import it): a scrape of any worker, or of `metrics_addr` served here, sums them all. A fresh directory
+    each run, so that counts start at zero as they would in one process."""
+    with tempfile.TemporaryDirectory(prefix="paygate-metrics-") as path:
+        exporter = None
+        if metrics_addr:
+            try:
+                exporter = metrics.serve(metrics_addr, path)
+            except OSError as e:
+                raise Stop(f"cannot listen for metrics on {metrics_addr}: {e.strerror or e}") from None
+        try:
+            return _run_workers(roles, workers, {**os.environ, metrics.MULTIPROC_ENV: path})
+        finally:
+            if exporter is not None:
+                exporter.shutdown()
+
+
+def _run_workers(roles: set[str], workers: int, env: dict[str, str]) -> int:
+    children = [subprocess.Popen(worker_argv(roles), env=env) for _ in range(workers)]
     stopping = False
 
     def forward(signum: int, frame: FrameType | None) -> None:

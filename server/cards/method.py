@@ -16,7 +16,7 @@ from paygate.v1 import payment_intents_pb2 as pb
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import structs
+from server import json_fields
 from server.cards import payments, saved
 from server.cards.accounts import Cards, takes_cards
 from server.cards.models import SavedPaymentMethod
@@ -57,7 +57,7 @@ class CardMethod:
     def answer_charge(self, env: Env, charge: Charge, status: str, out: pb.Charge) -> None:
         out.payment_method_options.SetInParent()  # shown, and empty: what to pay with is the payer's page's
         # What the payer's page needs to confirm with provider_a's client library (DESIGN §9); never a secret key.
-        structs.fill(out.provider_a_payload, {"client_secret": charge.provider_client_secret,
+        json_fields.fill(out.provider_a_payload, {"client_secret": charge.provider_client_secret,
                                               "public_key": charge.provider_public_key,
                                               "status": charge.provider_status})
         out.failure_code, out.failure_message = charge.failure_code, charge.failure_message

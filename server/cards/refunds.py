@@ -34,7 +34,7 @@ from paygate.v1 import refunds_pb2 as pb
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import structs, validate
+from server import json_fields, validate
 from server.background import Tasks
 from server.cards import accounts, payments
 from server.cards.accounts import Cards
@@ -146,7 +146,7 @@ async def create(db: Database, env: Env, cards: Cards, tasks: Tasks, caller: Cal
             charge_id=charge.id, asset_id=charge.asset_id, network="", decimals=decimals, amount=amount,
             refund_address="", reason=refund_convert.REASON_NAMES.get(request.reason, ""),
             description=validate.text("description", request.description, max_length=1000),
-            metadata_=structs.metadata_of(request.metadata), exchange_rate=charge.exchange_rate,
+            metadata_=json_fields.metadata_of(request.metadata), exchange_rate=charge.exchange_rate,
             status=Status.PENDING, created=now, updated=now)
         session.add(refund)
         await session.flush()

@@ -23,7 +23,7 @@ from paygate.v1.money_pb2 import Price
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server.checkout.sender import CodeMessage, Sender
+from server.checkout.code_delivery import CodeMessage, Sender
 from server.context import Caller
 from server.customers import identity
 from server.customers.models import VerificationCode

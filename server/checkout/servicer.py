@@ -8,7 +8,7 @@ from paygate.v1 import checkout_pb2_grpc
 
 from server.cards import outcome
 from server.checkout import service
-from server.checkout.sender import Sender, senders
+from server.checkout.code_delivery import Sender, senders
 from server.context import optional_caller
 from server.customers.identity import SendCaps
 from server.errors import Unavailable

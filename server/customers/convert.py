@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from paygate.v1 import customers_pb2
 
-from server import structs
+from server import json_fields
 from server.customers.models import Customer
 from server.validate import money_text
 
@@ -15,5 +15,5 @@ def to_proto(c: Customer) -> customers_pb2.Customer:
         # What the customer spent in the end: payments less what came back.
         total_expense=money_text(c.total_payment - c.total_refund),
     )
-    structs.fill(out.metadata, c.metadata_)
+    json_fields.fill(out.metadata, c.metadata_)
     return out

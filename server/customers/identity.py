@@ -18,7 +18,7 @@ from paygate.v1 import customers_pb2
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import structs, validate
+from server import json_fields, validate
 from server.context import Caller, client_ip
 from server.customers import service as customers
 from server.customers.models import AuthToken, Customer, EphemeralToken, VerificationCode, VerificationCodeFailure
@@ -80,7 +80,7 @@ async def create_ephemeral_token(session: AsyncSession, caller: Caller,
         provider=validate.text("provider", request.provider), order_id=validate.text("order_id", request.order_id),
         return_url=validate.url("return_url", request.return_url),
         issued_by=validate.text("issued_by", request.issued_by), allow_create=allow_create,
-        channel_metadata=structs.metadata_of(request.channel_metadata, "channel_metadata"),
+        channel_metadata=json_fields.metadata_of(request.channel_metadata, "channel_metadata"),
         created=now, expires_at=now + lifetime,
     ))
     return token, now + lifetime

@@ -9,7 +9,7 @@ from paygate.v1 import customers_pb2
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import structs, validate
+from server import json_fields, validate
 from server.clock import now_of
 from server.context import Caller
 from server.customers.convert import to_proto
@@ -47,7 +47,7 @@ def _apply(row: Customer, request: customers_pb2.CreateCustomerRequest | custome
     if request.HasField("uuid"):
         row.uuid = validate.text("uuid", request.uuid.strip())
     if request.HasField("metadata"):
-        row.metadata_ = structs.metadata_of(request.metadata)
+        row.metadata_ = json_fields.metadata_of(request.metadata)
 
 
 async def create(session: AsyncSession, caller: Caller, request: customers_pb2.CreateCustomerRequest) -> Customer:

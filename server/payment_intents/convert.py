@@ -10,7 +10,7 @@ from paygate.v1 import payment_intents_pb2 as pb
 from paygate.v1.money_pb2 import Address, AssetAmount, Price
 from paygate.v1.payment_links_pb2 import PaymentLinkProduct
 
-from server import structs
+from server import json_fields
 from server.aml import AmlStatus
 from server.chains.models import ChainTransfer, TransferStatus
 from server.customers.convert import to_proto as customer_proto
@@ -111,7 +111,7 @@ def charge_proto(env: Env, loaded: Loaded, charge: Charge, now: int) -> pb.Charg
         customer=intent.customer_id or "", description=intent.description, livemode=intent.livemode,
         payment_intent=intent.id, receipt_email=intent.receipt_email)
     if charge.frozen_amount > 0:
-        structs.fill(out.fraud_details, {"aml_status": str(AmlStatus.REJECTED),
+        json_fields.fill(out.fraud_details, {"aml_status": str(AmlStatus.REJECTED),
                                          "frozen_amount": totals.text(charge.frozen_amount)})
     methods.of(charge.payment_method_type).answer_charge(env, charge, status, out)
     return out
@@ -168,7 +168,7 @@ def to_proto(env: Env, loaded: Loaded, now: int | None = None) -> pb.PaymentInte
         amount_received_late=AssetAmount(asset_id=paid_asset, amount=totals.text(i.amount_received_late)),
         unexpected_funds=[unexpected(c, t) for c, t in loaded.unexpected_funds()],
     )
-    structs.fill(out.metadata, i.metadata_)
+    json_fields.fill(out.metadata, i.metadata_)
     if loaded.invoice is not None:
         out.invoice, out.subscription = loaded.invoice.id, loaded.invoice.subscription_id
     if loaded.customer is not None:

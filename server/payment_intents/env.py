@@ -14,7 +14,7 @@ from server.clock import Clock
 from server.config import Settings
 from server.payment_intents.client_secret import ClientSecrets
 from server.rates import RateSource
-from server.wallet.keys import Keys
+from server.wallet.mnemonics import Keys
 
 if TYPE_CHECKING:
     from server.rails.registry import Rails

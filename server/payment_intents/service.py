@@ -13,7 +13,7 @@ from paygate.v1 import payment_intents_pb2 as pb
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import structs, validate
+from server import json_fields, validate
 from server.cards import payments as card_payments
 from server.cards.accounts import Cards
 from server.chains.models import ChainTransfer, TransferStatus
@@ -124,7 +124,7 @@ async def create(session: AsyncSession, env: Env, caller: Caller, request: pb.Cr
         id=new_id("pi"), merchant_id=caller.merchant_id, livemode=caller.livemode, amount=amount, currency=currency,
         customer_id=customer.id if customer else None,
         description=validate.text("description", request.description, max_length=1000),
-        metadata_=structs.metadata_of(request.metadata),
+        metadata_=json_fields.metadata_of(request.metadata),
         merchant_order_id=validate.text("merchant_order_id", request.merchant_order_id.strip()),
         payment_method_type=method, receipt_email=validate.email("receipt_email", request.receipt_email),
         return_url=validate.url("return_url", request.return_url),

@@ -67,6 +67,15 @@ async def move(session: AsyncSession, env: Env, loaded: Loaded, event: Event, **
             await hook(session, intent)
 
 
+def processing_fee(env: Env, captured: Decimal, decimals: int) -> Decimal:
+    """The intent's processing fee (`payment_details.tx_fee`) for what it captured, rounded once per intent.
+
+    The only place the fee is decided for an intent: `_recompute` records it on the intent it settles, and the
+    ledger's POST stage books that recorded figure for the transfers that pay the intent
+    (server/treasury/ledger/listeners.py `processing_fee`), never applying a rule of its own to them."""
+    return totals.fee(captured, env.settings.tx_fee_percent, decimals)
+
+
 def _decimals(env: Env, asset_id: str) -> int:
     asset = env.catalogue.by_id.get(asset_id)
     return asset.decimals if asset else 18
@@ -124,7 +133,7 @@ def _recompute(env: Env, loaded: Loaded) -> tuple[list[str], Event | None, bool]
     decimals = _decimals(env, intent.paid_asset_id)
     intent.amount_captured = captured.get(intent.paid_asset_id, Decimal(0))
     intent.frozen_amount = frozen.get(intent.paid_asset_id, Decimal(0))
-    intent.tx_fee = totals.fee(intent.amount_captured, env.settings.tx_fee_percent, decimals)
+    intent.tx_fee = processing_fee(env, intent.amount_captured, decimals)
     # network_fee is the gas part of native-coin refunds, already inside amount_refunded: not subtracted twice.
     intent.net_amount = intent.amount_captured - intent.tx_fee - intent.tax_fee - intent.amount_refunded
     intent.amount_overpaid = round_down((paid - intent.amount) / last_rate, decimals) \

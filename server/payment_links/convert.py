@@ -3,7 +3,7 @@ from __future__ import annotations
 from paygate.v1 import payment_links_pb2 as pb
 from paygate.v1.money_pb2 import VariantPrice
 
-from server import structs
+from server import json_fields
 from server.payment_links.service import Loaded
 from server.products.models import ProductVariant
 from server.validate import money_text
@@ -36,7 +36,7 @@ def to_proto(loaded: Loaded, checkout_base: str, *, with_price_range: bool = Fal
         else:
             out.addon_variants.add(variant_id=item.variant_id, min_quantity=item.min_quantity,
                                    max_quantity=item.max_quantity, variant=_variant(variant))
-    structs.fill(out.variant_config, link.variant_config)
+    json_fields.fill(out.variant_config, link.variant_config)
     if with_price_range:
         prices = [loaded.variants[i.variant_id].price for i in loaded.items if i.kind == "primary"]
         out.price_range.CopyFrom(pb.PriceRange(min=money_text(min(prices)), max=money_text(max(prices)),

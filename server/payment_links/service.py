@@ -12,7 +12,7 @@ from paygate.v1 import payment_links_pb2 as pb
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import structs, validate
+from server import json_fields, validate
 from server.clock import now_of
 from server.context import Caller
 from server.errors import Conflict, invalid
@@ -95,7 +95,7 @@ async def create(session: AsyncSession, caller: Caller, request: pb.CreatePaymen
     now = now_of(session)
     link = PaymentLink(id=new_id("pl"), merchant_id=caller.merchant_id, livemode=caller.livemode,
                        product_id=product.id, active=True, default_variant_id=request.default_variant_id,
-                       variant_config=structs.metadata_of(request.variant_config, "variant_config"),
+                       variant_config=json_fields.metadata_of(request.variant_config, "variant_config"),
                        return_url=validate.url("return_url", request.return_url.strip()),
                        created_at=now, updated_at=now)
     session.add(link)

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 from paygate.v1 import products_pb2 as pb
 from paygate.v1.money_pb2 import Price, VariantPrice
 
-from server import structs
+from server import json_fields
 from server.products.models import ProductVariant, SellingPlan
 from server.products.rules import BILLING_CYCLES, POLICY_TYPES
 from server.validate import money_text
@@ -61,5 +61,5 @@ def to_proto(loaded: Loaded) -> pb.Product:
     )
     if p.fixed_price is not None:
         out.fixed_price.CopyFrom(Price(amount=money_text(p.fixed_price), currency=p.default_currency))
-    structs.fill(out.metadata, p.metadata_)
+    json_fields.fill(out.metadata, p.metadata_)
     return out

@@ -14,7 +14,7 @@ from typing import Any
 from paygate.v1 import products_pb2 as pb
 from paygate.v1.money_pb2 import Price, VariantPrice
 
-from server import money, structs, validate
+from server import json_fields, money, validate
 from server.catalogue.catalogue import Catalogue
 from server.errors import MissingParameter, invalid
 
@@ -216,7 +216,7 @@ def normalize(catalogue: Catalogue, r: Requested) -> ProductSpec:
     return ProductSpec(
         name=validate.text("name", name), description=validate.text("description", r.description, max_length=5000),
         active=r.active, default_currency=currency, fixed_price=fixed_price, options=options, variants=variants,
-        metadata=structs.metadata_of(r.metadata) if r.metadata is not None else {},
+        metadata=json_fields.metadata_of(r.metadata) if r.metadata is not None else {},
         collect_shipping_address=r.collect_shipping_address, collect_tax_address=r.collect_tax_address,
         image_url=validate.url("image_url", r.image_url), selling_plans=_plans(r.selling_plans),
     )

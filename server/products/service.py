@@ -15,7 +15,7 @@ from paygate.v1.money_pb2 import Price
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import structs
+from server import json_fields
 from server.catalogue.catalogue import Catalogue
 from server.clock import now_of
 from server.context import Caller
@@ -310,7 +310,7 @@ def _carried_variant(v: ProductVariant, names: list[str]) -> pb.Variant:
 
 def _current_as_requested(loaded: Loaded) -> Requested:
     p = loaded.product
-    metadata = structs.struct_of(p.metadata_)
+    metadata = json_fields.struct_of(p.metadata_)
     return Requested(
         name=p.name, description=p.description, active=p.active, default_currency=p.default_currency,
         fixed_price=Price(amount=money_text(p.fixed_price)) if p.fixed_price is not None else None,

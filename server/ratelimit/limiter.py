@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from google.protobuf.message import Message
 
+from server import metrics
 from server.config import Settings
 from server.context import Caller
 from server.db import Database
@@ -71,7 +72,15 @@ class Limiter:
             return
         wait = await self._buckets.take(wanted)
         if wait:
+            metrics.rate_limited(_kind(wanted))
             raise RateLimited(wait)
+
+
+def _kind(wanted: list[tuple[str, Limit]]) -> str:
+    """The refusal's label: key, or for a call without a key the client secret's bucket when it named one (its
+    limit is the tighter), else the client IP's."""
+    prefixes = {name.split(":", 1)[0] for name, _ in wanted}
+    return "key" if "key" in prefixes else "checkout" if "cs" in prefixes else "ip"
 
 
 def _client_secret(request: Message) -> str:

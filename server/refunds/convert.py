@@ -8,7 +8,7 @@ from decimal import Decimal
 from paygate.v1 import refunds_pb2 as pb
 from paygate.v1.money_pb2 import AssetAmount
 
-from server import structs
+from server import json_fields
 from server.catalogue.catalogue import Asset, Catalogue
 from server.payment_intents.totals import text
 from server.refunds.models import Refund, RefundTransaction
@@ -61,5 +61,5 @@ def to_proto(catalogue: Catalogue, refund: Refund, txs: list[RefundTransaction],
         refund_address=refund.refund_address, reason=REASONS.get(refund.reason, pb.REFUND_REASON_UNSPECIFIED),
         status=STATUS[Status(refund.status)], exchange_rate=text(refund.exchange_rate),
         unexpected_funds=refund.unexpected_funds, approval_status=refund.approval_status)
-    structs.fill(out.metadata, refund.metadata_)
+    json_fields.fill(out.metadata, refund.metadata_)
     return out

@@ -9,7 +9,7 @@ from paygate.v1 import invoices_pb2 as ipb
 from paygate.v1 import products_pb2
 from paygate.v1 import subscriptions_pb2 as pb
 
-from server import structs
+from server import json_fields
 from server.customers.models import Customer
 from server.invoices.models import Invoice
 from server.products.convert import variant_title
@@ -116,7 +116,7 @@ def to_proto(loaded: Loaded) -> pb.Subscription:
         hours_since_creation=max(0, s.time_at(loaded.read_at) - s.created_at) // 3600, quantity=s.quantity,
         livemode=s.livemode,
     )
-    structs.fill(out.metadata, s.metadata_)
+    json_fields.fill(out.metadata, s.metadata_)
     for name in ("trial_start", "trial_end", "canceled_at", "cancel_reason", "paused_at", "resumes_at",
                  "payment_url", "payment_expires_at"):
         value = getattr(s, name)
@@ -145,7 +145,7 @@ def pending_proto(p: dict[str, object]) -> pb.PendingUpdate:
         proration_behavior=_enum(pb.ProrationBehavior, "PRORATION_BEHAVIOR", str(p["proration_behavior"])),
         billing_cycle_anchor=_enum(pb.BillingCycleAnchor, "BILLING_CYCLE_ANCHOR", str(p["billing_cycle_anchor"])),
         proration_date=int(str(p["proration_date"])), scheduled_at=int(str(p["scheduled_at"])))
-    structs.fill(out.metadata, p.get("metadata"))  # type: ignore[arg-type]
+    json_fields.fill(out.metadata, p.get("metadata"))  # type: ignore[arg-type]
     return out
 
 
@@ -161,7 +161,7 @@ def invoice_proto(inv: Invoice, merchant_name: str, customer: Customer | None) -
         attempt_count=inv.attempt_count, external_id=inv.external_id, created_at=inv.created_at,
         updated_at=inv.updated_at, version=inv.version, livemode=inv.livemode,
         lines=[ipb.InvoiceLine(**line) for line in inv.lines])
-    structs.fill(out.metadata, inv.metadata_)
+    json_fields.fill(out.metadata, inv.metadata_)
     for name in ("next_payment_attempt", "due_date", "paid_at", "voided_at", "payment_url"):
         value = getattr(inv, name)
         if value is not None:

@@ -13,7 +13,7 @@ from paygate.v1 import subscriptions_pb2 as pb
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import structs, validate
+from server import json_fields, validate
 from server.clock import now_of
 from server.context import Caller
 from server.errors import Conflict, Forbidden, MissingParameter, invalid
@@ -292,7 +292,7 @@ async def price_change(session: AsyncSession, loaded: Loaded, request: pb.Change
         effective, next_date, next_amount = now, end, loaded.current.tier(following).final_price
     credit = sub.credit_balance + proration.carry
     next_amount = max(next_amount - credit, Decimal(0))
-    metadata = structs.metadata_of(request.metadata) if request.HasField("metadata") else None
+    metadata = json_fields.metadata_of(request.metadata) if request.HasField("metadata") else None
     return Change(loaded, target, decision, proration, when, current.price, goal.price, effective, next_date,
                   next_amount, metadata)
 

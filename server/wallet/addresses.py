@@ -14,7 +14,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from server.clock import now_of
 from server.db.sets import on_postgres
 from server.rails.base import KeyScheme
-from server.wallet.keys import Keys
+from server.wallet.mnemonics import Keys
 from server.wallet.models import WalletAccount, WalletCounter
 
 

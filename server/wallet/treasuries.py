@@ -17,7 +17,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server.rails.base import KeyScheme
-from server.wallet.keys import Keys
+from server.wallet.mnemonics import Keys
 from server.wallet.models import WalletAccount
 
 # Above this many accounts to derive at once, the derivations run in a worker thread: the first question after a

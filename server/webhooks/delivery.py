@@ -39,6 +39,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlmodel import col, select
 
+from server import metrics
 from server.db import Database
 from server.db.sets import one_of
 from server.errors import Unavailable
@@ -333,6 +334,7 @@ async def deliver_due(db: Database, box: SecretBox, *, now: int | None = None,
 
         async def one() -> None:
             outcome = await out.send(item, at, started=connected)
+            metrics.webhook_delivered(outcome.ok)
             recorder.put(item, outcome)
 
         def ended(task: asyncio.Task[None]) -> None:

@@ -28,7 +28,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from server import validate
 from server.aml import AmlStatus, DenyList
-from server.catalogue.catalogue import Catalogue
+from server.catalogue.catalogue import Asset, Catalogue
 from server.chains.models import WatchedAddress
 from server.clock import now_of
 from server.config import Settings
@@ -36,7 +36,7 @@ from server.context import Caller
 from server.errors import Conflict, DomainError, MissingParameter, invalid
 from server.ids import new_id
 from server.paging import Page, newest_first
-from server.rails.base import InvalidAddress, InvalidSignature, KeyScheme, MessageSigning
+from server.rails.base import InvalidAddress, InvalidSignature, KeyScheme, MessageSigning, PayoutOutputs
 from server.rails.registry import Rails, key_scheme
 from server.scoping import get_owned, in_scope
 from server.treasury.addresses import states as address_states
@@ -47,13 +47,16 @@ from server.treasury.approvals.models import ApprovalStatus
 from server.treasury.approvals.states import Event as ApprovalEvent
 from server.treasury.sweeps.service import native_of
 from server.wallet import treasuries
-from server.wallet.keys import Keys
+from server.wallet.mnemonics import Keys
 
 RESOURCE = "address"
 MAX_TRIES = 3
 MAX_PAGE_SIZE = 50
-# The micro-deposit: 1000 to 9999 units of 10^-10 of the native coin (0.0000001000 to 0.0000009999 ETH).
+# The micro-deposit: 1000 to 9999 units of 10^-10 of the native coin (0.0000001000 to 0.0000009999 ETH), or, on a
+# rail whose outputs have a floor (`PayoutOutputs`, UTXO dust) or a coin with fewer decimals, one of as many amounts
+# from that floor up in the coin's own smallest units (LTC: 0.00002940 to 0.00011939 to a P2WPKH address).
 MICRO_DIGITS = 10
+MICRO_LOW, MICRO_CHOICES = 1000, 9000
 APPROVALS = 1  # an approver's approval (DESIGN §16)
 READD_WAIT_SECONDS = 24 * 3600
 # What the address's key signs: documented word for word in the README and the proto, so that a merchant can sign it
@@ -85,8 +88,19 @@ class SignatureRefused(DomainError):
     keep_changes = True
 
 
-def micro_amount() -> Decimal:
-    return Decimal(1000 + secrets.randbelow(9000)).scaleb(-MICRO_DIGITS)
+def micro_amount(decimals: int = 18, smallest: int | None = None) -> Decimal:
+    """A random micro-deposit of a coin of `decimals`, where the rail sends no output below `smallest` (its
+    smallest units; None: any positive amount)."""
+    if smallest is None and decimals >= MICRO_DIGITS:
+        return Decimal(MICRO_LOW + secrets.randbelow(MICRO_CHOICES)).scaleb(-MICRO_DIGITS)
+    return Decimal(max(smallest or 1, 1) + secrets.randbelow(MICRO_CHOICES)).scaleb(-decimals)
+
+
+def micro_amount_for(rails: Rails, native: Asset, destination: str) -> Decimal:
+    """The micro-deposit to `destination` (stored form), drawn above the least its rail can send there."""
+    payouts = rails.payouts(native.network)
+    smallest = payouts.smallest_output(native, destination) if isinstance(payouts, PayoutOutputs) else None
+    return micro_amount(native.decimals, smallest)
 
 
 def new_nonce() -> str:
@@ -191,7 +205,7 @@ async def create(session: AsyncSession, catalogue: Catalogue, rails: Rails, sett
         alias=alias, status=AddressStatus.FAILED if rejected else AddressStatus.PENDING_VERIFICATION,
         verification_id=new_id("mav"),
         verification_status=VerificationStatus.FAILED if rejected else VerificationStatus.PENDING,
-        verification_asset_id=native.id, verification_amount=micro_amount(),
+        verification_asset_id=native.id, verification_amount=micro_amount_for(rails, native, stored),
         verification_nonce="" if rejected else new_nonce(),
         approval_status=ApprovalStatus.PENDING if approve else ApprovalStatus.NOT_REQUIRED,
         approvals_required=APPROVALS if approve else 0, created_by_key=caller.key_id,

@@ -81,7 +81,8 @@ async def send(rt: TreasuryEnv, row: MerchantAddress) -> None:
         log.warning("micro-deposit waits", extra={"address": row.id, "reason": e.reason})
         return
     # The micro-amount and its gas, set aside before signing: never out of paygate's fees (server/treasury/gas.py).
-    gas_base = await payouts.gas_needed(payout) if isinstance(payouts, GasFunding) else 0
+    # A rail without `GasFunding` (UTXO) prices the fee paid beside the amount in its quote.
+    gas_base = await payouts.gas_needed(payout) if isinstance(payouts, GasFunding) else quote.gas_base
     cost = await gas.cost_of(rt, _scope(row, asset.id), asset, treasury[0],
                              Decimal(payout.amount_base + gas_base).scaleb(-asset.decimals))
     async with rt.db.transaction() as session:

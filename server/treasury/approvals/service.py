@@ -174,7 +174,8 @@ async def _payout_details(session: AsyncSession, rt: TreasuryEnv, rows: list[Pay
     ids = [r.id for r in rows]
     txs, trails = await payouts.transactions(session, ids), await _trails(session, ids)
     return [_detail(r, trails[r.id], r.status == PayoutStatus.PENDING,
-                    payout=payouts.to_proto(rt.catalogue, r, txs.get(r.id, []))) for r in rows]
+                    payout=payouts.to_proto(rt.catalogue, r, txs.get(r.id, []),
+                                            fee_from_amount=payouts.fee_from_amount(rt, r.asset_id))) for r in rows]
 
 
 async def _refund_details(session: AsyncSession, rt: TreasuryEnv, rows: list[Refund]) -> list[pb.ApprovalDetail]:

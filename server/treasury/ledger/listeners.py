@@ -3,7 +3,8 @@ together or not at all.
 
 * Incoming transfers (the chain watcher's `transfers changed` hook; never one paygate signed itself): seen or
   confirming → pending at the deposit address; confirmed and approved by AML → available, less the processing fee →
-  fees (per intent, not per transfer: `processing_fee`); rejected → frozen; reverted → back out (the world outside).
+  fees (the intent's, as `settle` decided it, not a fee per transfer: `processing_fee`); rejected → frozen;
+  reverted → back out (the world outside).
 * Chain refunds (the events outbox, on every `refund.*` event): Pending or Processing → locked at the treasury (out of
   its available funds); Success → outflow; Failed → back to available. Card refunds never touch a chain address and
   are not in this ledger.
@@ -50,30 +51,34 @@ async def transfer_position(session: AsyncSession, t: ChainTransfer, fee_percent
 
 
 async def processing_fee(session: AsyncSession, t: ChainTransfer, amount: Decimal, fee_percent: Decimal) -> Decimal:
-    """The processing fee of an approved transfer, decided once, when it becomes available (kept at every later call).
+    """The processing fee of an approved transfer, booked once, when it becomes available (kept at every later call).
 
-    A transfer that pays its intent: the intent's fee (`payment_details.tx_fee`, `totals.fee` of what it captured,
-    rounded once, as `settle` computes it) less what its other paying transfers already posted, so that however the
-    intent was paid (in one transfer or in many small ones) the ledger's fees for it are its `tx_fee` to the last
-    unit and the merchant's available money is its `net_amount`. Funds that pay nothing (the intent's unexpected
-    funds, a transfer linked to no charge): `totals.fee` of the transfer alone, as before. Two transfers of one
-    intent are decided one after the other: `settle` locked the intent's row in this transaction."""
+    A transfer that pays its intent: the intent's fee as `settle` decided it (the `tx_fee` it recorded on the intent,
+    in this transaction at the transfer's ATTRIBUTE stage) less what its other paying transfers already booked, so
+    that however the intent was paid (in one transfer or in many small ones) the ledger's fees for it are its `tx_fee`
+    to the last unit and the merchant's available money is its `net_amount`; the ledger applies no fee rule of its
+    own to an intent's money. Never more than the transfer itself: paying transfers approved before the ledger
+    existed are booked later (backfill.py), when the intent's fee already counts all of them. Funds that pay nothing
+    (the intent's unexpected funds, a transfer linked to no charge), for which no intent decided a fee: `totals.fee`
+    of the transfer alone. Two transfers of one intent are booked one after the other: `settle` locked the intent's
+    row in this transaction."""
     held = await postings.held(session, CauseType.TRANSFER, t.id)
     posted = {h.account: v for h, v in held.items() if h.address == t.to_address}
     if posted.get(Account.AVAILABLE) or posted.get(Account.FEES):
-        return posted.get(Account.FEES, Decimal(0))  # available already: its fee was decided then
-    others = await _paying_with(session, t)
-    if others is None:
+        return posted.get(Account.FEES, Decimal(0))  # available already: its fee was booked then
+    paying = await _paying_with(session, t)
+    if paying is None:
         return totals.fee(amount, fee_percent, t.decimals)
-    available, fees = await _posted(session, others)
-    return totals.fee(amount + available + fees, fee_percent, t.decimals) - fees
+    intent, others = paying
+    return min(intent.tx_fee - await _fees_booked(session, others), amount)
 
 
-async def _paying_with(session: AsyncSession, t: ChainTransfer) -> list[str] | None:
-    """The other transfers that pay `t`'s intent (as `settle` counts them: `Loaded.transfers_of`), in `t`'s asset
-    (`tx_fee` is of the paid asset only; units of two assets are never added); None when `t` pays none. The intent
-    was settled just before, in this transaction: payment_intents' transfer listener runs at the ATTRIBUTE stage,
-    before this one's POST (server/chains/hooks.py), and links the transfer to its charge."""
+async def _paying_with(session: AsyncSession, t: ChainTransfer) -> tuple[PaymentIntent, list[str]] | None:
+    """The intent `t` pays, as `settle` left it, and the other transfers that pay it (as `settle` counts them:
+    `Loaded.transfers_of`) in `t`'s asset (`tx_fee` is of the paid asset only; units of two assets are never added);
+    None when `t` pays none. The intent was settled just before, in this transaction: payment_intents' transfer
+    listener runs at the ATTRIBUTE stage, before this one's POST (server/chains/hooks.py), and links the transfer to
+    its charge."""
     link = await session.get(ChargeTransfer, t.id)
     charge = await session.get(Charge, link.charge_id) if link is not None else None
     intent = await session.get(PaymentIntent, charge.payment_intent_id) if charge is not None else None
@@ -82,18 +87,17 @@ async def _paying_with(session: AsyncSession, t: ChainTransfer) -> list[str] | N
     loaded = await load_one(session, intent)
     paying = [x.id for c in loaded.charges if methods.of(c.payment_method_type).counts_transfers
               for x in loaded.transfers_of(c) if x.asset_id == t.asset_id]
-    return [i for i in paying if i != t.id] if t.id in paying else None
+    return (intent, [i for i in paying if i != t.id]) if t.id in paying else None
 
 
-async def _posted(session: AsyncSession, transfer_ids: list[str]) -> tuple[Decimal, Decimal]:
-    """(available, fees) the ledger posted for these transfers (their own legs: one SQL SUM … GROUP BY)."""
+async def _fees_booked(session: AsyncSession, transfer_ids: list[str]) -> Decimal:
+    """The fees the ledger booked for these transfers (their own legs: one SQL SUM)."""
     if not transfer_ids:
-        return Decimal(0), Decimal(0)
-    rows = await session.exec(select(col(LedgerEntry.account), exact_sum(LedgerEntry.amount)).where(
+        return Decimal(0)
+    rows = await session.exec(select(exact_sum(LedgerEntry.amount)).where(
         LedgerEntry.cause_type == CauseType.TRANSFER, col(LedgerEntry.cause_id).in_(transfer_ids),
-        col(LedgerEntry.account).in_([Account.AVAILABLE, Account.FEES])).group_by(col(LedgerEntry.account)))
-    sums = {account: amount for account, amount in rows}
-    return sums.get(Account.AVAILABLE, Decimal(0)), sums.get(Account.FEES, Decimal(0))
+        LedgerEntry.account == Account.FEES))
+    return rows.one() or Decimal(0)
 
 
 async def on_transfer_changed(rt: TreasuryEnv, session: AsyncSession, transfer: ChainTransfer, previous_status: str,

@@ -10,7 +10,10 @@ available native coin, then gas coin sent by hand, never paygate's fees; a payou
 failed, rejected or canceled → locked → available.
 
 The whole amount arrives: the treasury pays the network fee apart (`payment_net_amount` = `source_amount`), so the
-amount the preview promised is the amount that reaches the address.
+amount the preview promised is the amount that reaches the address. Except where the rail pays a payout of its
+native coin's fee out of the amount (`PayoutOutputs.native_fee_from_amount`, UTXO): then amount - network_fee
+arrives (`payment_net_amount`, estimated until the receipt tells), the merchant's balance moves by the amount, and
+nothing is set aside for the fee.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from paygate.v1 import payouts_pb2 as pb
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from server import structs, validate
+from server import json_fields, validate
 from server.aml.screener import AmlStatus
 from server.catalogue.catalogue import Asset, Catalogue
 from server.clock import now_of
@@ -36,7 +39,15 @@ from server.ids import new_id
 from server.merchants.models import Merchant
 from server.paging import Page, newest_first
 from server.payment_intents.totals import text
-from server.rails.base import ChainUnavailable, InvalidAddress, Outcome, Payout, PayoutRefused, PayoutResult
+from server.rails.base import (
+    ChainUnavailable,
+    InvalidAddress,
+    Outcome,
+    Payout,
+    PayoutOutputs,
+    PayoutRefused,
+    PayoutResult,
+)
 from server.scoping import find_owned, get_owned, in_scope
 from server.treasury import gas, signing_keys
 from server.treasury.addresses import convert as address_convert
@@ -138,13 +149,38 @@ def _normalized(rt: TreasuryEnv, asset: Asset, address: str) -> str:
         raise invalid("receive_address", "not an address on this network") from None
 
 
-async def estimated_fee(rt: TreasuryEnv, asset: Asset, treasury: str, destination: str, amount: Decimal) -> int:
-    """The most the network fee can be at today's fees (gas times the fee cap), in the native coin's units."""
+def fee_from_amount(rt: TreasuryEnv, asset_id: str) -> bool:
+    """Whether a payout of `asset_id` pays its network fee out of its amount (the rail's `PayoutOutputs`)."""
+    asset = rt.catalogue.by_id.get(asset_id)
+    if asset is None:
+        return False
+    native = native_of(rt.catalogue, asset.network)
     payouts = rt.rails.payouts(asset.network)
-    if not isinstance(payouts, GasFunding):
+    return (native is not None and native.id == asset.id and isinstance(payouts, PayoutOutputs)
+            and payouts.native_fee_from_amount)
+
+
+def _payout(rt: TreasuryEnv, asset: Asset, treasury: str, destination: str, amount: Decimal) -> Payout:
+    return Payout(asset=asset, source=treasury, destination=destination, amount_base=int(amount.scaleb(asset.decimals)),
+                  fee_from_amount=fee_from_amount(rt, asset.id))
+
+
+async def estimated_fee(rt: TreasuryEnv, asset: Asset, treasury: str, destination: str, amount: Decimal) -> int:
+    """The most the network fee can be at today's fees (gas times the fee cap), in the native coin's units. A rail
+    without `GasFunding` (UTXO) prices it by quoting the payout from the treasury's outputs: 0 when they cannot pay
+    it now (it waits for funds when sent)."""
+    payouts = rt.rails.payouts(asset.network)
+    if payouts is None:
         return 0
-    return await payouts.gas_needed(Payout(asset=asset, source=treasury or destination, destination=destination,
-                                           amount_base=int(amount.scaleb(asset.decimals)), fee_from_amount=False))
+    if isinstance(payouts, GasFunding):
+        return await payouts.gas_needed(_payout(rt, asset, treasury or destination, destination, amount))
+    if not treasury:
+        return 0
+    try:
+        quote = await payouts.quote_payout(_payout(rt, asset, treasury, destination, amount))
+    except PayoutRefused:
+        return 0
+    return quote.fee_base + quote.gas_base
 
 
 async def preview(rt: TreasuryEnv, caller: Caller, request: pb.PreviewPayoutRequest) -> pb.PreviewPayoutResponse:
@@ -158,10 +194,12 @@ async def preview(rt: TreasuryEnv, caller: Caller, request: pb.PreviewPayoutRequ
         fee = await estimated_fee(rt, asset, treasury, address.address, amount)
     except ChainUnavailable:
         fee = 0
+    fee_units = Decimal(fee).scaleb(-native.decimals)
+    net = amount - fee_units if fee_from_amount(rt, asset.id) else amount
     return pb.PreviewPayoutResponse(
-        source_coin=asset.id, source_amount=text(amount), receive_asset_id=asset.id, payment_net_amount=text(amount),
-        payment_network_fee=text(Decimal(fee).scaleb(-native.decimals)), payment_network_fee_asset_id=native.id,
-        available_balance=text(free), receive_amount=text(amount))
+        source_coin=asset.id, source_amount=text(amount), receive_asset_id=asset.id, payment_net_amount=text(net),
+        payment_network_fee=text(fee_units), payment_network_fee_asset_id=native.id,
+        available_balance=text(free), receive_amount=text(net))
 
 
 def _scope(p: PayoutRow) -> Scope:
@@ -169,7 +207,7 @@ def _scope(p: PayoutRow) -> Scope:
 
 
 async def create(rt: TreasuryEnv, caller: Caller, request: pb.CreatePayoutRequest) -> PayoutRow:
-    metadata = structs.metadata_of(request.metadata)
+    metadata = json_fields.metadata_of(request.metadata)
     external_id = validate.text("external_id", request.external_id)
     note = validate.text("internal_note", request.internal_note, max_length=1000)
     descriptor = validate.text("statement_descriptor", request.statement_descriptor)
@@ -275,14 +313,17 @@ async def wallets(session: AsyncSession, rt: TreasuryEnv, rows: list[PayoutRow])
 
 
 def to_proto(catalogue: Catalogue, row: PayoutRow, txs: list[TreasuryTransfer],
-             wallet: apb.MerchantAddress | None = None) -> pb.Payout:
+             wallet: apb.MerchantAddress | None = None, *, fee_from_amount: bool = False) -> pb.Payout:
+    """`fee_from_amount`: the rail pays this payout's fee out of its amount (`fee_from_amount(rt, row.asset_id)`), so
+    what arrives is amount - network_fee (the estimate, then the receipt's)."""
     native = native_of(catalogue, row.network)
     asset = catalogue.by_id.get(row.asset_id)
+    net = row.amount - row.network_fee if fee_from_amount else row.amount
     out = pb.Payout(
         id=row.id, object="payout", merchant_id=row.merchant_id, source_coin=row.asset_id,
         source_amount=text(row.amount), receive_asset_id=row.asset_id, receive_account_id=row.merchant_address_id,
         receive_address=row.address, network=row.network, payment_network_fee=text(row.network_fee),
-        payment_network_fee_asset_id=native.id if native else "", payment_net_amount=text(row.amount),
+        payment_network_fee_asset_id=native.id if native else "", payment_net_amount=text(net),
         status=row.status, approval_status=row.approval_status, aml_status=AmlStatus.APPROVED,
         failure_reason=row.failure_reason, external_id=row.external_id, internal_note=row.internal_note,
         statement_descriptor=row.statement_descriptor, created=row.created, updated=row.updated,
@@ -290,15 +331,16 @@ def to_proto(catalogue: Catalogue, row: PayoutRow, txs: list[TreasuryTransfer],
                                            amount=format(t.amount_base, "f"), fee=format(t.fee_wei, "f"))
                       for t in txs],
         receive_wallet_address=wallet, receive_account_type="wallet", receive_coin=asset.coin if asset else "",
-        livemode=row.livemode, receive_amount=text(row.amount))
-    structs.fill(out.metadata, row.metadata_)
+        livemode=row.livemode, receive_amount=text(net))
+    json_fields.fill(out.metadata, row.metadata_)
     return out
 
 
 async def snapshot(session: AsyncSession, rt: TreasuryEnv, row: PayoutRow) -> dict[str, Any]:
     txs = await transactions(session, [row.id])
     wallet = (await wallets(session, rt, [row])).get(row.merchant_address_id)
-    return outbox.snapshot(to_proto(rt.catalogue, row, txs.get(row.id, []), wallet))
+    return outbox.snapshot(to_proto(rt.catalogue, row, txs.get(row.id, []), wallet,
+                                    fee_from_amount=fee_from_amount(rt, row.asset_id)))
 
 
 async def record(session: AsyncSession, rt: TreasuryEnv, row: PayoutRow, type_: str,
@@ -306,7 +348,8 @@ async def record(session: AsyncSession, rt: TreasuryEnv, row: PayoutRow, type_: 
     txs = await transactions(session, [row.id])
     wallet = (await wallets(session, rt, [row])).get(row.merchant_address_id)
     await outbox.record(session, merchant_id=row.merchant_id, livemode=row.livemode, type=type_,
-                        resource=to_proto(rt.catalogue, row, txs.get(row.id, []), wallet), before=before)
+                        resource=to_proto(rt.catalogue, row, txs.get(row.id, []), wallet,
+                                          fee_from_amount=fee_from_amount(rt, row.asset_id)), before=before)
 
 
 # ---------------------------------------------------------------------------------------------------- sending
@@ -332,8 +375,7 @@ async def send(rt: TreasuryEnv, row: PayoutRow) -> None:
     treasury = await signing_keys.treasury(rt, row.network, row.merchant_id, row.livemode)
     if asset is None or native is None or payouts is None or treasury is None:
         return
-    payout = Payout(asset=asset, source=treasury[0], destination=row.address,
-                    amount_base=int(row.amount.scaleb(asset.decimals)), fee_from_amount=False)
+    payout = _payout(rt, asset, treasury[0], row.address, row.amount)
     try:
         quote = await payouts.quote_payout(payout)
     except PayoutRefused as e:
@@ -376,6 +418,8 @@ async def decided(session: AsyncSession, rt: TreasuryEnv, tx: TreasuryTransfer, 
     native = native_of(rt.catalogue, row.network)
     assert native is not None, "a network that signs has a native coin"
     treasury, fee = tx.source_address, Decimal(result.fee_paid).scaleb(-native.decimals)
+    # A fee out of the amount left with it (locked → outflow); only one paid apart leaves the treasury's gas.
+    apart = Decimal(0) if fee_from_amount(rt, row.asset_id) else fee
     if event is Event.LOST:
         await gas.release(session, _gas_scope(row, native), tx.id)  # nothing was paid; set aside again when signed
         payout_states.move(row, event, {}, now)  # approved: signed again with a fresh nonce next pass
@@ -392,7 +436,7 @@ async def decided(session: AsyncSession, rt: TreasuryEnv, tx: TreasuryTransfer, 
         await release(session, rt, row)
         type_ = "payout.failed"
     # Its gas (a mined cancel's or revert's too) out of what was set aside for it; none paid: all of it back.
-    await gas.settle(session, _gas_scope(row, native), tx.id, treasury, fee, {Holder(Account.OUTFLOW): fee})
+    await gas.settle(session, _gas_scope(row, native), tx.id, treasury, apart, {Holder(Account.OUTFLOW): apart})
     session.add(row)
     await session.flush()
     await record(session, rt, row, "payout.updated", before)

@@ -19,7 +19,8 @@ class PayoutServicer(payouts_pb2_grpc.PayoutServiceServicer):
         async with self._rt.db.read() as session:
             txs = await payouts.transactions(session, [row.id])
             wallets = await payouts.wallets(session, self._rt, [row])
-        return payouts.to_proto(self._rt.catalogue, row, txs.get(row.id, []), wallets.get(row.merchant_address_id))
+        return payouts.to_proto(self._rt.catalogue, row, txs.get(row.id, []), wallets.get(row.merchant_address_id),
+                                fee_from_amount=payouts.fee_from_amount(self._rt, row.asset_id))
 
     async def PreviewPayout(self, request: pb.PreviewPayoutRequest,
                             context: grpc.aio.ServicerContext) -> pb.PreviewPayoutResponse:
@@ -43,7 +44,8 @@ class PayoutServicer(payouts_pb2_grpc.PayoutServiceServicer):
             txs = await payouts.transactions(session, [r.id for r in rows])
             wallets = await payouts.wallets(session, self._rt, rows)
         return pb.ListPayoutsResponse(
-            payouts=[payouts.to_proto(self._rt.catalogue, r, txs.get(r.id, []), wallets.get(r.merchant_address_id))
+            payouts=[payouts.to_proto(self._rt.catalogue, r, txs.get(r.id, []), wallets.get(r.merchant_address_id),
+                                      fee_from_amount=payouts.fee_from_amount(self._rt, r.asset_id))
                      for r in rows], total=total, page=page.page, page_size=page.size)
 
     async def CancelPayout(self, request: pb.CancelPayoutRequest,

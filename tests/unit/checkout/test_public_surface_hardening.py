@@ -13,7 +13,7 @@ from paygate.v1 import refunds_pb2
 
 from gateway_http.checkout_page import frame_ancestors
 from server import validate
-from server.checkout.sender import CodeMessage, EmailSender
+from server.checkout.code_delivery import CodeMessage, EmailSender
 from server.customers.identity import code_subject
 from server.errors import DomainError
 from server.payment_intents.convert import public_view

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from server.checkout.sender import CodeMessage, senders
+from server.checkout.code_delivery import CodeMessage, senders
 from server.clock import SystemClock
 from server.config import load_settings
 from server.mail import FAST_COMPAT32, FileMailer

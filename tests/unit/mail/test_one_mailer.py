@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from server.checkout.sender import CodeMessage, EmailSender, SmsGatewaySender, senders
+from server.checkout.code_delivery import CodeMessage, EmailSender, SmsGatewaySender, senders
 from server.clock import SystemClock
 from server.config import load_settings
 from server.errors import Unavailable

@@ -10,7 +10,7 @@ from eth_account import Account
 from server.config import ConfigError, load_settings
 from server.rails.evm.derivation import EvmKeys
 from server.rails.hd import WalletError
-from server.wallet.keys import DEV_FILE, Keys
+from server.wallet.mnemonics import DEV_FILE, Keys
 
 LIVE = "legal winner thank year wave sausage worth useful legal winner thank yellow"
 TEST = "letter advice cage absurd amount doctor acoustic avoid letter advice cage above"
