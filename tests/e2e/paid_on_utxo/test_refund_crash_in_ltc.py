@@ -11,7 +11,7 @@ from decimal import Decimal
 import httpx
 
 from tests.conftest import ok
-from tests.e2e.paid_on_utxo.test_refunds_in_ltc import create, ltc_treasury, merchant_id, paid, received, wait_refund
+from tests.e2e.paid_on_utxo.test_refunds_in_ltc import received, refund_of_a_paid_intent, wait_refund
 from tests.harness import Service, launch
 from tests.litecoin import Litecoin
 
@@ -20,12 +20,7 @@ WAIT_SECONDS = 60
 
 def test_an_ltc_refund_killed_in_flight_completes_with_its_one_transaction_after_restart(
         litecoin: Litecoin, paygate: Service, shop: httpx.Client) -> None:
-    intent_id = paid(litecoin, shop)
-    treasury = ltc_treasury(paygate, merchant_id(shop))
-    litecoin.pay(treasury, Decimal("1"))
-    litecoin.mine(1)
-    to = str(litecoin.wallet("getnewaddress", "", "bech32"))
-    rf = create(shop, intent_id, "0.05", to)
+    rf, to = refund_of_a_paid_intent(litecoin, paygate, shop, "0.05")
     deadline = time.monotonic() + WAIT_SECONDS
     while not (signed := ok(shop.get(f"/v1/refunds/{rf['id']}"))["transactions"]):
         assert time.monotonic() < deadline, "the refund was never signed"

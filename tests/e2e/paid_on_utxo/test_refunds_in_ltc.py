@@ -90,14 +90,20 @@ def test_a_refund_without_a_refund_address_is_refused_and_nothing_is_created(lit
     assert ok(shop.get("/v1/refunds", params={"payment_intent_id": intent_id}))["refunds"] == []
 
 
-def test_a_refund_arrives_at_its_refund_address_as_the_amount_less_the_network_fee(
-        litecoin: Litecoin, paygate: Service, shop: httpx.Client) -> None:
+def refund_of_a_paid_intent(litecoin: Litecoin, paygate: Service, shop: httpx.Client,
+                            amount: str) -> tuple[dict[str, Any], str]:
+    """A paid intent, its merchant's LTC treasury funded by hand with 1 LTC, and a refund of `amount` to a fresh
+    address of the payer's wallet: the refund as created, and that address."""
     intent_id = paid(litecoin, shop)
-    treasury = ltc_treasury(paygate, merchant_id(shop))
-    litecoin.pay(treasury, Decimal("1"))
+    litecoin.pay(ltc_treasury(paygate, merchant_id(shop)), Decimal("1"))
     litecoin.mine(1)
     to = str(litecoin.wallet("getnewaddress", "", "bech32"))
-    rf = create(shop, intent_id, "0.05", to)
+    return create(shop, intent_id, amount, to), to
+
+
+def test_a_refund_arrives_at_its_refund_address_as_the_amount_less_the_network_fee(
+        litecoin: Litecoin, paygate: Service, shop: httpx.Client) -> None:
+    rf, to = refund_of_a_paid_intent(litecoin, paygate, shop, "0.05")
     done = wait_refund(litecoin, shop, rf["id"], lambda r: r["status"] in ("Success", "Failed"))
     assert done["status"] == "Success", done
     fee = Decimal(str(done["network_fee"]["amount"]))

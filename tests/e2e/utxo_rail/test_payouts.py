@@ -68,6 +68,17 @@ def _pending(payout_id: str, signed: SignedPayout) -> PendingPayout:
                          value_base=signed.value_base, created_at=0)
 
 
+def _funded(litecoin: Litecoin, account: int, db: Database, *amounts: Decimal) -> tuple[PayingUtxoRail, str, bytes]:
+    """A paying rail and a treasury (address, key) of its own holding one confirmed output of each amount."""
+    rail = PayingUtxoRail(litecoin.network, db)
+    assert rail.native is not None
+    source, key = litecoin.keys.treasury_address(MNEMONIC, account), litecoin.keys.treasury_key(MNEMONIC, account)
+    for amount in amounts:
+        litecoin.pay(source, amount)
+    litecoin.mine()
+    return rail, source, key
+
+
 async def _sign(rail: PayingUtxoRail, db: Database, payout: Payout, key: bytes, payout_id: str) -> SignedPayout:
     quote = await rail.quote_payout(payout)
     async with db.transaction() as session:
@@ -76,12 +87,7 @@ async def _sign(rail: PayingUtxoRail, db: Database, payout: Payout, key: bytes, 
 
 def test_payouts_signed_at_once_from_one_quote_never_spend_one_output_twice(litecoin: Litecoin, account: int,
                                                                            db: Database) -> None:
-    rail = PayingUtxoRail(litecoin.network, db)
-    assert rail.native is not None
-    source, key = litecoin.keys.treasury_address(MNEMONIC, account), litecoin.keys.treasury_key(MNEMONIC, account)
-    for _ in range(PAYOUTS):
-        litecoin.pay(source, Decimal("0.2"))
-    litecoin.mine()
+    rail, source, key = _funded(litecoin, account, db, *[Decimal("0.2")] * PAYOUTS)
     destinations = [str(litecoin.wallet("getnewaddress", "", "bech32")) for _ in range(PAYOUTS)]
 
     async def scenario() -> list[SignedPayout]:
@@ -112,11 +118,7 @@ def test_payouts_signed_at_once_from_one_quote_never_spend_one_output_twice(lite
 
 def test_a_payout_beyond_the_free_outputs_waits_and_reserves_nothing(litecoin: Litecoin, account: int,
                                                                     db: Database) -> None:
-    rail = PayingUtxoRail(litecoin.network, db)
-    assert rail.native is not None
-    source, key = litecoin.keys.treasury_address(MNEMONIC, account), litecoin.keys.treasury_key(MNEMONIC, account)
-    litecoin.pay(source, Decimal("0.2"))
-    litecoin.mine()
+    rail, source, key = _funded(litecoin, account, db, Decimal("0.2"))
     to = str(litecoin.wallet("getnewaddress", "", "bech32"))
 
     async def scenario() -> None:
@@ -135,11 +137,8 @@ def test_a_payout_beyond_the_free_outputs_waits_and_reserves_nothing(litecoin: L
 
 def test_a_spend_stored_but_never_broadcast_is_sent_once_and_then_paid(litecoin: Litecoin, account: int,
                                                                       db: Database) -> None:
-    rail = PayingUtxoRail(litecoin.network, db)
+    rail, source, key = _funded(litecoin, account, db, Decimal("0.5"))
     assert rail.native is not None
-    source, key = litecoin.keys.treasury_address(MNEMONIC, account), litecoin.keys.treasury_key(MNEMONIC, account)
-    litecoin.pay(source, Decimal("0.5"))
-    litecoin.mine()
     to = str(litecoin.wallet("getnewaddress", "", "bech32"))
     owner = Owner(key)
 
@@ -162,11 +161,8 @@ def test_a_spend_stored_but_never_broadcast_is_sent_once_and_then_paid(litecoin:
 
 def test_a_spend_whose_input_went_to_another_transaction_is_lost_and_its_inputs_released(
         litecoin: Litecoin, account: int, db: Database) -> None:
-    rail = PayingUtxoRail(litecoin.network, db)
+    rail, source, key = _funded(litecoin, account, db, Decimal("0.5"))
     assert rail.native is not None
-    source, key = litecoin.keys.treasury_address(MNEMONIC, account), litecoin.keys.treasury_key(MNEMONIC, account)
-    litecoin.pay(source, Decimal("0.5"))
-    litecoin.mine()
     to = str(litecoin.wallet("getnewaddress", "", "bech32"))
     owner = Owner(key)
     signed = run(_sign(rail, db, Payout(rail.native, source, to, 30_000_000), key, "rtx_lost"))
